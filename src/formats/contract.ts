@@ -1,0 +1,154 @@
+/**
+ * The format plugin contract. Every book format (the four built-ins in plugins/ and any
+ * third-party plugin loaded from `plugins.dir`) implements FormatPlugin. The rest of the
+ * server reaches book files only through the registry built from these plugins, never by
+ * branching on a file format itself.
+ */
+
+export const BOOK_ERROR_TYPES = [
+  "format_detection",
+  "parser",
+  "metadata",
+  "thumbnail",
+  "page_extraction",
+  "pdf_rendering",
+  "zero_pages",
+  "other",
+] as const;
+export type BookErrorType = (typeof BOOK_ERROR_TYPES)[number];
+
+/** A failure a person can act on. Plugins throw this; anything else becomes type `other`. */
+export class BookAnalysisError extends Error {
+  constructor(
+    readonly type: BookErrorType,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "BookAnalysisError";
+  }
+}
+
+export type ReadingDirection = "ltr" | "rtl" | "ttb" | "webtoon";
+
+export interface Author {
+  name: string;
+  /** writer, penciller, inker, colorist, letterer, cover, editor, translator, author, ... */
+  role: string;
+}
+
+/**
+ * Metadata found inside a book (ComicInfo.xml, an EPUB's OPF, a PDF's info dictionary/XMP)
+ * or derived from its path. Every field is optional: a source states only what it knows.
+ * The metadata merge combines several of these by the specification's priority.
+ */
+export interface BookMetadata {
+  title?: string;
+  series?: string;
+  /** The number as written ("12", "12.5", "001"); parsed by the merge. */
+  number?: string;
+  volume?: number;
+  year?: number;
+  month?: number;
+  day?: number;
+  summary?: string;
+  publisher?: string;
+  authors?: Author[];
+  language?: string;
+  genres?: string[];
+  tags?: string[];
+  /** isbn, uuid, calibre id, ... keyed by scheme (lower case). */
+  identifiers?: Record<string, string>;
+  readingDirection?: ReadingDirection;
+  /** Series position given by the source when it is not a plain number (EPUB group-position). */
+  seriesGroup?: string;
+  /** The page count the source claims (ComicInfo PageCount); informative only. */
+  declaredPageCount?: number;
+}
+
+export type MetadataSource = "comicinfo" | "opf" | "pdf" | "filename" | "folder";
+
+export interface PageInfo {
+  /** Entry name inside the archive, or a synthetic name such as "page-0001" for PDF. */
+  fileName: string;
+  mediaType: string;
+  /** Pixel dimensions read from the image header (no full decode); null if unknown. */
+  width: number | null;
+  height: number | null;
+  /** Bytes of the page as stored (uncompressed size); null if unknown. */
+  size: number | null;
+}
+
+export interface AnalysisResult {
+  /** The plugin id that read the book (cbz, cbr, epub, pdf, ...). */
+  format: string;
+  /** The file's media type, for downloads and OPDS acquisition links. */
+  mediaType: string;
+  pages: PageInfo[];
+  /** Embedded metadata, tagged with where it came from; null when the book carries none. */
+  metadata: { source: MetadataSource; values: BookMetadata } | null;
+  /** 1-based page number of the cover among `pages`, or null when the book has no page. */
+  coverPage: number | null;
+}
+
+export interface AnalysisLimits {
+  /** Largest uncompressed size of one archive entry that will be read. */
+  maxEntryBytes: number;
+  /** Most entries an archive may list. */
+  maxEntries: number;
+  /** Largest width*height of one image that will be decoded. */
+  maxPixels: number;
+  /** Largest uncompressed/compressed ratio accepted for one entry (zip bombs). */
+  maxCompressionRatio: number;
+}
+
+export interface PluginContext {
+  limits: AnalysisLimits;
+  /** Aborted when the per-book time limit runs out or a scan is cancelled. */
+  signal: AbortSignal;
+}
+
+export interface PageImage {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+export interface ReadPageOptions {
+  /** Render or scale so that the image is no wider than this (PDF rendering, resizing). */
+  maxWidth?: number;
+}
+
+export interface ThumbnailOptions {
+  height: number;
+  format: "webp" | "jpeg";
+}
+
+/** A resource inside a book for the web reader (EPUB chapters, styles, images). */
+export interface BookResource {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+export interface FormatPlugin {
+  /** Stable id, also the BookDto `fileFormat` (cbz, cbr, epub, pdf for the built-ins). */
+  readonly id: string;
+  readonly name: string;
+  /** Lower-case extensions without the dot; used to break detection ties and to walk folders. */
+  readonly extensions: readonly string[];
+  /** Media types of the files this plugin reads; the first is the canonical one. */
+  readonly mediaTypes: readonly string[];
+  /**
+   * How sure the plugin is that this content is its format, from the file's first bytes
+   * (at least 4 KiB when the file is that long) and its path: 0 = not mine, 1 = the container
+   * matches (a zip), 2 = this exact format (a zip whose mimetype says EPUB). The registry picks
+   * the highest score; the extension only breaks ties.
+   */
+  detect(head: Uint8Array, path: string): number;
+  analyze(path: string, ctx: PluginContext): Promise<AnalysisResult>;
+  /** One page, 1-based. Reads only what that page needs. */
+  readPage(path: string, pageNumber: number, ctx: PluginContext, options?: ReadPageOptions): Promise<PageImage>;
+  /** Optional: a thumbnail made without going through readPage (the registry's default does). */
+  thumbnail?(path: string, ctx: PluginContext, options: ThumbnailOptions): Promise<Uint8Array>;
+  /** Optional: a resource of the book by its path inside the book (EPUB web reader). */
+  readResource?(path: string, resourcePath: string, ctx: PluginContext): Promise<BookResource>;
+}
