@@ -1,0 +1,76 @@
+/**
+ * Accounts: creating users (the first admin at setup, from the CLI, by an admin) and the
+ * public shape of a user. Authentication flows live beside this file.
+ */
+import type { Repositories, Role, UserRecord } from "../db";
+import { DomainError, invalidFields } from "../errors";
+import type { PasswordHasher } from "./passwords";
+
+export interface UserDto {
+  id: string;
+  username: string;
+  email: string | null;
+  role: Role;
+  emailVerified: boolean;
+  disabled: boolean;
+  createdAt: string;
+}
+
+export function toUserDto(user: UserRecord): UserDto {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    disabled: user.disabled,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export interface NewAccount {
+  username: string;
+  email: string | null;
+  password: string;
+  role: Role;
+  emailVerified: boolean;
+}
+
+const USERNAME = /^[^\s\x00-\x1f]{1,64}$/u;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class UserService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly passwords: PasswordHasher,
+  ) {}
+
+  async createAccount(account: NewAccount): Promise<UserRecord> {
+    const fields: Record<string, string> = {};
+    if (!USERNAME.test(account.username)) fields.username = "must be 1 to 64 characters without spaces";
+    if (account.email !== null && !EMAIL.test(account.email)) fields.email = "must be an email address";
+    if (Object.keys(fields).length > 0) throw invalidFields("BadRequest", fields);
+    const passwordHash = await this.passwords.hash(account.password);
+    if (await this.repositories.users.findByUsername(account.username)) {
+      throw new DomainError("Conflict", "a user with this username already exists", { fields: { username: "taken" } });
+    }
+    if (account.email && (await this.repositories.users.findByEmail(account.email))) {
+      throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });
+    }
+    return this.repositories.users.create({
+      username: account.username,
+      email: account.email,
+      passwordHash,
+      role: account.role,
+      emailVerified: account.emailVerified,
+    });
+  }
+
+  /** The first admin, only while no user exists (POST /api/v1/setup, `longbox user create`). */
+  async createFirstAdmin(username: string, email: string | null, password: string): Promise<UserRecord> {
+    if ((await this.repositories.users.count()) > 0) {
+      throw new DomainError("Conflict", "setup is already complete: a user exists");
+    }
+    return this.createAccount({ username, email, password, role: "admin", emailVerified: true });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The command line: `longbox [serve] [--config PATH] [--port N]`, `longbox config check`,
+ * `longbox user create ...`, `longbox migrate`, `--version`, `--help`.
+ * Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad configuration (reason on stderr).
+ */
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "./config/load";
+import { maskSecrets } from "./config/secrets";
+import { passwordHasherFor } from "./auth/passwords";
+import { UserService } from "./auth/users";
+import { loggerFor, openMigratedDataLayer, startServer } from "./server";
+import { DomainError } from "./errors";
+import { VERSION } from "./version";
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+const HELP = `longbox ${VERSION}: a self-hosted server for comics, manga and ebooks
+
+Usage:
+  longbox [serve] [--config PATH] [--port N]   start the server (default command)
+  longbox config check [--config PATH]         validate and print the effective configuration (secrets masked)
+  longbox user create --username U --email E --password P [--admin] [--config PATH]
+                                               create a user (the first one may be an admin)
+  longbox migrate [--config PATH]              apply database migrations and exit
+  longbox --version | --help
+
+The configuration file is --config, else $SERVICE_CONFIG, else ./config/config.yaml.
+Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration.
+`;
+
+const OPTIONS = {
+  config: { type: "string" },
+  port: { type: "string" },
+  username: { type: "string" },
+  email: { type: "string" },
+  password: { type: "string" },
+  admin: { type: "boolean" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`longbox: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`longbox: ${error.message}\n`);
+      return error.kind === "BadRequest" || error.kind === "UnprocessableEntity" ? EXIT_USAGE : EXIT_FAILURE;
+    }
+    process.stderr.write(`longbox: ${(error as Error).message ?? String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return print(HELP);
+  if (values.version) return print(`${VERSION}\n`);
+  const command = positionals.join(" ") || "serve";
+
+  switch (command) {
+    case "serve":
+      return serve(values.config, values.port);
+    case "config check": {
+      const loaded = loadConfig({ path: values.config });
+      return print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
+    }
+    case "migrate": {
+      const loaded = loadConfig({ path: values.config, createIfMissing: true });
+      const data = await openMigratedDataLayer(loaded, loggerFor(loaded));
+      await data.database.close();
+      return EXIT_OK;
+    }
+    case "user create":
+      return createUser(values);
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  }
+}
+
+function print(text: string): number {
+  process.stdout.write(text);
+  return EXIT_OK;
+}
+
+async function serve(configPath: string | undefined, portText: string | undefined): Promise<number> {
+  const port = portText === undefined ? undefined : Number(portText);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new UsageError(`--port must be a port number, got "${portText}"`);
+  }
+  const loaded = loadConfig({ path: configPath, createIfMissing: true });
+  const server = await startServer(loaded, { port });
+  await new Promise<void>((resolve) => {
+    const shutdown = () => void server.stop().then(resolve);
+    process.once("SIGTERM", shutdown);
+    process.once("SIGINT", shutdown);
+  });
+  return EXIT_OK;
+}
+
+async function createUser(values: { config?: string; username?: string; email?: string; password?: string; admin?: boolean }) {
+  const { username, email, password } = values;
+  if (!username || !password) throw new UsageError("user create needs --username and --password");
+  const loaded = loadConfig({ path: values.config, createIfMissing: true });
+  const log = loggerFor(loaded);
+  const data = await openMigratedDataLayer(loaded, log);
+  try {
+    const users = new UserService(data.repositories, passwordHasherFor(loaded.config));
+    const role = values.admin ? "admin" : "user";
+    const user = await users.createAccount({ username, email: email ?? null, password, role, emailVerified: true });
+    process.stdout.write(`created ${user.role} ${user.username} (${user.id})\n`);
+    return EXIT_OK;
+  } finally {
+    await data.database.close();
+  }
+}

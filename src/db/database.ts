@@ -1,0 +1,115 @@
+/**
+ * Opens the configured database and hides which one it is. Everything above src/db talks to
+ * repositories; the repositories build queries once against `Database.handle()`, typed as the
+ * PostgreSQL flavour of drizzle (see ./schema/dialects.ts for why the SQLite side fits).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Database as SqliteClient } from "bun:sqlite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Config } from "../config/schema";
+import { applyMigrations } from "./migrate";
+import * as pgSchema from "./schema/pg";
+import * as sqliteSchema from "./schema/sqlite";
+
+export type Tables = typeof pgSchema;
+/** The query handle repositories use: the root connection or the current transaction. */
+export type Db = PostgresJsDatabase<Record<string, never>>;
+export type Dialect = "sqlite" | "postgres";
+
+export interface Database {
+  readonly dialect: Dialect;
+  readonly tables: Tables;
+  /** The current transaction's handle when called inside `transaction`, else the connection. */
+  handle(): Db;
+  /**
+   * Runs `work` atomically. Nested calls join the outer transaction. On SQLite (one connection)
+   * transactions are serialised by a queue; repositories therefore do every write inside one.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: Config, sqliteFile: string): Database {
+  return config.database.type === "postgres" ? openPostgres(config) : openSqlite(sqliteFile);
+}
+
+function openSqlite(file: string): Database {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const client = new SqliteClient(file, { create: true, strict: true });
+  client.exec("PRAGMA journal_mode = WAL");
+  client.exec("PRAGMA foreign_keys = ON");
+  client.exec("PRAGMA busy_timeout = 5000");
+  client.exec("PRAGMA synchronous = NORMAL");
+  const drizzleDb = drizzleSqlite(client);
+  const root = drizzleDb as unknown as Db;
+  const scope = new AsyncLocalStorage<true>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  return {
+    dialect: "sqlite",
+    tables: sqliteSchema as unknown as Tables,
+    handle: () => root,
+    transaction<T>(work: () => Promise<T>): Promise<T> {
+      if (scope.getStore()) return work();
+      const run = async () => {
+        client.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await scope.run(true, work);
+          client.exec("COMMIT");
+          return result;
+        } catch (error) {
+          client.exec("ROLLBACK");
+          throw error;
+        }
+      };
+      const next = queue.then(run, run);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    migrate: async () => applyMigrations({ dialect: "sqlite", db: drizzleDb }),
+    ping: async () => {
+      client.query("SELECT 1").get();
+    },
+    close: async () => client.close(),
+  };
+}
+
+function openPostgres(config: Config): Database {
+  const settings = config.database.postgres;
+  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 10 };
+  const client = settings.url
+    ? postgres(settings.url, options)
+    : postgres({
+        ...options,
+        host: settings.host,
+        port: settings.port,
+        database: settings.database,
+        username: settings.username,
+        password: settings.password || undefined,
+      });
+  const root = drizzlePostgres(client);
+  const scope = new AsyncLocalStorage<Db>();
+
+  return {
+    dialect: "postgres",
+    tables: pgSchema,
+    handle: () => scope.getStore() ?? root,
+    transaction<T>(work: () => Promise<T>): Promise<T> {
+      if (scope.getStore()) return work();
+      return root.transaction((tx) => scope.run(tx as unknown as Db, work));
+    },
+    migrate: async () => applyMigrations({ dialect: "pg", db: root }),
+    ping: async () => {
+      await root.execute(sql`select 1`);
+    },
+    close: async () => client.end({ timeout: 5 }),
+  };
+}

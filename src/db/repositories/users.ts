@@ -1,0 +1,99 @@
+import { and, asc, count, eq, ne } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+
+export type Role = "admin" | "user";
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string | null;
+  passwordHash: string | null;
+  role: Role;
+  emailVerified: boolean;
+  disabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewUser {
+  username: string;
+  email: string | null;
+  passwordHash: string | null;
+  role: Role;
+  emailVerified: boolean;
+}
+
+export type UserChanges = Partial<Pick<UserRecord, "email" | "passwordHash" | "role" | "emailVerified" | "disabled">>;
+
+export class UserRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  private get t() {
+    return this.database.tables.users;
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(this.t);
+    return row?.n ?? 0;
+  }
+
+  async countAdmins(excludingId?: string): Promise<number> {
+    const t = this.t;
+    const condition = excludingId ? and(eq(t.role, "admin"), ne(t.id, excludingId)) : eq(t.role, "admin");
+    const [row] = await this.db.select({ n: count() }).from(t).where(and(condition, eq(t.disabled, false)));
+    return row?.n ?? 0;
+  }
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const now = new Date();
+    const record: UserRecord = { id: newId(), ...user, disabled: false, createdAt: now, updatedAt: now };
+    await this.database.transaction(async () => {
+      await this.db.insert(this.t).values(record);
+    });
+    return record;
+  }
+
+  async findById(id: string): Promise<UserRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.id, id));
+    return row;
+  }
+
+  /** Usernames are case-sensitive (spec): an exact match only. */
+  async findByUsername(username: string): Promise<UserRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.username, username));
+    return row;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.email, email));
+    return row;
+  }
+
+  async list(offset: number, limit: number): Promise<{ rows: UserRecord[]; total: number }> {
+    const rows = await this.db.select().from(this.t).orderBy(asc(this.t.username)).limit(limit).offset(offset);
+    return { rows, total: await this.count() };
+  }
+
+  async update(id: string, changes: UserChanges): Promise<UserRecord | undefined> {
+    return this.database.transaction(async () => {
+      const [row] = await this.db
+        .update(this.t)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(this.t.id, id))
+        .returning();
+      return row;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.database.transaction(async () => {
+      const removed = await this.db.delete(this.t).where(eq(this.t.id, id)).returning({ id: this.t.id });
+      return removed.length > 0;
+    });
+  }
+}

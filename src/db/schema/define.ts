@@ -1,0 +1,280 @@
+/**
+ * The catalogue schema, written once and built for each database by ./pg.ts and ./sqlite.ts.
+ * Both dialect kits expose the same builder names (see ./dialects.ts), so the two schemas cannot
+ * drift apart: same tables, columns, indexes and value types. After a change, run
+ * `npm run db:generate` to write the migrations of both databases.
+ */
+import type { SchemaKit } from "./dialects";
+import type { LibraryScanningConfig, StoredBookMetadata } from "./types";
+
+export function defineSchema(d: SchemaKit) {
+  const id = () => d.uuid("id").primaryKey();
+  const ref = (name: string) => d.uuid(name);
+  const time = (name: string) => d.timestamp(name);
+  const createdAt = () => time("created_at").notNull();
+  const updatedAt = () => time("updated_at").notNull();
+
+  const users = d.table(
+    "users",
+    {
+      id: id(),
+      username: d.text("username").notNull(),
+      email: d.text("email"),
+      passwordHash: d.text("password_hash"),
+      role: d.text("role", { enum: ["admin", "user"] }).notNull(),
+      emailVerified: d.boolean("email_verified").notNull(),
+      disabled: d.boolean("disabled").notNull(),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.uniqueIndex("users_username_uq").on(t.username), d.uniqueIndex("users_email_uq").on(t.email)],
+  );
+
+  const refreshTokens = d.table(
+    "refresh_tokens",
+    {
+      id: id(),
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      familyId: ref("family_id").notNull(),
+      tokenHash: d.text("token_hash").notNull(),
+      status: d.text("status", { enum: ["active", "used", "revoked"] }).notNull(),
+      expiresAt: time("expires_at").notNull(),
+      createdAt: createdAt(),
+      usedAt: time("used_at"),
+    },
+    (t) => [d.uniqueIndex("refresh_tokens_hash_uq").on(t.tokenHash), d.index("refresh_tokens_family_idx").on(t.familyId)],
+  );
+
+  const apiKeys = d.table(
+    "api_keys",
+    {
+      id: id(),
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      name: d.text("name").notNull(),
+      keyPrefix: d.text("key_prefix").notNull(),
+      keyHash: d.text("key_hash").notNull(),
+      createdAt: createdAt(),
+      expiresAt: time("expires_at"),
+      lastUsedAt: time("last_used_at"),
+    },
+    (t) => [d.uniqueIndex("api_keys_prefix_uq").on(t.keyPrefix), d.index("api_keys_user_idx").on(t.userId)],
+  );
+
+  const emailVerificationTokens = d.table(
+    "email_verification_tokens",
+    {
+      id: id(),
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      tokenHash: d.text("token_hash").notNull(),
+      expiresAt: time("expires_at").notNull(),
+      usedAt: time("used_at"),
+      createdAt: createdAt(),
+    },
+    (t) => [d.uniqueIndex("email_verification_tokens_hash_uq").on(t.tokenHash)],
+  );
+
+  const oidcIdentities = d.table(
+    "oidc_identities",
+    {
+      id: id(),
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      provider: d.text("provider").notNull(),
+      subject: d.text("subject").notNull(),
+      createdAt: createdAt(),
+    },
+    (t) => [d.uniqueIndex("oidc_identities_subject_uq").on(t.provider, t.subject)],
+  );
+
+  const libraries = d.table(
+    "libraries",
+    {
+      id: id(),
+      name: d.text("name").notNull(),
+      path: d.text("path").notNull(),
+      defaultReadingDirection: d.text("default_reading_direction", { enum: ["ltr", "rtl", "ttb", "webtoon"] }).notNull(),
+      seriesStrategy: d.text("series_strategy", {
+        enum: ["series_volume", "flat", "publisher_hierarchy", "calibre"],
+      }).notNull(),
+      scanningConfig: d.jsonb("scanning_config").$type<LibraryScanningConfig>().notNull(),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.uniqueIndex("libraries_name_uq").on(t.name), d.uniqueIndex("libraries_path_uq").on(t.path)],
+  );
+
+  const series = d.table(
+    "series",
+    {
+      id: id(),
+      libraryId: ref("library_id").notNull().references(() => libraries.id, { onDelete: "cascade" }),
+      /** Identity of the series inside its library, as the series strategy derives it. */
+      seriesKey: d.text("series_key").notNull(),
+      name: d.text("name").notNull(),
+      nameSort: d.text("name_sort").notNull(),
+      folderPath: d.text("folder_path"),
+      summary: d.text("summary"),
+      publisher: d.text("publisher"),
+      year: d.integer("year"),
+      readingDirection: d.text("reading_direction", { enum: ["ltr", "rtl", "ttb", "webtoon"] }),
+      /** Fields an admin edited; a scan never overwrites them. */
+      lockedFields: d.jsonb("locked_fields").$type<string[]>().notNull(),
+      customCoverPath: d.text("custom_cover_path"),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.uniqueIndex("series_library_key_uq").on(t.libraryId, t.seriesKey), d.index("series_name_idx").on(t.nameSort)],
+  );
+
+  const books = d.table(
+    "books",
+    {
+      id: id(),
+      libraryId: ref("library_id").notNull().references(() => libraries.id, { onDelete: "cascade" }),
+      seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+      title: d.text("title").notNull(),
+      titleSort: d.text("title_sort"),
+      number: d.integer("number"),
+      numberSort: d.doublePrecision("number_sort"),
+      volume: d.integer("volume"),
+      year: d.integer("year"),
+      summary: d.text("summary"),
+      metadata: d.jsonb("metadata").$type<StoredBookMetadata>().notNull(),
+      lockedFields: d.jsonb("locked_fields").$type<string[]>().notNull(),
+      fileFormat: d.text("file_format").notNull(),
+      mediaType: d.text("media_type").notNull(),
+      fileHash: d.text("file_hash").notNull(),
+      filePath: d.text("file_path").notNull(),
+      fileSize: d.bigint("file_size", { mode: "number" }).notNull(),
+      fileModifiedAt: d.bigint("file_modified_at", { mode: "number" }).notNull(),
+      pageCount: d.integer("page_count").notNull(),
+      coverPage: d.integer("cover_page"),
+      analyzed: d.boolean("analyzed").notNull(),
+      analysisError: d.text("analysis_error"),
+      thumbnailPath: d.text("thumbnail_path"),
+      customCoverPath: d.text("custom_cover_path"),
+      deleted: d.boolean("deleted").notNull(),
+      deletedAt: time("deleted_at"),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [
+      d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
+      d.index("books_series_idx").on(t.seriesId, t.numberSort),
+      d.index("books_hash_idx").on(t.fileHash),
+      d.index("books_created_idx").on(t.createdAt),
+    ],
+  );
+
+  const bookPages = d.table(
+    "book_pages",
+    {
+      bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      number: d.integer("number").notNull(),
+      fileName: d.text("file_name").notNull(),
+      mediaType: d.text("media_type").notNull(),
+      width: d.integer("width"),
+      height: d.integer("height"),
+      size: d.bigint("size", { mode: "number" }),
+    },
+    (t) => [d.primaryKey({ columns: [t.bookId, t.number] })],
+  );
+
+  const bookErrors = d.table(
+    "book_errors",
+    {
+      id: id(),
+      bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      errorType: d.text("error_type").notNull(),
+      message: d.text("message").notNull(),
+      details: d.jsonb("details").$type<Record<string, unknown>>(),
+      occurredAt: time("occurred_at").notNull(),
+    },
+    (t) => [d.index("book_errors_book_idx").on(t.bookId), d.index("book_errors_type_idx").on(t.errorType)],
+  );
+
+  const readProgress = d.table(
+    "read_progress",
+    {
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      page: d.integer("page").notNull(),
+      completed: d.boolean("completed").notNull(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.primaryKey({ columns: [t.userId, t.bookId] })],
+  );
+
+  const sharingTags = d.table(
+    "sharing_tags",
+    {
+      id: id(),
+      name: d.text("name").notNull(),
+      description: d.text("description"),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.uniqueIndex("sharing_tags_name_uq").on(t.name)],
+  );
+
+  const seriesSharingTags = d.table(
+    "series_sharing_tags",
+    {
+      seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+      sharingTagId: ref("sharing_tag_id").notNull().references(() => sharingTags.id, { onDelete: "cascade" }),
+    },
+    (t) => [d.primaryKey({ columns: [t.seriesId, t.sharingTagId] }), d.index("series_sharing_tags_tag_idx").on(t.sharingTagId)],
+  );
+
+  const userSharingGrants = d.table(
+    "user_sharing_grants",
+    {
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      sharingTagId: ref("sharing_tag_id").notNull().references(() => sharingTags.id, { onDelete: "cascade" }),
+      accessMode: d.text("access_mode", { enum: ["allow", "deny"] }).notNull(),
+    },
+    (t) => [d.primaryKey({ columns: [t.userId, t.sharingTagId] })],
+  );
+
+  const duplicateGroups = d.table("duplicate_groups", {
+    id: id(),
+    kind: d.text("kind", { enum: ["hash", "metadata"] }).notNull(),
+    key: d.text("key").notNull(),
+    createdAt: createdAt(),
+  });
+
+  const duplicateGroupBooks = d.table(
+    "duplicate_group_books",
+    {
+      groupId: ref("group_id").notNull().references(() => duplicateGroups.id, { onDelete: "cascade" }),
+      bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+    },
+    (t) => [d.primaryKey({ columns: [t.groupId, t.bookId] })],
+  );
+
+  const scans = d.table(
+    "scans",
+    {
+      id: id(),
+      libraryId: ref("library_id").notNull().references(() => libraries.id, { onDelete: "cascade" }),
+      mode: d.text("mode", { enum: ["normal", "deep"] }).notNull(),
+      status: d.text("status", { enum: ["pending", "running", "completed", "failed", "cancelled"] }).notNull(),
+      trigger: d.text("trigger", { enum: ["manual", "schedule", "startup"] }).notNull(),
+      filesDiscovered: d.integer("files_discovered").notNull(),
+      filesProcessed: d.integer("files_processed").notNull(),
+      seriesCreated: d.integer("series_created").notNull(),
+      booksAdded: d.integer("books_added").notNull(),
+      booksUpdated: d.integer("books_updated").notNull(),
+      booksDeleted: d.integer("books_deleted").notNull(),
+      booksRestored: d.integer("books_restored").notNull(),
+      booksMoved: d.integer("books_moved").notNull(),
+      errors: d.integer("errors").notNull(),
+      failureReason: d.text("failure_reason"),
+      requestedAt: time("requested_at").notNull(),
+      startedAt: time("started_at"),
+      completedAt: time("completed_at"),
+    },
+    (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
+  );
+
+  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+}

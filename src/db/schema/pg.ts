@@ -1,0 +1,9 @@
+/** The schema built for PostgreSQL (drizzle-kit reads this file: drizzle.pg.config.ts). */
+import { defineSchema } from "./define";
+import { pgKit } from "./dialects";
+
+export const {
+  users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages,
+  bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
+  scans,
+} = defineSchema(pgKit);

@@ -1,0 +1,9 @@
+/** The schema built for SQLite (drizzle-kit reads this file: drizzle.sqlite.config.ts). */
+import { defineSchema } from "./define";
+import { sqliteKit } from "./dialects";
+
+export const {
+  users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages,
+  bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
+  scans,
+} = defineSchema(sqliteKit);

@@ -1,0 +1,23 @@
+/** Value types of JSON columns, shared by both schemas. */
+import type { Author } from "../../formats/contract";
+
+export interface LibraryScanningConfig {
+  enabled: boolean;
+  cronSchedule: string | null;
+  defaultMode: "normal" | "deep";
+  scanOnStart: boolean;
+}
+
+/** Book metadata beyond the columns that lists filter and sort on. */
+export interface StoredBookMetadata {
+  authors?: Author[];
+  publisher?: string;
+  language?: string;
+  genres?: string[];
+  tags?: string[];
+  identifiers?: Record<string, string>;
+  month?: number;
+  day?: number;
+  /** Which source (comicinfo, opf, pdf, filename, folder) gave each merged field. */
+  sources?: Record<string, string>;
+}

@@ -1,0 +1,37 @@
+/**
+ * Domain errors. Services throw these; the HTTP edge (src/http/errors.ts) maps each kind to a
+ * status code and the contract's error body. Services never know about HTTP.
+ */
+export type DomainErrorKind =
+  | "BadRequest"
+  | "Unauthorized"
+  | "Forbidden"
+  | "NotFound"
+  | "Conflict"
+  | "PayloadTooLarge"
+  | "UnprocessableEntity"
+  | "TooManyRequests"
+  | "ServiceUnavailable";
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    /** A more specific error code for the body than the kind (e.g. EmailNotVerified). */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+/** 422 or 400 naming the offending fields, as the contract's `details.fields`. */
+export function invalidFields(kind: "BadRequest" | "UnprocessableEntity", fields: Record<string, string>): DomainError {
+  const summary = Object.entries(fields)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join("; ");
+  return new DomainError(kind, summary, { fields });
+}
+
+export const notFound = (what: string) => new DomainError("NotFound", `${what} not found`);
