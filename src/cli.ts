@@ -103,12 +103,14 @@ async function serve(configPath: string | undefined, portText: string | undefine
     throw new UsageError(`--port must be a port number, got "${portText}"`);
   }
   const loaded = loadConfig({ path: configPath, createIfMissing: true });
-  const server = await startServer(loaded, { port });
-  await new Promise<void>((resolve) => {
-    const shutdown = () => void server.stop().then(resolve);
-    process.once("SIGTERM", shutdown);
-    process.once("SIGINT", shutdown);
+  // Listen for the signals before starting, so one that arrives during start-up is not lost.
+  const signalled = new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
   });
+  const server = await startServer(loaded, { port });
+  await signalled;
+  await server.stop();
   return EXIT_OK;
 }
 

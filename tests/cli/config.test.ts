@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runLongbox } from "../helpers/cli";
+
+const STRONG_SECRET = "0123456789abcdef0123456789abcdef-strong";
+
+function configDir(yaml: string, overlay?: string): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-config-"));
+  const path = join(dir, "config.yaml");
+  writeFileSync(path, yaml);
+  if (overlay !== undefined) writeFileSync(join(dir, "config.local.yaml"), overlay);
+  return { dir, path };
+}
+
+async function effective(yaml: string, env: Record<string, string> = {}, overlay?: string) {
+  const { path } = configDir(yaml, overlay);
+  const result = await runLongbox(["config", "check", "--config", path], { env });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout.replace(/^#.*\n/, ""));
+}
+
+describe("configuration", () => {
+  test("defaults fill every key the file leaves out", async () => {
+    const config = await effective("application:\n  port: 9000\n");
+    expect(config.application.port).toBe(9000);
+    expect(config.database.type).toBe("sqlite");
+    expect(config.auth).toMatchObject({
+      jwt_expiry_hours: 24,
+      refresh_token_enabled: true,
+      refresh_token_expiry_days: 30,
+      email_confirmation_required: false,
+      argon2_memory_cost: 19456,
+      argon2_time_cost: 2,
+      argon2_parallelism: 1,
+    });
+    expect(config.email.verification_token_expiry_hours).toBe(24);
+    expect(config.files.thumbnail_format).toBe("webp");
+    expect(config.logging.level).toBe("info");
+  });
+
+  test("config.local.yaml is merged on top of the file", async () => {
+    const config = await effective("application:\n  port: 9000\n  host: 127.0.0.1\n", {}, "application:\n  port: 9100\n");
+    expect(config.application).toMatchObject({ port: 9100, host: "127.0.0.1" });
+  });
+
+  test("SERVICE_SECTION__KEY environment variables override the file, with types", async () => {
+    const config = await effective("application:\n  port: 9000\n", {
+      SERVICE_APPLICATION__PORT: "9200",
+      SERVICE_AUTH__REFRESH_TOKEN_ENABLED: "false",
+      SERVICE_DATABASE__POSTGRES__PASSWORD: "pg-secret",
+      SERVICE_ENCRYPTION_KEY: "enc-key",
+    });
+    expect(config.application.port).toBe(9200);
+    expect(config.auth.refresh_token_enabled).toBe(false);
+    expect(config.database.postgres.password).toBe("********");
+    expect(config.encryption_key).toBe("********");
+  });
+
+  test("${VAR} placeholders are stored literally, never interpolated", async () => {
+    const config = await effective('email:\n  smtp_host: "${SMTP_HOST}"\n', { SMTP_HOST: "mail.example.org" });
+    expect(config.email.smtp_host).toBe("${SMTP_HOST}");
+  });
+
+  test("config check masks every secret", async () => {
+    const { path } = configDir(
+      `auth:\n  jwt_secret: ${STRONG_SECRET}\nemail:\n  smtp_password: mailpw\ndatabase:\n  postgres:\n    url: postgres://u:dbpw@h/db\n`,
+    );
+    const result = await runLongbox(["config", "check", "--config", path]);
+    expect(result.code).toBe(0);
+    for (const secret of [STRONG_SECRET, "mailpw", "dbpw"]) expect(result.stdout).not.toContain(secret);
+    expect(result.stdout).toContain("postgres://u:********@h/db");
+  });
+
+  test("an unknown key stops with exit 2 and names the key", async () => {
+    const { path } = configDir("application:\n  prot: 9000\n");
+    const result = await runLongbox(["config", "check", "--config", path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("application.prot");
+  });
+
+  test("a value of the wrong type stops with exit 2 and names the key", async () => {
+    const { path } = configDir("auth:\n  jwt_expiry_hours: soon\n");
+    const result = await runLongbox(["config", "check", "--config", path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("auth.jwt_expiry_hours");
+  });
+
+  test("a wrongly typed environment override stops with exit 2 naming the variable", async () => {
+    const { path } = configDir("{}\n");
+    const result = await runLongbox(["config", "check", "--config", path], { env: { SERVICE_APPLICATION__PORT: "eighty" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SERVICE_APPLICATION__PORT");
+  });
+
+  test("SERVICE_CONFIG names the file when --config is absent", async () => {
+    const { path } = configDir("application:\n  port: 9300\n");
+    const result = await runLongbox(["config", "check"], { env: { SERVICE_CONFIG: path } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.replace(/^#.*\n/, "")).application.port).toBe(9300);
+  });
+
+  test("a JWT secret under 32 bytes is refused at start with exit 2", async () => {
+    const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\nauth:\n  jwt_secret: too-short\n`);
+    const result = await runLongbox(["serve", "--config", path], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("auth.jwt_secret");
+    expect(result.stderr).not.toContain("too-short");
+  });
+});
+
+describe("command line", () => {
+  test("--version and --help", async () => {
+    const version = await runLongbox(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await runLongbox(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("longbox user create");
+  });
+
+  test("bad usage exits 2 with the reason on stderr", async () => {
+    const unknown = await runLongbox(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    const badFlag = await runLongbox(["serve", "--no-such-flag"]);
+    expect(badFlag.code).toBe(2);
+    const badPort = await runLongbox(["serve", "--port", "http"]);
+    expect(badPort.code).toBe(2);
+  });
+
+  test("first start creates the config file and a 0600 JWT secret, then stops cleanly on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "longbox-first-run-"));
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "src", "main.ts"), "serve", "--port", "0"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = child.stdout.getReader();
+    let output = "";
+    while (!output.includes("longbox listening")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      output += new TextDecoder().decode(value);
+    }
+    expect(output).toContain("generated a new JWT signing secret");
+    expect(existsSync(join(dir, "config", "config.yaml"))).toBe(true);
+    const secretFile = join(dir, "data", "jwt-secret");
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(secretFile, "utf8").trim().length).toBeGreaterThanOrEqual(43);
+    expect(output).not.toContain(readFileSync(secretFile, "utf8").trim());
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+  });
+});
+
+function dir_(): string {
+  return mkdtempSync(join(tmpdir(), "longbox-data-"));
+}

@@ -1,0 +1,116 @@
+/**
+ * Starts a real Longbox server on a free port for a test file, on the database kind asked for,
+ * with its own temp data folder and configuration file. `forEachDatabase` repeats a suite on
+ * every kind in DATABASE_KINDS.
+ */
+import { afterAll, beforeAll, describe } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deepMerge, loadConfig } from "../../src/config/load";
+import { createLogger } from "../../src/logging/logger";
+import { startServer, type RunningServer } from "../../src/server";
+import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "./databases";
+
+export interface TestServer {
+  kind: DatabaseKind;
+  url: string;
+  dir: string;
+  configPath: string;
+  server: RunningServer;
+  /** Every line the server logged. */
+  logs: string[];
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** JSON request helper: sends `body` as JSON, returns status, headers and parsed body. */
+  json<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult<T>>;
+  stop(): Promise<void>;
+}
+
+export interface JsonResult<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Fast password hashing for tests that are not about hashing cost. */
+export const TEST_AUTH = { argon2_memory_cost: 1024, argon2_time_cost: 1, argon2_parallelism: 1 };
+
+export async function startTestServer(kind: DatabaseKind, overrides: Record<string, unknown> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-test-"));
+  let database: TestDatabase | undefined;
+  try {
+    database = await createTestDatabase(kind, join(dir, "data"));
+    const configPath = join(dir, "config.yaml");
+    const base = {
+      application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+      database: database.config,
+      auth: TEST_AUTH,
+      logging: { level: "debug" },
+    };
+    writeFileSync(configPath, JSON.stringify(deepMerge(base, overrides), null, 2));
+    const logs: string[] = [];
+    const log = createLogger({ level: "debug", format: "text", sink: (line) => void logs.push(line) });
+    const server = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log });
+    const fetchPath = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+    const droppable = database;
+    return {
+      kind,
+      url: server.url,
+      dir,
+      configPath,
+      server,
+      logs,
+      fetch: fetchPath,
+      async json(method, path, body, headers = {}) {
+        const response = await fetchPath(path, {
+          method,
+          headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // Not JSON: the raw text is returned for the test to inspect.
+        }
+        return { status: response.status, headers: response.headers, body: parsed as never };
+      },
+      async stop() {
+        await server.stop();
+        await droppable.drop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Runs `suite` once per database kind with a server started before and stopped after it.
+ * The suite receives a getter because the server exists only once beforeAll has run.
+ */
+export function forEachDatabase(
+  name: string,
+  suite: (server: () => TestServer) => void,
+  overrides: Record<string, unknown> = {},
+): void {
+  for (const kind of DATABASE_KINDS) {
+    describe(`${name} [${kind}]`, () => {
+      let current: TestServer | undefined;
+      beforeAll(async () => {
+        current = await startTestServer(kind, overrides);
+      });
+      afterAll(async () => {
+        await current?.stop();
+      });
+      suite(() => {
+        if (!current) throw new Error("the test server did not start");
+        return current;
+      });
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import { expect, test } from "bun:test";
+import { forEachDatabase } from "../helpers/server";
+
+forEachDatabase("HTTP core, health and first-run setup", (server) => {
+  test("GET /health answers ok with the version, without credentials", async () => {
+    const { status, body } = await server().json("GET", "/health");
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: "ok", database: "ok", version: expect.any(String) });
+  });
+
+  test("unknown routes get the contract's 404 body and a request id", async () => {
+    const response = await server().fetch("/api/v1/no-such-thing");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await response.json()).toEqual({ error: "NotFound", message: "no route for GET /api/v1/no-such-thing" });
+  });
+
+  test("a well-formed incoming X-Request-Id is echoed and appears in the log", async () => {
+    const id = "trace-abc-12345";
+    const response = await server().fetch("/api/v1/no-such-thing", { headers: { "x-request-id": id } });
+    expect(response.headers.get("x-request-id")).toBe(id);
+    await Bun.sleep(20);
+    expect(server().logs.some((line) => line.includes(`requestId=${id}`))).toBe(true);
+  });
+
+  test("a hostile incoming X-Request-Id is replaced", async () => {
+    const response = await server().fetch("/health", { headers: { "x-request-id": "bad id\twith spaces" } });
+    expect(response.headers.get("x-request-id")).not.toContain("bad");
+  });
+
+  test("malformed JSON is a 400 with the error body, never a stack trace", async () => {
+    const response = await server().fetch("/api/v1/setup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error).toBe("BadRequest");
+    expect(JSON.stringify(body)).not.toContain("at ");
+  });
+
+  test("schema validation failures are 400 naming the fields", async () => {
+    const { status, body } = await server().json("POST", "/api/v1/setup", { username: 42 });
+    expect(status).toBe(400);
+    expect(body.error).toBe("BadRequest");
+    expect(Object.keys(body.details.fields)).toEqual(expect.arrayContaining(["username", "password"]));
+  });
+
+  test("setup refuses a password under 8 characters with 422", async () => {
+    const { status, body } = await server().json("POST", "/api/v1/setup", { username: "admin", password: "1234567" });
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ error: "UnprocessableEntity", details: { fields: { password: expect.any(String) } } });
+  });
+
+  test("setup creates the first admin once, then answers 409", async () => {
+    const first = await server().json("POST", "/api/v1/setup", {
+      username: "Admin",
+      email: "admin@example.org",
+      password: "correct horse",
+    });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ username: "Admin", email: "admin@example.org", role: "admin" });
+    expect(first.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+    expect(JSON.stringify(first.body)).not.toContain("argon2");
+
+    const again = await server().json("POST", "/api/v1/setup", { username: "other", password: "correct horse" });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("Conflict");
+  });
+
+  test("passwords never reach the log", async () => {
+    await server().json("POST", "/api/v1/setup", { username: "x", password: "s3cret-pa55word" });
+    expect(server().logs.join("\n")).not.toContain("s3cret-pa55word");
+  });
+
+  test("health is 503 once the database is unreachable", async () => {
+    await server().server.services.database.close();
+    const { status, body } = await server().json("GET", "/health");
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ status: "error", database: "unreachable" });
+  });
+});
