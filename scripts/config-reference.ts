@@ -1,0 +1,3 @@
+import { configReferenceTable } from "../src/config/reference";
+
+console.log(configReferenceTable());

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite (`npm test`): type check, make sure PostgreSQL answers (start the local
+# cluster when it is installed but down), then every bun:test file on SQLite and PostgreSQL.
+# Extra arguments go to `bun test` (e.g. `npm test -- tests/http`).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+pg_ready() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
+if [[ "${LONGBOX_TEST_DATABASES:-sqlite,postgres}" == *postgres* ]] && ! pg_ready; then
+  if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    echo "PostgreSQL is down: starting the local cluster"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
+    for _ in $(seq 1 30); do pg_ready && break; sleep 1; done
+  fi
+  pg_ready || { echo "PostgreSQL is not reachable on 127.0.0.1:5432; the suite needs it (or set LONGBOX_TEST_DATABASES=sqlite)" >&2; exit 1; }
+fi
+
+echo "== type check"
+tsc --noEmit -p . || exit 1
+
+echo "== tests"
+log=$(mktemp)
+bun test --timeout 60000 "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -n1 | grep -Eo '[0-9]+')
+failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -n1 | grep -Eo '[0-9]+')
+rm -f "$log"
+echo "${passed:-0} passed, ${failed:-0} failed"
+exit "$status"
