@@ -34,8 +34,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the registry's time limit for this call. */
   timeoutMs?: number;
-  /** The plugin id already known for the book (stored at scan time): skips detection. */
-  format?: string;
+  /** The plugin id already known for the book (BookDto fileFormat, stored at scan time): skips detection. */
+  formatId?: string;
 }
 
 /**
@@ -159,9 +159,9 @@ export class FormatRegistry {
   }
 
   private async pluginFor(path: string, options: CallOptions): Promise<FormatPlugin> {
-    if (options.format === undefined) return this.detect(path);
-    const plugin = this.byId.get(options.format);
-    if (!plugin) throw failure("format_detection", "unknown_format", `No plugin with the id "${options.format}" is installed`);
+    if (options.formatId === undefined) return this.detect(path);
+    const plugin = this.byId.get(options.formatId);
+    if (!plugin) throw failure("format_detection", "unknown_format", `No plugin with the id "${options.formatId}" is installed`);
     return plugin;
   }
 
