@@ -89,6 +89,11 @@ export interface AnalysisResult {
   metadata: { source: MetadataSource; values: BookMetadata } | null;
   /** 1-based page number of the cover among `pages`, or null when the book has no page. */
   coverPage: number | null;
+  /**
+   * Problems that did not stop the analysis (a damaged ComicInfo.xml): the book is still
+   * usable, but the scanner records them as book errors. Absent when there were none.
+   */
+  problems?: BookAnalysisError[];
 }
 
 export interface AnalysisLimits {

@@ -1,0 +1,46 @@
+/** A ComicArchive over the shared ZIP reader: page sizes come from the first inflated bytes only. */
+import type { ComicArchive } from "../../src/formats/comic-archive.ts";
+import type { PluginContext } from "../../src/formats/contract.ts";
+import { failure, throwIfAborted } from "../../src/formats/errors.ts";
+import { type ImageSize, probeImageSize } from "../../src/formats/images.ts";
+import { ZipArchive, type ZipEntry } from "../../src/formats/zip.ts";
+
+export class ZipComicArchive implements ComicArchive {
+  readonly fileNames: readonly string[];
+
+  private constructor(private readonly zip: ZipArchive) {
+    this.fileNames = zip.entries.filter((entry) => !entry.isDirectory).map((entry) => entry.name);
+  }
+
+  static async open(path: string, ctx: PluginContext): Promise<ZipComicArchive> {
+    return new ZipComicArchive(await ZipArchive.open(path, ctx.limits, { signal: ctx.signal }));
+  }
+
+  uncompressedSize(name: string): number | null {
+    return this.zip.entry(name)?.uncompressedSize ?? null;
+  }
+
+  assertReadable(name: string): void {
+    this.zip.assertReadable(this.entryNamed(name));
+  }
+
+  async probePageSizes(names: readonly string[], ctx: PluginContext): Promise<Map<string, ImageSize | null>> {
+    const sizes = new Map<string, ImageSize | null>();
+    for (const name of names) {
+      throwIfAborted(ctx.signal);
+      const entry = this.entryNamed(name);
+      sizes.set(name, await probeImageSize((byteCount) => this.zip.readHead(entry, byteCount, { signal: ctx.signal })));
+    }
+    return sizes;
+  }
+
+  read(name: string, ctx: PluginContext): Promise<Uint8Array> {
+    return this.zip.read(this.entryNamed(name), { signal: ctx.signal });
+  }
+
+  private entryNamed(name: string): ZipEntry {
+    const entry = this.zip.entry(name);
+    if (!entry) throw failure("page_extraction", "not_found", `Entry "${name}" is not in the archive`, { entry: name });
+    return entry;
+  }
+}

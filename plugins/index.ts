@@ -1,0 +1,12 @@
+/** The format plugins built into the server, in detection tie-break order. */
+import type { FormatPlugin } from "../src/formats/contract.ts";
+import { cbrPlugin } from "./cbr/index.ts";
+import { cbzPlugin } from "./cbz/index.ts";
+import { epubPlugin } from "./epub/index.ts";
+
+export const builtinPlugins: readonly FormatPlugin[] = [
+  cbzPlugin,
+  cbrPlugin,
+  epubPlugin,
+  // pdf: plugins/pdf (added by the PDF plugin's author)
+];

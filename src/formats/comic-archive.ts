@@ -1,0 +1,112 @@
+/**
+ * What every comic archive format shares once its container is open: page selection and
+ * order, ComicInfo.xml, page sizes, the cover, and reading one page. The cbz and cbr plugins
+ * (and third-party containers such as cbt) only supply a ComicArchive for their container.
+ */
+import { findComicInfo, selectPages } from "./archive-pages.ts";
+import { parseComicInfo } from "./comicinfo.ts";
+import {
+  type AnalysisResult,
+  BookAnalysisError,
+  type PageImage,
+  type PageInfo,
+  type PluginContext,
+  type ReadPageOptions,
+} from "./contract.ts";
+import { failure, throwIfAborted } from "./errors.ts";
+import { type ImageSize, pageMediaTypeForName, sniffImageMediaType } from "./images.ts";
+import { scaleToWidth } from "./resize.ts";
+
+export interface ComicArchive {
+  /** Names of the file entries (no directories), `/`-separated. */
+  readonly fileNames: readonly string[];
+  /** Uncompressed size of an entry as declared by the container; null if unknown. */
+  uncompressedSize(name: string): number | null;
+  /**
+   * Throws the typed error that reading this entry would raise (encrypted, unsupported
+   * method, over the limits) without reading it, so analysis reports it up front.
+   */
+  assertReadable(name: string): void;
+  /** Pixel sizes of these pages, reading as little as the container allows. */
+  probePageSizes(names: readonly string[], ctx: PluginContext): Promise<Map<string, ImageSize | null>>;
+  read(name: string, ctx: PluginContext): Promise<Uint8Array>;
+}
+
+export interface ComicArchiveFormat {
+  /** Plugin id (cbz, cbr, ...). */
+  id: string;
+  /** Media type of the book file. */
+  mediaType: string;
+}
+
+export async function analyzeComicArchive(
+  archive: ComicArchive,
+  format: ComicArchiveFormat,
+  ctx: PluginContext,
+): Promise<AnalysisResult> {
+  const pageNames = selectPages(archive.fileNames);
+  for (const name of pageNames) archive.assertReadable(name);
+
+  const problems: BookAnalysisError[] = [];
+  const comicInfo = await readComicInfo(archive, ctx, problems);
+  throwIfAborted(ctx.signal);
+
+  const sizes = await archive.probePageSizes(pageNames, ctx);
+  const pages: PageInfo[] = pageNames.map((name) => {
+    const size = sizes.get(name) ?? null;
+    return {
+      fileName: name,
+      mediaType: pageMediaTypeForName(name) ?? "application/octet-stream",
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      size: archive.uncompressedSize(name),
+    };
+  });
+
+  const coverIndex = comicInfo?.frontCoverImageIndex;
+  const coverPage = pages.length === 0 ? null : coverIndex !== undefined && coverIndex < pages.length ? coverIndex + 1 : 1;
+  return {
+    format: format.id,
+    mediaType: format.mediaType,
+    pages,
+    metadata: comicInfo ? { source: "comicinfo", values: comicInfo.metadata } : null,
+    coverPage,
+    ...(problems.length > 0 ? { problems } : {}),
+  };
+}
+
+/** A damaged ComicInfo.xml does not make the pages unreadable: it becomes a `metadata` problem. */
+async function readComicInfo(archive: ComicArchive, ctx: PluginContext, problems: BookAnalysisError[]) {
+  const name = findComicInfo(archive.fileNames);
+  if (name === undefined) return undefined;
+  try {
+    archive.assertReadable(name);
+    return parseComicInfo(await archive.read(name, ctx), name);
+  } catch (error) {
+    if (!(error instanceof BookAnalysisError)) throw error;
+    if (error.details?.reason === "aborted" || error.details?.reason === "timeout") throw error;
+    problems.push(new BookAnalysisError("metadata", `${name} could not be read: ${error.message}`, error.details));
+    return undefined;
+  }
+}
+
+/** One page (1-based) as image bytes, optionally scaled to `maxWidth`. */
+export async function readComicPage(
+  archive: ComicArchive,
+  pageNumber: number,
+  ctx: PluginContext,
+  options: ReadPageOptions = {},
+): Promise<PageImage> {
+  const pageNames = selectPages(archive.fileNames);
+  const name = pageNames[pageNumber - 1];
+  if (!Number.isInteger(pageNumber) || name === undefined) {
+    throw failure("page_extraction", "not_found", `Page ${pageNumber} does not exist; the book has ${pageNames.length} pages`, {
+      pageNumber,
+      pageCount: pageNames.length,
+    });
+  }
+  archive.assertReadable(name);
+  const bytes = await archive.read(name, ctx);
+  const page = { bytes, mediaType: sniffImageMediaType(bytes) ?? pageMediaTypeForName(name) ?? "application/octet-stream" };
+  return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+}

@@ -1,0 +1,106 @@
+/**
+ * ComicInfo.xml (the Anansi/ComicRack schema, v1 to v2.1) read leniently: element order and
+ * letter case do not matter and unknown or malformed elements are skipped, because most real
+ * files fail the XSD on order alone. Only a document that is not XML at all is an error.
+ */
+import type { Author, BookMetadata, ReadingDirection } from "./contract.ts";
+import { failure } from "./errors.ts";
+import { attribute, childElement, childElements, decodeXmlBytes, parseXml, type XmlElement } from "./xml.ts";
+
+export interface ComicInfo {
+  metadata: BookMetadata;
+  /** 0-based index of the image marked `Type="FrontCover"` in <Pages>, when there is one. */
+  frontCoverImageIndex?: number;
+}
+
+/** ComicInfo element -> Author.role. */
+const CREATOR_ROLES: ReadonlyArray<readonly [element: string, role: string]> = [
+  ["Writer", "writer"],
+  ["Penciller", "penciller"],
+  ["Inker", "inker"],
+  ["Colorist", "colorist"],
+  ["Letterer", "letterer"],
+  ["CoverArtist", "cover"],
+  ["Editor", "editor"],
+  ["Translator", "translator"],
+];
+
+export function parseComicInfo(bytes: Uint8Array, documentName = "ComicInfo.xml"): ComicInfo {
+  const root = parseXml(decodeXmlBytes(bytes), documentName);
+  if (root.name.toLowerCase() !== "comicinfo") {
+    throw failure("metadata", "corrupt", `${documentName} is not a ComicInfo document (root element <${root.name}>)`);
+  }
+  const text = (name: string): string | undefined => {
+    const value = childElement(root, name)?.text;
+    return value ? value : undefined;
+  };
+  const integer = (name: string, min: number, max: number): number | undefined => {
+    const raw = text(name);
+    if (raw === undefined || !/^[+-]?\d+$/.test(raw)) return undefined;
+    const value = Number.parseInt(raw, 10);
+    return value >= min && value <= max ? value : undefined;
+  };
+
+  const metadata: BookMetadata = {
+    title: text("Title"),
+    series: text("Series"),
+    number: text("Number"),
+    // ComicInfo uses -1 for "unknown" in its numeric fields.
+    volume: integer("Volume", 0, 100_000),
+    year: integer("Year", 1, 9999),
+    month: integer("Month", 1, 12),
+    day: integer("Day", 1, 31),
+    summary: text("Summary"),
+    publisher: text("Publisher"),
+    authors: creators(root),
+    language: text("LanguageISO"),
+    genres: commaList(text("Genre")),
+    tags: commaList(text("Tags")),
+    identifiers: identifiers(text("GTIN"), text("ISBN")),
+    readingDirection: readingDirection(text("Manga")),
+    declaredPageCount: integer("PageCount", 1, 1_000_000),
+  };
+  return { metadata: withoutEmptyFields(metadata), frontCoverImageIndex: frontCover(root) };
+}
+
+function creators(root: XmlElement): Author[] | undefined {
+  const authors: Author[] = [];
+  for (const [element, role] of CREATOR_ROLES) {
+    for (const name of commaList(childElement(root, element)?.text) ?? []) authors.push({ name, role });
+  }
+  return authors.length > 0 ? authors : undefined;
+}
+
+function commaList(value: string | undefined): string[] | undefined {
+  if (!value) return undefined;
+  const items = [...new Set(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))];
+  return items.length > 0 ? items : undefined;
+}
+
+function identifiers(gtin: string | undefined, isbn: string | undefined): Record<string, string> | undefined {
+  const found: Record<string, string> = {};
+  if (gtin) found.gtin = gtin;
+  if (isbn) found.isbn = isbn;
+  return Object.keys(found).length > 0 ? found : undefined;
+}
+
+function readingDirection(manga: string | undefined): ReadingDirection | undefined {
+  // "Yes" says it is manga but not which way it reads; only the explicit value decides.
+  return manga?.toLowerCase() === "yesandrighttoleft" ? "rtl" : undefined;
+}
+
+function frontCover(root: XmlElement): number | undefined {
+  const pages = childElement(root, "Pages");
+  if (!pages) return undefined;
+  for (const page of childElements(pages, "Page")) {
+    if (attribute(page, "Type")?.toLowerCase() !== "frontcover") continue;
+    const index = Number.parseInt(attribute(page, "Image") ?? "", 10);
+    if (Number.isInteger(index) && index >= 0) return index;
+  }
+  return undefined;
+}
+
+/** Drops undefined fields so that a metadata object lists only what the source stated. */
+export function withoutEmptyFields(metadata: BookMetadata): BookMetadata {
+  return Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined)) as BookMetadata;
+}
