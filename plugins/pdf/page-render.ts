@@ -59,8 +59,6 @@ export async function renderPage(
     } finally {
       ctx.signal.removeEventListener("abort", cancel);
     }
-    // Rendering runs in this thread in long synchronous stretches: an abort may arrive just as it ends.
-    ctx.signal.throwIfAborted();
     return { bytes: await canvas.encode("jpeg", JPEG_QUALITY), mediaType: "image/jpeg" };
   } finally {
     page.cleanup();

@@ -57,7 +57,11 @@ export async function withPdfDocument<T>(
     } catch (error) {
       throw openFailure(error, pdfjs);
     }
-    return await use(document, pdfjs);
+    const result = await use(document, pdfjs);
+    // pdf.js runs in this thread, in long synchronous stretches and with awaits that the abort
+    // does not cut short (canvas encoding): an abort that arrived meanwhile still wins.
+    ctx.signal.throwIfAborted();
+    return result;
   } catch (error) {
     throw ctx.signal.aborted ? ctx.signal.reason : error;
   } finally {
