@@ -1,0 +1,29 @@
+/**
+ * The PDF format plugin. pdf.js, @napi-rs/canvas and sharp load on the first PDF that is
+ * analysed or read, not when the server starts.
+ */
+import type { FormatPlugin } from "../../src/formats/contract.ts";
+import { analyzePdf } from "./analyze.ts";
+import { readPdfPage } from "./read-page.ts";
+
+/** PDF readers accept the header anywhere in the first KiB (ISO 32000-2, annex H tolerance). */
+const HEADER_WINDOW = 1024;
+const PDF_HEADER = new TextEncoder().encode("%PDF-");
+
+function hasPdfHeader(head: Uint8Array): boolean {
+  const window = head.subarray(0, HEADER_WINDOW + PDF_HEADER.length - 1);
+  for (let start = window.indexOf(PDF_HEADER[0]!); start >= 0; start = window.indexOf(PDF_HEADER[0]!, start + 1)) {
+    if (PDF_HEADER.every((byte, i) => window[start + i] === byte)) return true;
+  }
+  return false;
+}
+
+export const pdfPlugin: FormatPlugin = {
+  id: "pdf",
+  name: "PDF",
+  extensions: ["pdf"],
+  mediaTypes: ["application/pdf"],
+  detect: (head) => (hasPdfHeader(head) ? 2 : 0),
+  analyze: analyzePdf,
+  readPage: readPdfPage,
+};

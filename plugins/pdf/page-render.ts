@@ -1,0 +1,66 @@
+/**
+ * Rendering one PDF page to a JPEG with pdf.js and @napi-rs/canvas.
+ */
+import { BookAnalysisError, type PageImage, type PluginContext } from "../../src/formats/contract.ts";
+import type { PdfDocument } from "./pdfjs-runtime.ts";
+
+/** Width of a rendered page when the caller states none: sharp on a 1200 px reader column. */
+export const DEFAULT_RENDER_WIDTH = 1200;
+const JPEG_QUALITY = 90;
+
+export interface RenderSize {
+  width: number;
+  height: number;
+  scale: number;
+}
+
+/**
+ * The pixel size a page of `pageWidth` x `pageHeight` points is rendered at: `targetWidth`
+ * wide, scaled down further so that it stays within `maxPixels` (a 3x3 pt page, a 15 m
+ * UserUnit page and a webtoon strip all end up bounded), and never below 1 px.
+ */
+export function renderSize(pageWidth: number, pageHeight: number, targetWidth: number, maxPixels: number): RenderSize {
+  let scale = targetWidth / pageWidth;
+  const pixels = pageWidth * scale * pageHeight * scale;
+  if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
+  return {
+    width: Math.max(1, Math.floor(pageWidth * scale)),
+    height: Math.max(1, Math.floor(pageHeight * scale)),
+    scale,
+  };
+}
+
+/** Renders page `pageNumber` (1-based, already range-checked) of an open document to JPEG. */
+export async function renderPage(
+  document: PdfDocument,
+  pageNumber: number,
+  ctx: PluginContext,
+  targetWidth: number,
+): Promise<PageImage> {
+  const { createCanvas } = await import("@napi-rs/canvas");
+  const page = await document.getPage(pageNumber);
+  try {
+    const pageViewport = page.getViewport({ scale: 1 });
+    const size = renderSize(pageViewport.width, pageViewport.height, targetWidth, ctx.limits.maxPixels);
+    const canvas = createCanvas(size.width, size.height);
+    const task = page.render({
+      // @napi-rs/canvas implements the parts of HTMLCanvasElement that pdf.js uses.
+      canvas: canvas as unknown as HTMLCanvasElement,
+      viewport: page.getViewport({ scale: size.scale }),
+    });
+    const cancel = () => task.cancel();
+    ctx.signal.addEventListener("abort", cancel, { once: true });
+    try {
+      await task.promise;
+    } catch (error) {
+      ctx.signal.throwIfAborted();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BookAnalysisError("pdf_rendering", `page ${pageNumber} cannot be rendered: ${reason}`);
+    } finally {
+      ctx.signal.removeEventListener("abort", cancel);
+    }
+    return { bytes: await canvas.encode("jpeg", JPEG_QUALITY), mediaType: "image/jpeg" };
+  } finally {
+    page.cleanup();
+  }
+}
