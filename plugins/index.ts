@@ -3,10 +3,11 @@ import type { FormatPlugin } from "../src/formats/contract.ts";
 import { cbrPlugin } from "./cbr/index.ts";
 import { cbzPlugin } from "./cbz/index.ts";
 import { epubPlugin } from "./epub/index.ts";
+import { pdfPlugin } from "./pdf/index.ts";
 
 export const builtinPlugins: readonly FormatPlugin[] = [
   cbzPlugin,
   cbrPlugin,
   epubPlugin,
-  // pdf: plugins/pdf (added by the PDF plugin's author)
+  pdfPlugin,
 ];

@@ -1,0 +1,287 @@
+/**
+ * Writes of the catalogue (series, books, pages, book errors) as the scanner makes them.
+ * Each book is saved with its pages and errors in one transaction, so an interrupted scan
+ * never leaves half a book behind.
+ */
+import { and, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+import type { StoredBookMetadata } from "../schema/types";
+import type { ReadingDirection } from "./libraries";
+
+/** What the scanner needs to know of a catalogued file to compare it with the disk. */
+export interface BookSnapshot {
+  id: string;
+  seriesId: string;
+  filePath: string;
+  fileSize: number;
+  fileModifiedAt: number;
+  fileHash: string;
+  deleted: boolean;
+}
+
+export interface SeriesIdentity {
+  seriesKey: string;
+  name: string;
+  folderPath: string | null;
+  readingDirection: ReadingDirection | null;
+  publisher: string | null;
+  year: number | null;
+  summary: string | null;
+}
+
+export interface PageRecord {
+  number: number;
+  fileName: string;
+  mediaType: string;
+  width: number | null;
+  height: number | null;
+  size: number | null;
+}
+
+export interface BookErrorRecord {
+  errorType: string;
+  message: string;
+  details: Record<string, unknown> | null;
+  occurredAt: Date;
+}
+
+/** Everything a scan knows about one file, ready to be stored. */
+export interface BookContent {
+  seriesId: string;
+  title: string;
+  titleSort: string | null;
+  number: number | null;
+  numberSort: number | null;
+  volume: number | null;
+  year: number | null;
+  summary: string | null;
+  metadata: StoredBookMetadata;
+  fileFormat: string;
+  mediaType: string;
+  fileHash: string;
+  filePath: string;
+  fileSize: number;
+  fileModifiedAt: number;
+  pageCount: number;
+  coverPage: number | null;
+  analyzed: boolean;
+  analysisError: string | null;
+}
+
+export class CatalogueRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  async bookSnapshots(libraryId: string): Promise<BookSnapshot[]> {
+    const b = this.database.tables.books;
+    return this.db
+      .select({
+        id: b.id,
+        seriesId: b.seriesId,
+        filePath: b.filePath,
+        fileSize: b.fileSize,
+        fileModifiedAt: b.fileModifiedAt,
+        fileHash: b.fileHash,
+        deleted: b.deleted,
+      })
+      .from(b)
+      .where(eq(b.libraryId, libraryId));
+  }
+
+  /**
+   * The series with this key in the library, created when missing. Fields an admin edited
+   * (lockedFields) are never overwritten; others follow the newest metadata.
+   */
+  async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
+    const s = this.database.tables.series;
+    return this.database.transaction(async () => {
+      const [existing] = await this.db
+        .select({ id: s.id, lockedFields: s.lockedFields })
+        .from(s)
+        .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
+      const now = new Date();
+      if (existing) {
+        const locked = new Set(existing.lockedFields);
+        const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+        if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
+        if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+        if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+        if (!locked.has("year") && identity.year) changes.year = identity.year;
+        if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+        await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+        return { id: existing.id, created: false };
+      }
+      const id = newId();
+      await this.db.insert(s).values({
+        id,
+        libraryId,
+        seriesKey: identity.seriesKey,
+        name: identity.name,
+        nameSort: sortName(identity.name),
+        folderPath: identity.folderPath,
+        summary: identity.summary,
+        publisher: identity.publisher,
+        year: identity.year,
+        readingDirection: identity.readingDirection,
+        lockedFields: [],
+        customCoverPath: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { id, created: true };
+    });
+  }
+
+  /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
+  async saveBook(
+    target: { libraryId: string; bookId?: string },
+    content: BookContent,
+    pages: PageRecord[],
+    errors: BookErrorRecord[],
+  ): Promise<string> {
+    const { books, bookPages, bookErrors } = this.database.tables;
+    return this.database.transaction(async () => {
+      const now = new Date();
+      let id = target.bookId;
+      if (id) {
+        const [current] = await this.db.select({ lockedFields: books.lockedFields }).from(books).where(eq(books.id, id));
+        const locked = new Set(current?.lockedFields ?? []);
+        const changes: Partial<typeof books.$inferInsert> = { ...content, deleted: false, deletedAt: null, updatedAt: now };
+        for (const field of locked) delete (changes as Record<string, unknown>)[field];
+        await this.db.update(books).set(changes).where(eq(books.id, id));
+        await this.db.delete(bookPages).where(eq(bookPages.bookId, id));
+        await this.db.delete(bookErrors).where(eq(bookErrors.bookId, id));
+      } else {
+        id = newId();
+        await this.db.insert(books).values({
+          id,
+          libraryId: target.libraryId,
+          ...content,
+          lockedFields: [],
+          thumbnailPath: null,
+          customCoverPath: null,
+          deleted: false,
+          deletedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      const bookId = id;
+      // Batches keep each statement under SQLite's bound-parameter limit.
+      for (let start = 0; start < pages.length; start += 500) {
+        await this.db.insert(bookPages).values(pages.slice(start, start + 500).map((page) => ({ bookId, ...page })));
+      }
+      if (errors.length > 0) {
+        await this.db.insert(bookErrors).values(errors.map((error) => ({ id: newId(), bookId, ...error })));
+      }
+      return bookId;
+    });
+  }
+
+  /** A file found again at a new path (same hash): keeps the book's id, metadata and progress. */
+  async relocateBook(
+    id: string,
+    location: { seriesId: string; filePath: string; fileSize: number; fileModifiedAt: number },
+  ): Promise<void> {
+    const b = this.database.tables.books;
+    await this.database.transaction(async () => {
+      await this.db
+        .update(b)
+        .set({ ...location, deleted: false, deletedAt: null, updatedAt: new Date() })
+        .where(eq(b.id, id));
+    });
+  }
+
+  async softDelete(ids: string[]): Promise<void> {
+    const b = this.database.tables.books;
+    const now = new Date();
+    await this.database.transaction(async () => {
+      for (let start = 0; start < ids.length; start += 500) {
+        await this.db
+          .update(b)
+          .set({ deleted: true, deletedAt: now, updatedAt: now })
+          .where(inArray(b.id, ids.slice(start, start + 500)));
+      }
+    });
+  }
+
+  /** Permanently removes soft-deleted books of a library (their media files are not touched). */
+  async purgeDeleted(libraryId: string): Promise<number> {
+    const b = this.database.tables.books;
+    return this.database.transaction(async () => {
+      const removed = await this.db
+        .delete(b)
+        .where(and(eq(b.libraryId, libraryId), eq(b.deleted, true)))
+        .returning({ id: b.id });
+      await this.removeEmptySeries(libraryId);
+      return removed.length;
+    });
+  }
+
+  /** Permanently removes one soft-deleted book; false when it does not exist or is not soft-deleted. */
+  async purgeBook(id: string): Promise<boolean> {
+    const b = this.database.tables.books;
+    return this.database.transaction(async () => {
+      const removed = await this.db
+        .delete(b)
+        .where(and(eq(b.id, id), eq(b.deleted, true)))
+        .returning({ libraryId: b.libraryId });
+      if (removed[0]) await this.removeEmptySeries(removed[0].libraryId);
+      return removed.length > 0;
+    });
+  }
+
+  /** Series left with no book at all (not even soft-deleted ones) disappear. */
+  async removeEmptySeries(libraryId: string): Promise<void> {
+    const { series, books } = this.database.tables;
+    await this.database.transaction(async () => {
+      await this.db
+        .delete(series)
+        .where(
+          and(
+            eq(series.libraryId, libraryId),
+            notExists(this.db.select({ one: sql`1` }).from(books).where(eq(books.seriesId, series.id))),
+          ),
+        );
+    });
+  }
+
+  /** Where a book's file is and how to read it (page serving, thumbnails). */
+  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null; thumbnailPath: string | null } | undefined> {
+    const b = this.database.tables.books;
+    const [row] = await this.db
+      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage, thumbnailPath: b.thumbnailPath })
+      .from(b)
+      .where(eq(b.id, id));
+    return row;
+  }
+
+  async addBookError(bookId: string, error: BookErrorRecord): Promise<void> {
+    await this.database.transaction(async () => {
+      await this.db.insert(this.database.tables.bookErrors).values({ id: newId(), bookId, ...error });
+    });
+  }
+
+  /** Every thumbnail file the catalogue references (thumbnail cleanup keeps these). */
+  async thumbnailPaths(): Promise<Set<string>> {
+    const b = this.database.tables.books;
+    const rows = await this.db.select({ path: b.thumbnailPath }).from(b).where(isNotNull(b.thumbnailPath));
+    return new Set(rows.map((row) => row.path).filter((path): path is string => path !== null));
+  }
+
+  async setThumbnail(bookId: string, thumbnailPath: string | null): Promise<void> {
+    const b = this.database.tables.books;
+    await this.database.transaction(async () => {
+      await this.db.update(b).set({ thumbnailPath }).where(eq(b.id, bookId));
+    });
+  }
+}
+
+/** Sort key: case-folded, leading articles kept (users of Komga expect plain alphabetical). */
+export function sortName(name: string): string {
+  return name.normalize("NFKC").toLocaleLowerCase("en");
+}

@@ -1,0 +1,86 @@
+import { asc, count, eq, and } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+import type { LibraryScanningConfig } from "../schema/types";
+
+export type ReadingDirection = "ltr" | "rtl" | "ttb" | "webtoon";
+export type SeriesStrategy = "series_volume" | "flat" | "publisher_hierarchy" | "calibre";
+
+export interface LibraryRecord {
+  id: string;
+  name: string;
+  path: string;
+  defaultReadingDirection: ReadingDirection;
+  seriesStrategy: SeriesStrategy;
+  scanningConfig: LibraryScanningConfig;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewLibrary = Omit<LibraryRecord, "id" | "createdAt" | "updatedAt">;
+
+export interface LibraryCounts {
+  seriesCount: number;
+  bookCount: number;
+}
+
+export class LibraryRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  async list(): Promise<LibraryRecord[]> {
+    const t = this.database.tables.libraries;
+    return this.db.select().from(t).orderBy(asc(t.name));
+  }
+
+  async findById(id: string): Promise<LibraryRecord | undefined> {
+    const t = this.database.tables.libraries;
+    const [row] = await this.db.select().from(t).where(eq(t.id, id));
+    return row;
+  }
+
+  async findByName(name: string): Promise<LibraryRecord | undefined> {
+    const t = this.database.tables.libraries;
+    const [row] = await this.db.select().from(t).where(eq(t.name, name));
+    return row;
+  }
+
+  async create(library: NewLibrary): Promise<LibraryRecord> {
+    const now = new Date();
+    const record: LibraryRecord = { id: newId(), ...library, createdAt: now, updatedAt: now };
+    await this.database.transaction(async () => {
+      await this.db.insert(this.database.tables.libraries).values(record);
+    });
+    return record;
+  }
+
+  async update(id: string, changes: Partial<NewLibrary>): Promise<LibraryRecord | undefined> {
+    const t = this.database.tables.libraries;
+    return this.database.transaction(async () => {
+      const [row] = await this.db.update(t).set({ ...changes, updatedAt: new Date() }).where(eq(t.id, id)).returning();
+      return row;
+    });
+  }
+
+  /** Removes the library and, by cascade, its series, books, pages, errors, progress and scans. */
+  async delete(id: string): Promise<boolean> {
+    const t = this.database.tables.libraries;
+    return this.database.transaction(async () => {
+      const removed = await this.db.delete(t).where(eq(t.id, id)).returning({ id: t.id });
+      return removed.length > 0;
+    });
+  }
+
+  async counts(id: string): Promise<LibraryCounts> {
+    const { series, books } = this.database.tables;
+    const [seriesRow] = await this.db.select({ n: count() }).from(series).where(eq(series.libraryId, id));
+    const [bookRow] = await this.db
+      .select({ n: count() })
+      .from(books)
+      .where(and(eq(books.libraryId, id), eq(books.deleted, false)));
+    return { seriesCount: seriesRow?.n ?? 0, bookCount: bookRow?.n ?? 0 };
+  }
+}

@@ -1,0 +1,142 @@
+import { and, desc, eq, inArray, asc } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+
+export type ScanMode = "normal" | "deep";
+export type ScanState = "pending" | "running" | "completed" | "failed" | "cancelled";
+export type ScanTrigger = "manual" | "schedule" | "startup";
+
+export interface ScanCounters {
+  filesDiscovered: number;
+  filesProcessed: number;
+  seriesCreated: number;
+  booksAdded: number;
+  booksUpdated: number;
+  booksDeleted: number;
+  booksRestored: number;
+  booksMoved: number;
+  errors: number;
+}
+
+export interface ScanRecord extends ScanCounters {
+  id: string;
+  libraryId: string;
+  mode: ScanMode;
+  status: ScanState;
+  trigger: ScanTrigger;
+  failureReason: string | null;
+  requestedAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+export const ZERO_COUNTERS: ScanCounters = {
+  filesDiscovered: 0,
+  filesProcessed: 0,
+  seriesCreated: 0,
+  booksAdded: 0,
+  booksUpdated: 0,
+  booksDeleted: 0,
+  booksRestored: 0,
+  booksMoved: 0,
+  errors: 0,
+};
+
+const ACTIVE: ScanState[] = ["pending", "running"];
+
+export class ScanRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  private get t() {
+    return this.database.tables.scans;
+  }
+
+  /**
+   * Queues a scan unless one is pending or running for the library. Returns undefined when one
+   * is. The check and the insert share a transaction; on PostgreSQL the library row is locked
+   * so two concurrent requests cannot both queue.
+   */
+  async enqueue(libraryId: string, mode: ScanMode, trigger: ScanTrigger): Promise<ScanRecord | undefined> {
+    return this.database.transaction(async () => {
+      if (this.database.dialect === "postgres") {
+        const libraries = this.database.tables.libraries;
+        await this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)).for("update");
+      }
+      const [active] = await this.db
+        .select({ id: this.t.id })
+        .from(this.t)
+        .where(and(eq(this.t.libraryId, libraryId), inArray(this.t.status, ACTIVE)));
+      if (active) return undefined;
+      const record: ScanRecord = {
+        id: newId(),
+        libraryId,
+        mode,
+        status: "pending",
+        trigger,
+        failureReason: null,
+        requestedAt: new Date(),
+        startedAt: null,
+        completedAt: null,
+        ...ZERO_COUNTERS,
+      };
+      await this.db.insert(this.t).values(record);
+      return record;
+    });
+  }
+
+  async findById(id: string): Promise<ScanRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.id, id));
+    return row;
+  }
+
+  async latestForLibrary(libraryId: string): Promise<ScanRecord | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(this.t)
+      .where(eq(this.t.libraryId, libraryId))
+      .orderBy(desc(this.t.requestedAt), desc(this.t.id))
+      .limit(1);
+    return row;
+  }
+
+  async activeForLibrary(libraryId: string): Promise<ScanRecord | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(this.t)
+      .where(and(eq(this.t.libraryId, libraryId), inArray(this.t.status, ACTIVE)));
+    return row;
+  }
+
+  async nextPending(): Promise<ScanRecord | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(this.t)
+      .where(eq(this.t.status, "pending"))
+      .orderBy(asc(this.t.requestedAt), asc(this.t.id))
+      .limit(1);
+    return row;
+  }
+
+  async update(id: string, changes: Partial<Omit<ScanRecord, "id" | "libraryId">>): Promise<ScanRecord | undefined> {
+    return this.database.transaction(async () => {
+      const [row] = await this.db.update(this.t).set(changes).where(eq(this.t.id, id)).returning();
+      return row;
+    });
+  }
+
+  /** At start-up: a scan still marked running was interrupted (crash, kill -9). */
+  async failInterrupted(reason: string): Promise<number> {
+    return this.database.transaction(async () => {
+      const rows = await this.db
+        .update(this.t)
+        .set({ status: "failed", failureReason: reason, completedAt: new Date() })
+        .where(eq(this.t.status, "running"))
+        .returning({ id: this.t.id });
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The scan progress channel behind GET /api/v1/scans/stream. Scans publish their status;
+ * each connected client subscribes. Progress is throttled per scan (at most one event every
+ * 250 ms, the last state always delivered); lifecycle events are never dropped.
+ */
+export type ScanEventName = "scan.started" | "scan.progress" | "scan.completed" | "scan.failed" | "scan.cancelled";
+
+export interface ScanEvent<T = unknown> {
+  id: number;
+  name: ScanEventName;
+  data: T;
+}
+
+type Listener = (event: ScanEvent) => void;
+
+const PROGRESS_INTERVAL_MS = 250;
+
+export class ScanEvents {
+  private readonly listeners = new Set<Listener>();
+  private nextId = 1;
+  private readonly lastProgressAt = new Map<string, number>();
+  private readonly pendingProgress = new Map<string, { data: unknown; timer: ReturnType<typeof setTimeout> }>();
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Lifecycle events: flush any pending progress of the scan first, so order is kept. */
+  publish(scanId: string, name: Exclude<ScanEventName, "scan.progress">, data: unknown): void {
+    this.flushProgress(scanId);
+    if (name !== "scan.started") this.lastProgressAt.delete(scanId);
+    this.emit(name, data);
+  }
+
+  progress(scanId: string, data: unknown): void {
+    const pending = this.pendingProgress.get(scanId);
+    if (pending) {
+      pending.data = data;
+      return;
+    }
+    const wait = (this.lastProgressAt.get(scanId) ?? 0) + PROGRESS_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.lastProgressAt.set(scanId, Date.now());
+      this.emit("scan.progress", data);
+      return;
+    }
+    const timer = setTimeout(() => this.flushProgress(scanId), wait);
+    this.pendingProgress.set(scanId, { data, timer });
+  }
+
+  private flushProgress(scanId: string): void {
+    const pending = this.pendingProgress.get(scanId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pendingProgress.delete(scanId);
+    this.lastProgressAt.set(scanId, Date.now());
+    this.emit("scan.progress", pending.data);
+  }
+
+  private emit(name: ScanEventName, data: unknown): void {
+    const event = { id: this.nextId++, name, data };
+    for (const listener of this.listeners) listener(event);
+  }
+}

@@ -1,0 +1,18 @@
+/** The format registry the configuration asks for: built-in plugins, then those in plugins.dir. */
+import { builtinPlugins } from "../../plugins/index.ts";
+import type { Config } from "../config/schema";
+import { FormatRegistry } from "./registry";
+
+export async function formatRegistryFor(config: Config): Promise<FormatRegistry> {
+  const scanner = config.scanner;
+  const external = config.plugins.dir ? await (await import("./loader")).loadPlugins(config.plugins.dir) : [];
+  return new FormatRegistry([...builtinPlugins, ...external], {
+    limits: {
+      maxEntryBytes: scanner.max_entry_bytes,
+      maxEntries: scanner.max_entries,
+      maxCompressionRatio: scanner.max_compression_ratio,
+      maxPixels: scanner.max_image_pixels,
+    },
+    timeoutMs: scanner.book_timeout_seconds * 1000,
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * Step two of a scan: reconcile what is on disk (./walker.ts) with the catalogue.
+ *
+ * For each file found:
+ * - catalogued at this path, same size and modification time, normal mode: skipped unopened;
+ * - catalogued at this path but changed (or deep mode): hashed; same hash in normal mode only
+ *   refreshes size/time, else the book is re-analysed in place (same id);
+ * - catalogued at this path but soft-deleted: it returned; restored (re-analysed if its hash changed);
+ * - not catalogued: hashed; when the hash matches a book whose file vanished in this scan or a
+ *   soft-deleted book, that book moved here (id, metadata and progress kept); otherwise a new book.
+ * Catalogued files not found on disk and not claimed by a move are soft-deleted at the end, so a
+ * cancelled or failed scan never deletes anything. Each book is written in its own transaction:
+ * an interrupted scan leaves whole books only, and the next scan completes the rest.
+ */
+import { extname } from "node:path";
+import type { BookSnapshot, LibraryRecord, Repositories, ScanCounters, ScanMode } from "../db";
+import type { FormatRegistry } from "../formats/registry";
+import type { Logger } from "../logging/logger";
+import { describeBook } from "./book-description";
+import { sha256File } from "./file-hash";
+import { seriesFor } from "./series-strategies";
+import { walkLibrary, type DiscoveredFile } from "./walker";
+
+export interface ScanReporter {
+  /** Called whenever counters change; the caller throttles what it publishes. */
+  progress(counters: ScanCounters): void;
+  /** A book whose file was added or whose content changed: its thumbnail is (re)made later. */
+  bookChanged(bookId: string): void;
+}
+
+type Work =
+  | { kind: "refresh"; file: DiscoveredFile; book: BookSnapshot }
+  | { kind: "restore"; file: DiscoveredFile; book: BookSnapshot }
+  | { kind: "new"; file: DiscoveredFile };
+
+export class LibraryScanner {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly formats: FormatRegistry,
+    private readonly log: Logger,
+    private readonly concurrency: number,
+  ) {}
+
+  async scan(library: LibraryRecord, mode: ScanMode, counters: ScanCounters, signal: AbortSignal, reporter: ScanReporter) {
+    const log = this.log.child({ libraryId: library.id });
+    const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
+    for (const problem of walk.problems) log.warn("scan: skipped part of the library", { ...problem });
+    counters.filesDiscovered = walk.files.length;
+    reporter.progress(counters);
+
+    const catalogue = await this.repositories.catalogue.bookSnapshots(library.id);
+    const byPath = new Map(catalogue.map((book) => [book.filePath, book]));
+    const onDisk = new Set(walk.files.map((file) => file.path));
+    const vanished = catalogue.filter((book) => !book.deleted && !onDisk.has(book.filePath));
+    // Books that may have moved: their file vanished now, or they were soft-deleted earlier.
+    const movable = new Map<string, BookSnapshot[]>();
+    for (const book of [...vanished, ...catalogue.filter((book) => book.deleted && !onDisk.has(book.filePath))]) {
+      movable.set(book.fileHash, [...(movable.get(book.fileHash) ?? []), book]);
+    }
+    const claimed = new Set<string>();
+
+    const work: Work[] = [];
+    for (const file of walk.files) {
+      const book = byPath.get(file.path);
+      if (!book) work.push({ kind: "new", file });
+      else if (book.deleted) work.push({ kind: "restore", file, book });
+      else if (mode === "deep" || book.fileSize !== file.size || book.fileModifiedAt !== file.modifiedAt) {
+        work.push({ kind: "refresh", file, book });
+      } else counters.filesProcessed++;
+    }
+    reporter.progress(counters);
+
+    const handle = async (item: Work) => {
+      try {
+        const hash = await sha256File(item.file.path, signal);
+        if (item.kind === "new") {
+          const candidates = movable.get(hash)?.filter((book) => !claimed.has(book.id));
+          const moved = candidates?.[0];
+          if (moved) {
+            claimed.add(moved.id);
+            await this.catalogueFile(library, item.file, hash, moved.id, signal, reporter, counters);
+            if (moved.deleted) counters.booksRestored++;
+            else counters.booksMoved++;
+          } else {
+            await this.catalogueFile(library, item.file, hash, undefined, signal, reporter, counters);
+            counters.booksAdded++;
+          }
+        } else if (item.kind === "restore") {
+          if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
+          else await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+          counters.booksRestored++;
+        } else if (hash === item.book.fileHash && mode === "normal") {
+          await this.relocate(item.book, item.file);
+        } else {
+          await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+          counters.booksUpdated++;
+        }
+      } catch (error) {
+        if (signal.aborted) throw error;
+        counters.errors++;
+        log.warn("scan: file could not be catalogued", { path: item.file.path, error: error as Error });
+      }
+      counters.filesProcessed++;
+      reporter.progress(counters);
+    };
+
+    await runBounded(work, this.concurrency, signal, handle);
+
+    const toDelete = vanished.filter((book) => !claimed.has(book.id)).map((book) => book.id);
+    signal.throwIfAborted();
+    if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
+    counters.booksDeleted = toDelete.length;
+    await this.repositories.catalogue.removeEmptySeries(library.id);
+    reporter.progress(counters);
+  }
+
+  /** The plugin whose extension the file carries, for a file whose content nobody recognised. */
+  private guessFormat(path: string) {
+    const extension = extname(path).slice(1).toLowerCase();
+    const plugin = this.formats.plugins.find((candidate) => candidate.extensions.includes(extension));
+    return { format: plugin?.id ?? extension, mediaType: plugin?.mediaTypes[0] ?? "application/octet-stream" };
+  }
+
+  /** Same content at a known book: only where and when the file is changes. */
+  private async relocate(book: BookSnapshot, file: DiscoveredFile) {
+    await this.repositories.catalogue.relocateBook(book.id, {
+      seriesId: book.seriesId,
+      filePath: file.path,
+      fileSize: file.size,
+      fileModifiedAt: file.modifiedAt,
+    });
+  }
+
+  /** Analyses the file and stores it as a new book, or into the existing book `bookId`. */
+  private async catalogueFile(
+    library: LibraryRecord,
+    file: DiscoveredFile,
+    hash: string,
+    bookId: string | undefined,
+    signal: AbortSignal,
+    reporter: ScanReporter,
+    counters: ScanCounters,
+  ) {
+    const analysis = await this.formats.analyze(file.path, { signal });
+    signal.throwIfAborted();
+    const description = describeBook(library.path, file.path, analysis, this.guessFormat(file.path));
+    const series = await this.repositories.catalogue.upsertSeries(
+      library.id,
+      seriesFor(library.seriesStrategy, {
+        libraryRoot: library.path,
+        filePath: file.path,
+        metadata: description.metadata,
+        seriesSource: description.sources.series,
+      }),
+    );
+    if (series.created) counters.seriesCreated++;
+    if (analysis.errors.length > 0) counters.errors++;
+    const savedId = await this.repositories.catalogue.saveBook(
+      { libraryId: library.id, bookId },
+      { ...description.content, seriesId: series.id, fileHash: hash, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      description.pages,
+      description.errors,
+    );
+    reporter.bookChanged(savedId);
+  }
+}
+
+/** Runs `handle` over `items` with at most `limit` at a time; stops starting new ones once aborted. */
+async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      signal.throwIfAborted();
+      await handle(items[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,195 @@
+/**
+ * Scan control: scans are queued in the database (so a queued scan survives a restart), run
+ * one at a time in the background, report progress on the event channel, and can be cancelled.
+ * A scan that was running when the process died is marked failed at the next start; the next
+ * scan of that library completes the work (the catalogue only ever holds whole books).
+ */
+import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
+import { ZERO_COUNTERS } from "../db";
+import { DomainError, notFound } from "../errors";
+import type { ScanEvents } from "../events/scan-events";
+import type { Logger } from "../logging/logger";
+import type { LibraryScanner } from "./scanner";
+import type { ThumbnailQueue } from "./thumbnails";
+
+export type ScanStatusValue = "idle" | ScanRecord["status"];
+
+export interface ScanStatusDto extends ScanCounters {
+  scanId: string | null;
+  libraryId: string;
+  mode: ScanMode | null;
+  status: ScanStatusValue;
+  trigger: ScanTrigger | null;
+  failureReason: string | null;
+  /** Thumbnails still waiting in the background queue (all libraries). */
+  thumbnailsPending: number;
+  requestedAt: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export class ScanService {
+  private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
+  private worker: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly scanner: LibraryScanner,
+    private readonly events: ScanEvents,
+    private readonly thumbnails: ThumbnailQueue,
+    private readonly log: Logger,
+  ) {}
+
+  /** At start-up: fail interrupted scans, then run whatever is still queued. */
+  async start(): Promise<void> {
+    const interrupted = await this.repositories.scans.failInterrupted("interrupted: the service stopped while the scan was running");
+    if (interrupted > 0) this.log.warn("marked interrupted scans as failed", { count: interrupted });
+    this.pump();
+  }
+
+  /** Stops the worker: the running scan is cancelled (it will be marked cancelled). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.running?.controller.abort();
+    await this.worker;
+  }
+
+  async request(libraryId: string, mode: ScanMode | undefined, trigger: ScanTrigger): Promise<ScanStatusDto> {
+    const library = await this.repositories.libraries.findById(libraryId);
+    if (!library) throw notFound("library");
+    const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger);
+    if (!scan) throw new DomainError("Conflict", "a scan of this library is already pending or running");
+    this.pump();
+    return this.toDto(scan);
+  }
+
+  async status(libraryId: string): Promise<ScanStatusDto> {
+    if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
+    const scan = await this.repositories.scans.latestForLibrary(libraryId);
+    return scan ? this.toDto(scan) : this.idleStatus(libraryId);
+  }
+
+  async cancel(libraryId: string): Promise<ScanStatusDto> {
+    if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
+    const active = await this.repositories.scans.activeForLibrary(libraryId);
+    if (!active) throw new DomainError("Conflict", "no scan of this library is pending or running");
+    if (this.running?.scanId === active.id) {
+      this.running.controller.abort();
+      return this.toDto(active);
+    }
+    const cancelled = await this.repositories.scans.update(active.id, { status: "cancelled", completedAt: new Date() });
+    const dto = this.toDto(cancelled ?? active);
+    this.events.publish(active.id, "scan.cancelled", dto);
+    return dto;
+  }
+
+  /** Resolves when no scan is queued or running (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.worker) await this.worker;
+  }
+
+  private pump(): void {
+    if (this.stopped || this.worker) return;
+    this.worker = this.work().finally(() => {
+      this.worker = undefined;
+    });
+  }
+
+  private async work(): Promise<void> {
+    for (let scan = await this.repositories.scans.nextPending(); scan && !this.stopped; scan = await this.repositories.scans.nextPending()) {
+      await this.run(scan);
+    }
+  }
+
+  private async run(scan: ScanRecord): Promise<void> {
+    const library = await this.repositories.libraries.findById(scan.libraryId);
+    if (!library) return;
+    const controller = new AbortController();
+    this.running = { scanId: scan.id, libraryId: library.id, controller };
+    const counters: ScanCounters = { ...ZERO_COUNTERS };
+    const started = await this.repositories.scans.update(scan.id, { status: "running", startedAt: new Date(), ...counters });
+    const current = () => this.toDto({ ...(started ?? scan), ...counters });
+    this.events.publish(scan.id, "scan.started", current());
+    const log = this.log.child({ scanId: scan.id, libraryId: library.id });
+    log.info("scan started", { mode: scan.mode, trigger: scan.trigger });
+
+    let persistedAt = Date.now();
+    try {
+      await this.scanner.scan(library, scan.mode, counters, controller.signal, {
+        progress: () => {
+          this.events.progress(scan.id, current());
+          // Counters reach the database every few seconds, so scan-status moves during long scans.
+          if (Date.now() - persistedAt > 2000) {
+            persistedAt = Date.now();
+            void this.repositories.scans.update(scan.id, { ...counters }).catch(() => undefined);
+          }
+        },
+        bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
+      });
+      await this.finish(scan, counters, "completed", null);
+      log.info("scan completed", { ...counters });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        await this.finish(scan, counters, "cancelled", null);
+        log.info("scan cancelled", { ...counters });
+      } else {
+        await this.finish(scan, counters, "failed", (error as Error).message);
+        log.error("scan failed", { error: error as Error });
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async finish(
+    scan: ScanRecord,
+    counters: ScanCounters,
+    status: "completed" | "failed" | "cancelled",
+    failureReason: string | null,
+  ): Promise<void> {
+    const finished = await this.repositories.scans.update(scan.id, { ...counters, status, failureReason, completedAt: new Date() });
+    const name = status === "completed" ? "scan.completed" : status === "failed" ? "scan.failed" : "scan.cancelled";
+    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...counters, status }));
+  }
+
+  private idleStatus(libraryId: string): ScanStatusDto {
+    return {
+      scanId: null,
+      libraryId,
+      mode: null,
+      status: "idle",
+      trigger: null,
+      failureReason: null,
+      thumbnailsPending: this.thumbnails.pending,
+      requestedAt: null,
+      startedAt: null,
+      completedAt: null,
+      ...ZERO_COUNTERS,
+    };
+  }
+
+  private toDto(scan: ScanRecord): ScanStatusDto {
+    return {
+      scanId: scan.id,
+      libraryId: scan.libraryId,
+      mode: scan.mode,
+      status: scan.status,
+      trigger: scan.trigger,
+      failureReason: scan.failureReason,
+      filesDiscovered: scan.filesDiscovered,
+      filesProcessed: scan.filesProcessed,
+      seriesCreated: scan.seriesCreated,
+      booksAdded: scan.booksAdded,
+      booksUpdated: scan.booksUpdated,
+      booksDeleted: scan.booksDeleted,
+      booksRestored: scan.booksRestored,
+      booksMoved: scan.booksMoved,
+      errors: scan.errors,
+      thumbnailsPending: this.thumbnails.pending,
+      requestedAt: scan.requestedAt.toISOString(),
+      startedAt: scan.startedAt?.toISOString() ?? null,
+      completedAt: scan.completedAt?.toISOString() ?? null,
+    };
+  }
+}

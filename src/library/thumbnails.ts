@@ -1,0 +1,119 @@
+/**
+ * Thumbnails are made after cataloguing, in a background queue, so a scan never waits for
+ * image work. Files live under files.thumbnail_dir as <first two id characters>/<book id>.<ext>
+ * and can always be regenerated; a failure becomes a `thumbnail` book error.
+ */
+import { mkdir, readdir, rm, stat, writeFile, rename } from "node:fs/promises";
+import { join, relative } from "node:path";
+import type { Repositories } from "../db";
+import type { FormatRegistry } from "../formats/registry";
+import type { Logger } from "../logging/logger";
+import { toBookAnalysisError } from "../formats/registry";
+
+export interface ThumbnailSettings {
+  dir: string;
+  format: "webp" | "jpeg";
+  height: number;
+}
+
+export class ThumbnailQueue {
+  private readonly queue: string[] = [];
+  private readonly queued = new Set<string>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  made = 0;
+  failed = 0;
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly formats: FormatRegistry,
+    private readonly settings: ThumbnailSettings,
+    private readonly log: Logger,
+  ) {}
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  enqueue(bookId: string): void {
+    if (this.stopped || this.queued.has(bookId)) return;
+    this.queued.add(bookId);
+    this.queue.push(bookId);
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves once the queue is empty (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.length = 0;
+    await this.idle();
+  }
+
+  private async drain(): Promise<void> {
+    for (let bookId = this.queue.shift(); bookId !== undefined; bookId = this.queue.shift()) {
+      this.queued.delete(bookId);
+      await this.make(bookId);
+    }
+  }
+
+  private async make(bookId: string): Promise<void> {
+    const book = await this.repositories.catalogue.bookFile(bookId);
+    if (!book) return;
+    const extension = this.settings.format === "webp" ? "webp" : "jpg";
+    const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
+    try {
+      const bytes = await this.formats.thumbnail(book.filePath, {
+        formatId: book.fileFormat,
+        coverPage: book.coverPage ?? 1,
+        height: this.settings.height,
+        format: this.settings.format,
+      });
+      await mkdir(join(this.settings.dir, bookId.slice(0, 2)), { recursive: true });
+      await writeFile(`${target}.tmp`, bytes);
+      await rename(`${target}.tmp`, target);
+      await this.repositories.catalogue.setThumbnail(bookId, relative(this.settings.dir, target));
+      this.made++;
+    } catch (error) {
+      this.failed++;
+      const failure = toBookAnalysisError(error);
+      this.log.debug("thumbnail failed", { bookId, reason: failure.message });
+      await this.repositories.catalogue.addBookError(bookId, {
+        errorType: "thumbnail",
+        message: failure.message,
+        details: failure.details ?? null,
+        occurredAt: new Date(),
+      });
+    }
+  }
+
+  /** Deletes thumbnail files no book references; returns what was removed. */
+  async cleanup(): Promise<{ removed: number; freedBytes: number }> {
+    const referenced = await this.repositories.catalogue.thumbnailPaths();
+    let removed = 0;
+    let freedBytes = 0;
+    const visit = async (folder: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) await visit(path);
+        else if (entry.name.endsWith(".tmp")) continue; // being written right now
+        else if (!referenced.has(relative(this.settings.dir, path))) {
+          freedBytes += (await stat(path)).size;
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+    };
+    await visit(this.settings.dir);
+    return { removed, freedBytes };
+  }
+}
