@@ -1,0 +1,136 @@
+/**
+ * The configuration schema: every key, its type and its default, in one place.
+ * TypeBox gives us validation with the failing key's path, and the static type of the
+ * effective configuration. Objects are closed (additionalProperties: false) so that an
+ * unknown key stops the start instead of being silently ignored.
+ */
+import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
+import { availableParallelism } from "node:os";
+
+const closed = <P extends Record<string, TSchema>>(properties: P) =>
+  T.Object(properties, { additionalProperties: false, default: {} });
+
+const Positive = (fallback: number) => T.Integer({ minimum: 1, default: fallback });
+
+export const OidcProviderSchema = T.Object(
+  {
+    id: T.String({ pattern: "^[a-z0-9][a-z0-9_-]*$" }),
+    name: T.String({ minLength: 1 }),
+    issuer: T.String({ minLength: 1 }),
+    client_id: T.String({ minLength: 1 }),
+    client_secret: T.Optional(T.String()),
+    scopes: T.Array(T.String(), { default: ["openid", "profile", "email"] }),
+    /** Claim holding the user's groups; membership of admin_group makes the user an admin. */
+    groups_claim: T.String({ default: "groups" }),
+    admin_group: T.Optional(T.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = T.Object(
+  {
+    application: closed({
+      host: T.String({ default: "0.0.0.0" }),
+      port: T.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+      /** Public URL of the service (links in emails, OPDS); empty = derived from the request. */
+      base_url: T.String({ default: "" }),
+      data_dir: T.String({ default: "data" }),
+      /** Honour X-Forwarded-Proto/-Host/-For from a reverse proxy in front of the service. */
+      trust_proxy: T.Boolean({ default: false }),
+    }),
+    database: closed({
+      type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),
+      sqlite: closed({
+        /** Empty = <application.data_dir>/longbox.db */
+        path: T.String({ default: "" }),
+      }),
+      postgres: closed({
+        /** A full connection URL; when set it wins over the separate fields. */
+        url: T.String({ default: "" }),
+        host: T.String({ default: "127.0.0.1" }),
+        port: T.Integer({ minimum: 1, maximum: 65535, default: 5432 }),
+        database: T.String({ default: "longbox" }),
+        username: T.String({ default: "postgres" }),
+        password: T.String({ default: "" }),
+        max_connections: Positive(10),
+      }),
+    }),
+    auth: closed({
+      jwt_secret: T.String({ default: "" }),
+      jwt_expiry_hours: Positive(24),
+      refresh_token_enabled: T.Boolean({ default: true }),
+      refresh_token_expiry_days: Positive(30),
+      email_confirmation_required: T.Boolean({ default: false }),
+      registration_enabled: T.Boolean({ default: false }),
+      argon2_memory_cost: T.Integer({ minimum: 1024, default: 19456 }),
+      argon2_time_cost: Positive(2),
+      argon2_parallelism: Positive(1),
+      /** Failed logins per IP and username within login_window_minutes before 429. */
+      login_max_failures: Positive(10),
+      login_window_minutes: Positive(15),
+      oidc: closed({
+        providers: T.Array(OidcProviderSchema, { default: [] }),
+      }),
+    }),
+    email: closed({
+      smtp_host: T.String({ default: "" }),
+      smtp_port: T.Integer({ minimum: 1, maximum: 65535, default: 587 }),
+      smtp_username: T.String({ default: "" }),
+      smtp_password: T.String({ default: "" }),
+      /** true = implicit TLS (port 465); false = plain or STARTTLS when offered. */
+      smtp_secure: T.Boolean({ default: false }),
+      smtp_from_name: T.String({ default: "Longbox" }),
+      smtp_from_address: T.String({ default: "" }),
+      verification_token_expiry_hours: Positive(24),
+      verification_url_base: T.String({ default: "" }),
+    }),
+    logging: closed({
+      level: T.Union(
+        [T.Literal("error"), T.Literal("warn"), T.Literal("info"), T.Literal("debug"), T.Literal("trace")],
+        { default: "info" },
+      ),
+      file: T.String({ default: "" }),
+      format: T.Union([T.Literal("text"), T.Literal("json")], { default: "text" }),
+    }),
+    files: closed({
+      /** Empty = <application.data_dir>/thumbnails */
+      thumbnail_dir: T.String({ default: "" }),
+      /** Empty = <application.data_dir>/covers */
+      cover_dir: T.String({ default: "" }),
+      thumbnail_format: T.Union([T.Literal("webp"), T.Literal("jpeg")], { default: "webp" }),
+      thumbnail_height: T.Integer({ minimum: 32, maximum: 4096, default: 400 }),
+      max_cover_upload_bytes: T.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
+    }),
+    scanner: closed({
+      concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),
+      max_entry_bytes: T.Integer({ minimum: 1024, default: 512 * 1024 * 1024 }),
+      max_entries: T.Integer({ minimum: 1, default: 20_000 }),
+      max_compression_ratio: T.Integer({ minimum: 2, default: 1000 }),
+      max_image_pixels: T.Integer({ minimum: 1, default: 200_000_000 }),
+      book_timeout_seconds: Positive(120),
+    }),
+    plugins: closed({
+      /** Folder of third-party format plugins; empty = none. */
+      dir: T.String({ default: "" }),
+    }),
+    opds: closed({
+      enabled: T.Boolean({ default: true }),
+    }),
+    /** Encrypts secrets the service stores in its database (SERVICE_ENCRYPTION_KEY). */
+    encryption_key: T.String({ default: "" }),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type OidcProviderConfig = Static<typeof OidcProviderSchema>;
+
+/** Keys whose values are masked when the configuration is printed or logged. */
+export const SECRET_KEYS = new Set([
+  "auth.jwt_secret",
+  "database.postgres.password",
+  "database.postgres.url",
+  "email.smtp_password",
+  "auth.oidc.providers[].client_secret",
+  "encryption_key",
+]);
