@@ -4,10 +4,18 @@
  */
 import type { Config } from "../config/schema";
 import { openDatabase, type Database } from "./database";
+import { ApiKeyRepository } from "./repositories/api-keys";
+import { EmailVerificationTokenRepository } from "./repositories/email-verification-tokens";
+import { OidcIdentityRepository } from "./repositories/oidc-identities";
+import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
 
 export interface Repositories {
   users: UserRepository;
+  refreshTokens: RefreshTokenRepository;
+  apiKeys: ApiKeyRepository;
+  emailVerificationTokens: EmailVerificationTokenRepository;
+  oidcIdentities: OidcIdentityRepository;
 }
 
 export interface DataLayer {
@@ -17,8 +25,20 @@ export interface DataLayer {
 
 export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
   const database = openDatabase(config, sqliteFile);
-  return { database, repositories: { users: new UserRepository(database) } };
+  return {
+    database,
+    repositories: {
+      users: new UserRepository(database),
+      refreshTokens: new RefreshTokenRepository(database),
+      apiKeys: new ApiKeyRepository(database),
+      emailVerificationTokens: new EmailVerificationTokenRepository(database),
+      oidcIdentities: new OidcIdentityRepository(database),
+    },
+  };
 }
 
 export type { Database } from "./database";
+export { isUuid } from "./ids";
+export type { ApiKeyRecord } from "./repositories/api-keys";
+export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
 export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/users";
