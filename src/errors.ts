@@ -34,4 +34,14 @@ export function invalidFields(kind: "BadRequest" | "UnprocessableEntity", fields
   return new DomainError(kind, summary, { fields });
 }
 
+/** 429: too many attempts; `retryAfterSeconds` becomes the Retry-After header at the HTTP edge. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("TooManyRequests", message);
+  }
+}
+
 export const notFound = (what: string) => new DomainError("NotFound", `${what} not found`);

@@ -8,6 +8,7 @@ import { dataPaths } from "./config/paths";
 import { resolveJwtSecret } from "./config/secrets";
 import { openDataLayer } from "./db";
 import { createHttpApp } from "./http/app";
+import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
 import { createServices, type Services } from "./services";
 
@@ -15,6 +16,8 @@ export interface RunningServer {
   url: string;
   port: number;
   services: Services;
+  /** The background jobs; `scheduler.runNow(name)` runs one at once. */
+  scheduler: Scheduler;
   /** Stops accepting connections, lets in-flight requests finish, closes the database. */
   stop(): Promise<void>;
 }
@@ -62,14 +65,17 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   if (!server) throw new Error("the HTTP server did not start");
   const url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${server.port}`;
   log.info("longbox listening", { url, config: loaded.path });
+  const scheduler = createScheduler(services);
+  scheduler.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log.info("shutting down");
+      await scheduler.stop();
       await app.stop(false);
       await data.database.close();
       log.info("stopped");
     })());
-  return { url, port: server.port ?? 0, services, stop };
+  return { url, port: server.port ?? 0, services, scheduler, stop };
 }

@@ -39,6 +39,8 @@ export interface NewAccount {
 const USERNAME = /^[^\s\x00-\x1f]{1,64}$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
+
 export class UserService {
   constructor(
     private readonly repositories: Repositories,
@@ -48,7 +50,7 @@ export class UserService {
   async createAccount(account: NewAccount): Promise<UserRecord> {
     const fields: Record<string, string> = {};
     if (!USERNAME.test(account.username)) fields.username = "must be 1 to 64 characters without spaces";
-    if (account.email !== null && !EMAIL.test(account.email)) fields.email = "must be an email address";
+    if (account.email !== null && !isEmailAddress(account.email)) fields.email = "must be an email address";
     if (Object.keys(fields).length > 0) throw invalidFields("BadRequest", fields);
     const passwordHash = await this.passwords.hash(account.password);
     if (await this.repositories.users.findByUsername(account.username)) {

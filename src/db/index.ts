@@ -7,6 +7,10 @@ import { openDatabase, type Database } from "./database";
 import { CatalogueRepository } from "./repositories/catalogue";
 import { LibraryRepository } from "./repositories/libraries";
 import { ScanRepository } from "./repositories/scans";
+import { ApiKeyRepository } from "./repositories/api-keys";
+import { EmailVerificationTokenRepository } from "./repositories/email-verification-tokens";
+import { OidcIdentityRepository } from "./repositories/oidc-identities";
+import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
 
 export interface Repositories {
@@ -14,6 +18,10 @@ export interface Repositories {
   libraries: LibraryRepository;
   scans: ScanRepository;
   catalogue: CatalogueRepository;
+  refreshTokens: RefreshTokenRepository;
+  apiKeys: ApiKeyRepository;
+  emailVerificationTokens: EmailVerificationTokenRepository;
+  oidcIdentities: OidcIdentityRepository;
 }
 
 export interface DataLayer {
@@ -30,11 +38,18 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       libraries: new LibraryRepository(database),
       scans: new ScanRepository(database),
       catalogue: new CatalogueRepository(database),
+      refreshTokens: new RefreshTokenRepository(database),
+      apiKeys: new ApiKeyRepository(database),
+      emailVerificationTokens: new EmailVerificationTokenRepository(database),
+      oidcIdentities: new OidcIdentityRepository(database),
     },
   };
 }
 
 export type { Database } from "./database";
+export { isUuid } from "./ids";
+export type { ApiKeyRecord } from "./repositories/api-keys";
+export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
 export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/users";
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanTrigger } from "./repositories/scans";

@@ -4,7 +4,11 @@
  */
 import { Elysia } from "elysia";
 import type { Services } from "../services";
+import { apiKeyRoutes } from "./api/api-keys";
+import { authRoutes } from "./api/auth";
+import { oidcRoutes } from "./api/oidc";
 import { setupRoutes } from "./api/setup";
+import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { requestContext } from "./request-context";
@@ -14,7 +18,11 @@ export function createHttpApp(services: Services) {
     .use(requestContext(services.log))
     .use(errorHandling(services.log))
     .use(healthRoutes(services.database))
-    .use(setupRoutes(services.users));
+    .use(setupRoutes(services.users))
+    .use(authRoutes(services))
+    .use(oidcRoutes(services))
+    .use(userRoutes(services))
+    .use(apiKeyRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -4,7 +4,7 @@
  * request id and answered with a fixed message, never a stack trace.
  */
 import { Elysia, type ValidationError } from "elysia";
-import { DomainError, type DomainErrorKind } from "../errors";
+import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { requestIdOf } from "./request-context";
 
@@ -39,7 +39,9 @@ export function errorResponse(status: number, body: ErrorBody, headers: Record<s
 export function domainErrorResponse(error: DomainError, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { error: error.code ?? error.kind, message: error.message };
   if (error.details) body.details = error.details;
-  return errorResponse(STATUS[error.kind], body, headers);
+  const retryAfter: Record<string, string> =
+    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : {};
+  return errorResponse(STATUS[error.kind], body, { ...retryAfter, ...headers });
 }
 
 function validationResponse(error: Readonly<ValidationError>): Response {

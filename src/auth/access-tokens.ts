@@ -1,0 +1,49 @@
+/**
+ * Access tokens: stateless HS256 JWTs with `sub` (user id), `role`, `iat`, `exp` and `jti`.
+ * Verification pins the algorithm: a token whose header names `none` or any other algorithm
+ * (HS384, HS512, ...) is rejected even when its signature would check out with our secret.
+ */
+import { jwt } from "@elysiajs/jwt";
+import type { Role, UserRecord } from "../db";
+
+export interface AccessTokenClaims {
+  userId: string;
+  role: Role;
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  expiresAt: Date;
+}
+
+const ALGORITHM = "HS256";
+
+export class AccessTokens {
+  /** @elysiajs/jwt is an Elysia plugin; its decorator is the signer, usable outside a request. */
+  private readonly signer;
+
+  constructor(
+    secret: string,
+    private readonly lifetimeHours: number,
+  ) {
+    this.signer = jwt({ name: "jwt", secret, alg: ALGORITHM }).decorator.jwt;
+  }
+
+  async issue(user: Pick<UserRecord, "id" | "role">): Promise<IssuedAccessToken> {
+    const expiresAtSeconds = Math.floor(Date.now() / 1000) + this.lifetimeHours * 3600;
+    const token = await this.signer.sign({ sub: user.id, role: user.role, jti: crypto.randomUUID(), exp: expiresAtSeconds });
+    return { token, expiresAt: new Date(expiresAtSeconds * 1000) };
+  }
+
+  /** The claims of a valid token; null for a malformed, forged, expired or wrongly signed one. */
+  async verify(token: string): Promise<AccessTokenClaims | null> {
+    const payload = await this.signer.verify(token, {
+      algorithms: [ALGORITHM],
+      requiredClaims: ["sub", "role", "iat", "exp", "jti"],
+    });
+    if (!payload || typeof payload.sub !== "string") return null;
+    const role = payload.role;
+    if (role !== "admin" && role !== "user") return null;
+    return { userId: payload.sub, role };
+  }
+}

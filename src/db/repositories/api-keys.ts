@@ -1,0 +1,62 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string;
+  keyPrefix: string;
+  keyHash: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export type NewApiKey = Pick<ApiKeyRecord, "userId" | "name" | "keyPrefix" | "keyHash" | "expiresAt">;
+
+export class ApiKeyRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  private get t() {
+    return this.database.tables.apiKeys;
+  }
+
+  async insert(key: NewApiKey): Promise<ApiKeyRecord> {
+    const record: ApiKeyRecord = { id: newId(), ...key, createdAt: new Date(), lastUsedAt: null };
+    await this.database.transaction(async () => {
+      await this.db.insert(this.t).values(record);
+    });
+    return record;
+  }
+
+  async listOfUser(userId: string): Promise<ApiKeyRecord[]> {
+    return this.db.select().from(this.t).where(eq(this.t.userId, userId)).orderBy(asc(this.t.createdAt));
+  }
+
+  async findByPrefix(keyPrefix: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.keyPrefix, keyPrefix));
+    return row;
+  }
+
+  /** Deletes the key when it belongs to `userId`; false when there is no such key of theirs. */
+  async deleteOfUser(id: string, userId: string): Promise<boolean> {
+    return this.database.transaction(async () => {
+      const rows = await this.db
+        .delete(this.t)
+        .where(and(eq(this.t.id, id), eq(this.t.userId, userId)))
+        .returning({ id: this.t.id });
+      return rows.length > 0;
+    });
+  }
+
+  async recordUse(id: string, at: Date): Promise<void> {
+    await this.database.transaction(async () => {
+      await this.db.update(this.t).set({ lastUsedAt: at }).where(eq(this.t.id, id));
+    });
+  }
+}

@@ -1,0 +1,47 @@
+/** The caller's own API keys under /api/v1/api-keys: list, create (the key is shown once), revoke. */
+import { Elysia, t } from "elysia";
+import { invalidFields } from "../../errors";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+
+function expiryFrom(value: string | null | undefined): Date | null {
+  if (value === undefined || value === null) return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw invalidFields("BadRequest", { expiresAt: "must be an ISO 8601 date-time" });
+  return date;
+}
+
+export function apiKeyRoutes(services: Services) {
+  const apiKeys = services.apiKeys;
+  return new Elysia({ name: "api-key-routes" })
+    .use(authPlugin(services))
+    .get("/api/v1/api-keys", ({ caller }) => apiKeys.list(caller.user.id), {
+      auth: "user",
+      detail: { summary: "List your API keys", tags: ["api-keys"] },
+    })
+    .post(
+      "/api/v1/api-keys",
+      async ({ caller, body, set }) => {
+        const created = await apiKeys.create(caller.user.id, body.name, expiryFrom(body.expiresAt ?? body.expires_at));
+        set.status = 201;
+        return created;
+      },
+      {
+        auth: "user",
+        body: t.Object({
+          name: t.String({ maxLength: 200 }),
+          expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
+          expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
+        }),
+        detail: { summary: "Create an API key; the key is returned once", tags: ["api-keys"] },
+      },
+    )
+    .delete(
+      "/api/v1/api-keys/:id",
+      async ({ caller, params, set }) => {
+        await apiKeys.revoke(caller.user.id, params.id);
+        set.status = 204;
+      },
+      { auth: "user", detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
+    );
+}

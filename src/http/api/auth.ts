@@ -1,0 +1,101 @@
+/**
+ * Sign-in and account routes under /api/v1/auth: login, refresh, logout, register,
+ * verify-email, resend-verification and me. Login and refresh answer the specification's login
+ * result (snake_case by contract).
+ */
+import { Elysia, t } from "elysia";
+import { toUserDto } from "../../auth/users";
+import { invalidFields } from "../../errors";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { clientIp, requestOrigin } from "../client-address";
+
+/** The contract accepts the spec's snake_case field and the camelCase spelling. */
+const refreshTokenBody = t.Object({
+  refresh_token: t.Optional(t.String({ maxLength: 256 })),
+  refreshToken: t.Optional(t.String({ maxLength: 256 })),
+});
+
+function refreshTokenOf(body: { refresh_token?: string; refreshToken?: string }): string {
+  const token = body.refresh_token ?? body.refreshToken;
+  if (token === undefined) throw invalidFields("BadRequest", { refresh_token: "is required" });
+  return token;
+}
+
+const acceptsHtml = (request: Request) => (request.headers.get("accept") ?? "").includes("text/html");
+
+export function authRoutes(services: Services) {
+  const trustProxy = services.config.application.trust_proxy;
+  return new Elysia({ name: "auth-routes" })
+    .use(authPlugin(services))
+    .post(
+      "/api/v1/auth/login",
+      ({ body, request, server }) => services.login.login(body.username, body.password, clientIp(request, server, trustProxy)),
+      {
+        body: t.Object({ username: t.String({ maxLength: 256 }), password: t.String({ maxLength: 1024 }) }),
+        detail: { summary: "Sign in with username and password", tags: ["auth"] },
+      },
+    )
+    .post("/api/v1/auth/refresh", ({ body }) => services.sessions.refresh(refreshTokenOf(body)), {
+      body: refreshTokenBody,
+      detail: { summary: "Rotate a refresh token: a new access token and a new refresh token", tags: ["auth"] },
+    })
+    .post(
+      "/api/v1/auth/logout",
+      async ({ body, set }) => {
+        await services.sessions.end(refreshTokenOf(body));
+        set.status = 204;
+      },
+      { body: refreshTokenBody, detail: { summary: "Revoke a refresh token", tags: ["auth"] } },
+    )
+    .post(
+      "/api/v1/auth/register",
+      async ({ body, request, set }) => {
+        const user = await services.registration.register(
+          { username: body.username, email: body.email ?? null, password: body.password },
+          requestOrigin(request, trustProxy),
+        );
+        set.status = 201;
+        return toUserDto(user);
+      },
+      {
+        body: t.Object({
+          username: t.String({ minLength: 1, maxLength: 64 }),
+          email: t.Optional(t.String({ maxLength: 320 })),
+          password: t.String({ maxLength: 1024 }),
+        }),
+        detail: { summary: "Register an account (when auth.registration_enabled)", tags: ["auth"] },
+      },
+    )
+    .get(
+      "/api/v1/auth/verify-email",
+      async ({ query, request, redirect }) => {
+        try {
+          const user = await services.registration.verifyEmail(query.token);
+          return acceptsHtml(request) ? redirect("/login?verified=1", 302) : { emailVerified: true, user: toUserDto(user) };
+        } catch (error) {
+          if (acceptsHtml(request)) return redirect("/login?verification=failed", 302);
+          throw error;
+        }
+      },
+      {
+        query: t.Object({ token: t.String({ maxLength: 256 }) }),
+        detail: { summary: "Follow an email verification link", tags: ["auth"] },
+      },
+    )
+    .post(
+      "/api/v1/auth/resend-verification",
+      async ({ body, request, set }) => {
+        await services.registration.resendVerification(body.email, requestOrigin(request, trustProxy));
+        set.status = 202;
+      },
+      {
+        body: t.Object({ email: t.String({ maxLength: 320 }) }),
+        detail: { summary: "Send a new verification link (always 202)", tags: ["auth"] },
+      },
+    )
+    .get("/api/v1/auth/me", ({ caller }) => toUserDto(caller.user), {
+      auth: "user",
+      detail: { summary: "The signed-in user", tags: ["auth"] },
+    });
+}

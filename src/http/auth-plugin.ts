@@ -1,0 +1,69 @@
+/**
+ * Authentication for every slice: one Elysia plugin with an `auth` macro.
+ *
+ *   import { authPlugin } from "../auth-plugin";
+ *
+ *   export function libraryRoutes(services: Services) {
+ *     return new Elysia({ name: "library-routes" })
+ *       .use(authPlugin(services))
+ *       .get("/api/v1/libraries", ({ caller }) => list(caller.user), { auth: "user" })
+ *       .post("/api/v1/libraries", ({ body }) => create(body), { auth: "admin" });
+ *   }
+ *
+ * `auth: "user"` admits any signed-in account, `auth: "admin"` only admins (else 403). The
+ * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" }`. Accepted
+ * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key
+ * (see src/auth/authenticator.ts). Routes without the option stay open.
+ *
+ * A 401 from /api/v1 carries no WWW-Authenticate header (no browser pop-up). OPDS readers need
+ * the Basic challenge, so the OPDS slice uses `authPlugin(services, { basicChallenge: true })`,
+ * which adds `WWW-Authenticate: Basic realm="Longbox"` to its 401 answers. Code that needs the
+ * caller outside a route option can call `authenticateRequest(services, request, server)`.
+ */
+import { Elysia } from "elysia";
+import type { Server } from "bun";
+import type { Caller } from "../auth/authenticator";
+import { DomainError } from "../errors";
+import type { Services } from "../services";
+import { clientIp } from "./client-address";
+
+export type AccessLevel = "user" | "admin";
+
+export interface AuthPluginOptions {
+  /** Answer 401 with `WWW-Authenticate: Basic realm="Longbox"` (OPDS). */
+  basicChallenge?: boolean;
+}
+
+type AuthServices = Pick<Services, "authenticator" | "config">;
+
+export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
+
+/** The caller of a request, or null when it carries no credentials; throws 401/403/429 for bad ones. */
+export function authenticateRequest(services: AuthServices, request: Request, server: Server<unknown> | null): Promise<Caller | null> {
+  return services.authenticator.authenticate({
+    authorization: request.headers.get("authorization"),
+    apiKeyHeader: request.headers.get("x-api-key"),
+    clientIp: clientIp(request, server, services.config.application.trust_proxy),
+  });
+}
+
+export function authPlugin(services: AuthServices, options: AuthPluginOptions = {}) {
+  const basicChallenge = options.basicChallenge ?? false;
+  return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
+    auth: (level: AccessLevel) => ({
+      async resolve({ request, server, set }) {
+        try {
+          const caller = await authenticateRequest(services, request, server);
+          if (!caller) throw new DomainError("Unauthorized", "authentication required");
+          if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
+          return { caller };
+        } catch (error) {
+          if (basicChallenge && error instanceof DomainError && error.kind === "Unauthorized") {
+            set.headers["www-authenticate"] = BASIC_CHALLENGE;
+          }
+          throw error;
+        }
+      },
+    }),
+  });
+}

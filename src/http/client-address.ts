@@ -1,0 +1,30 @@
+/**
+ * Where a request comes from (the client IP, for throttling) and the origin it was addressed to
+ * (for links and redirect URIs when application.base_url is not set). Proxy headers are honoured
+ * only with application.trust_proxy: otherwise any client could claim any address.
+ */
+import type { Server } from "bun";
+
+export function clientIp(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return server?.requestIP(request)?.address ?? "unknown";
+}
+
+export function requestOrigin(request: Request, trustProxy: boolean): string {
+  const url = new URL(request.url);
+  if (trustProxy) {
+    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
+    if (host) url.host = host;
+  }
+  return url.origin;
+}
+
+/** application.base_url when configured, else the origin the request was addressed to. */
+export function publicOrigin(request: Request, baseUrl: string, trustProxy: boolean): string {
+  return baseUrl ? baseUrl.replace(/\/+$/, "") : requestOrigin(request, trustProxy);
+}

@@ -1,0 +1,35 @@
+/**
+ * Direct SQL against a test server's database, for what no HTTP call can produce or show: a
+ * row whose expiry has passed, what exactly is stored. Write PostgreSQL-style `$1` placeholders;
+ * Dates are passed as the dialect stores them (timestamptz, or epoch milliseconds on SQLite).
+ */
+import { Database as SqliteClient } from "bun:sqlite";
+import postgres from "postgres";
+import type { TestServer } from "./server";
+
+export type Row = Record<string, unknown>;
+
+export async function rawQuery(server: TestServer, text: string, ...params: unknown[]): Promise<Row[]> {
+  const { config, paths } = server.server.services;
+  if (config.database.type === "postgres") {
+    const client = postgres(config.database.postgres.url, { max: 1, onnotice: () => undefined });
+    try {
+      return [...(await client.unsafe(text, params as never[]))];
+    } finally {
+      await client.end();
+    }
+  }
+  const client = new SqliteClient(paths.sqliteFile);
+  try {
+    client.exec("PRAGMA busy_timeout = 5000");
+    const values = params.map((value) => (value instanceof Date ? value.getTime() : value)) as never[];
+    return client.query(text.replace(/\$(\d+)/g, "?$1")).all(...values) as Row[];
+  } finally {
+    client.close();
+  }
+}
+
+export async function countRows(server: TestServer, table: string): Promise<number> {
+  const [row] = await rawQuery(server, `SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row?.n);
+}
