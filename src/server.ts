@@ -10,7 +10,7 @@ import { openDataLayer } from "./db";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
-import { createServices, type Services } from "./services";
+import { createServices, startBackgroundWork, stopBackgroundWork, type Services } from "./services";
 
 export interface RunningServer {
   url: string;
@@ -58,7 +58,7 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   if (generated) log.info("generated a new JWT signing secret", { file: paths.jwtSecretFile });
 
   const data = await openMigratedDataLayer(loaded, log);
-  const services = createServices({ config, paths, jwtSecret: secret, log, ...data });
+  const services = await createServices({ config, paths, jwtSecret: secret, log, ...data });
   const app = createHttpApp(services);
   app.listen({ hostname: config.application.host, port: options.port ?? config.application.port });
   const server = app.server;
@@ -67,13 +67,17 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   log.info("longbox listening", { url, config: loaded.path });
   const scheduler = createScheduler(services);
   scheduler.start();
+  await startBackgroundWork(services);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log.info("shutting down");
       await scheduler.stop();
+      // Event streams never finish on their own: end them so in-flight requests can drain.
+      services.scanEvents.close();
       await app.stop(false);
+      await stopBackgroundWork(services);
       await data.database.close();
       log.info("stopped");
     })());

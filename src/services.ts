@@ -18,6 +18,17 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { ScanEvents } from "./events/scan-events";
+import { formatRegistryFor } from "./formats/from-config";
+import type { FormatRegistry } from "./formats/registry";
+import { ScanSchedules } from "./jobs/scan-schedules";
+import { AccessService } from "./access/visibility";
+import { BookService } from "./library/books";
+import { DuplicateService } from "./library/duplicates";
+import { LibraryService } from "./library/libraries";
+import { LibraryScanner } from "./library/scanner";
+import { ScanService } from "./library/scans";
+import { ThumbnailQueue } from "./library/thumbnails";
 import type { Logger } from "./logging/logger";
 
 export interface Services {
@@ -37,6 +48,15 @@ export interface Services {
   authenticator: Authenticator;
   registration: RegistrationService;
   oidc: OidcService;
+  formats: FormatRegistry;
+  scanEvents: ScanEvents;
+  thumbnails: ThumbnailQueue;
+  libraries: LibraryService;
+  scans: ScanService;
+  schedules: ScanSchedules;
+  access: AccessService;
+  books: BookService;
+  duplicates: DuplicateService;
 }
 
 export interface ServiceInputs {
@@ -48,7 +68,7 @@ export interface ServiceInputs {
   repositories: Repositories;
 }
 
-export function createServices(inputs: ServiceInputs): Services {
+export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const { config, database, repositories, log } = inputs;
   const auth = config.auth;
   const passwords = passwordHasherFor(config);
@@ -64,6 +84,21 @@ export function createServices(inputs: ServiceInputs): Services {
   const throttle = new LoginThrottle(auth.login_max_failures, auth.login_window_minutes * 60_000);
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
+
+  const formats = await formatRegistryFor(config);
+  const scanEvents = new ScanEvents();
+  const thumbnails = new ThumbnailQueue(
+    repositories,
+    formats,
+    { dir: inputs.paths.thumbnailDir, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
+    log,
+  );
+  const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency);
+  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
+  const libraries = new LibraryService(repositories);
+  const schedules = new ScanSchedules(repositories, scans, log);
+  libraries.observe(schedules);
+  const access = new AccessService(repositories);
   return {
     ...inputs,
     passwords,
@@ -76,5 +111,26 @@ export function createServices(inputs: ServiceInputs): Services {
     authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
     registration: new RegistrationService(config, repositories, users, new SmtpMailer(config.email), log),
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
+    formats,
+    scanEvents,
+    thumbnails,
+    libraries,
+    scans,
+    schedules,
+    access,
+    books: new BookService(repositories, access, scanner, thumbnails),
+    duplicates: new DuplicateService(repositories, access),
   };
+}
+
+/** Background work that runs while the server runs: queued scans, schedules. */
+export async function startBackgroundWork(services: Services): Promise<void> {
+  await services.scans.start();
+  await services.schedules.start();
+}
+
+export async function stopBackgroundWork(services: Services): Promise<void> {
+  services.schedules.stop();
+  await services.scans.stop();
+  await services.thumbnails.stop();
 }

@@ -4,7 +4,10 @@
  */
 import type { Config } from "../config/schema";
 import { openDatabase, type Database } from "./database";
+import { AccessRepository } from "./repositories/access";
+import { BookQueryRepository } from "./repositories/book-queries";
 import { CatalogueRepository } from "./repositories/catalogue";
+import { DuplicateRepository } from "./repositories/duplicates";
 import { LibraryRepository } from "./repositories/libraries";
 import { ScanRepository } from "./repositories/scans";
 import { ApiKeyRepository } from "./repositories/api-keys";
@@ -22,6 +25,9 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   emailVerificationTokens: EmailVerificationTokenRepository;
   oidcIdentities: OidcIdentityRepository;
+  books: BookQueryRepository;
+  access: AccessRepository;
+  duplicates: DuplicateRepository;
 }
 
 export interface DataLayer {
@@ -42,6 +48,9 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       apiKeys: new ApiKeyRepository(database),
       emailVerificationTokens: new EmailVerificationTokenRepository(database),
       oidcIdentities: new OidcIdentityRepository(database),
+      books: new BookQueryRepository(database),
+      access: new AccessRepository(database),
+      duplicates: new DuplicateRepository(database),
     },
   };
 }
@@ -56,3 +65,7 @@ export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanTrigger } from 
 export { ZERO_COUNTERS } from "./repositories/scans";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
+export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
+export type { DuplicateGroupRecord } from "./repositories/duplicates";
+/** An opaque query condition (sharing-tag visibility) passed back into repositories. */
+export type { SQL as QueryCondition } from "drizzle-orm";

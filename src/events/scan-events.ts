@@ -13,21 +13,34 @@ export interface ScanEvent<T = unknown> {
 
 type Listener = (event: ScanEvent) => void;
 
+interface Subscription {
+  listener: Listener;
+  /** Called when the channel closes (shutdown), so long-lived streams can end. */
+  closed: () => void;
+}
+
 const PROGRESS_INTERVAL_MS = 250;
 
 export class ScanEvents {
-  private readonly listeners = new Set<Listener>();
+  private readonly subscriptions = new Set<Subscription>();
   private nextId = 1;
   private readonly lastProgressAt = new Map<string, number>();
   private readonly pendingProgress = new Map<string, { data: unknown; timer: ReturnType<typeof setTimeout> }>();
 
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: Listener, closed: () => void): () => void {
+    const subscription = { listener, closed };
+    this.subscriptions.add(subscription);
+    return () => this.subscriptions.delete(subscription);
   }
 
   get subscriberCount(): number {
-    return this.listeners.size;
+    return this.subscriptions.size;
+  }
+
+  /** Ends every subscription (shutdown: open event streams must not hold the server up). */
+  close(): void {
+    for (const subscription of [...this.subscriptions]) subscription.closed();
+    this.subscriptions.clear();
   }
 
   /** Lifecycle events: flush any pending progress of the scan first, so order is kept. */
@@ -64,6 +77,6 @@ export class ScanEvents {
 
   private emit(name: ScanEventName, data: unknown): void {
     const event = { id: this.nextId++, name, data };
-    for (const listener of this.listeners) listener(event);
+    for (const { listener } of this.subscriptions) listener(event);
   }
 }

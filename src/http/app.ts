@@ -7,6 +7,11 @@ import type { Services } from "../services";
 import { apiKeyRoutes } from "./api/api-keys";
 import { authRoutes } from "./api/auth";
 import { oidcRoutes } from "./api/oidc";
+import { bookRoutes } from "./api/books";
+import { duplicateRoutes } from "./api/duplicates";
+import { libraryRoutes } from "./api/libraries";
+import { maintenanceRoutes } from "./api/maintenance";
+import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
 import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
@@ -22,7 +27,12 @@ export function createHttpApp(services: Services) {
     .use(authRoutes(services))
     .use(oidcRoutes(services))
     .use(userRoutes(services))
-    .use(apiKeyRoutes(services));
+    .use(apiKeyRoutes(services))
+    .use(libraryRoutes(services))
+    .use(scanStreamRoutes(services))
+    .use(bookRoutes(services))
+    .use(duplicateRoutes(services))
+    .use(maintenanceRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -12,8 +12,10 @@
  * cancelled or failed scan never deletes anything. Each book is written in its own transaction:
  * an interrupted scan leaves whole books only, and the next scan completes the rest.
  */
+import { stat } from "node:fs/promises";
 import { extname } from "node:path";
-import type { BookSnapshot, LibraryRecord, Repositories, ScanCounters, ScanMode } from "../db";
+import { ZERO_COUNTERS, type BookSnapshot, type LibraryRecord, type Repositories, type ScanCounters, type ScanMode } from "../db";
+import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
@@ -112,6 +114,22 @@ export class LibraryScanner {
     counters.booksDeleted = toDelete.length;
     await this.repositories.catalogue.removeEmptySeries(library.id);
     reporter.progress(counters);
+  }
+
+  /** Re-reads one book's file into its existing record (same id, progress kept). */
+  async reanalyze(library: LibraryRecord, bookId: string, filePath: string): Promise<void> {
+    let info;
+    try {
+      info = await stat(filePath);
+    } catch {
+      throw new DomainError("Conflict", "the book's file is missing; a scan will soft-delete the book");
+    }
+    const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
+    const signal = new AbortController().signal;
+    const hash = await sha256File(filePath, signal);
+    await this.catalogueFile(library, file, hash, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
+      ...ZERO_COUNTERS,
+    });
   }
 
   /** The plugin whose extension the file carries, for a file whose content nobody recognised. */

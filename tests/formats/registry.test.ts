@@ -78,7 +78,7 @@ describe("detection by content", () => {
   });
 
   test("extensions() lists what the folder walker should pick up", () => {
-    expect(registry.extensions().sort()).toEqual(["cbr", "cbz", "epub", "rar", "zip"]);
+    expect(registry.extensions().sort()).toEqual(["cbr", "cbz", "epub", "pdf", "rar", "zip"]);
   });
 });
 

@@ -1,0 +1,199 @@
+/**
+ * Reads of books as the API shows them: joined with their library and series names, the
+ * effective reading direction, and the caller's progress. Filters narrow by ids, library,
+ * series, deletion state and visibility (sharing tags) so every surface shares one query.
+ */
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../database";
+import type { StoredBookMetadata } from "../schema/types";
+import type { ReadingDirection } from "./libraries";
+
+export interface BookView {
+  id: string;
+  libraryId: string;
+  libraryName: string;
+  seriesId: string;
+  seriesName: string;
+  title: string;
+  titleSort: string | null;
+  number: number | null;
+  numberSort: number | null;
+  volume: number | null;
+  year: number | null;
+  summary: string | null;
+  metadata: StoredBookMetadata;
+  fileFormat: string;
+  mediaType: string;
+  fileHash: string;
+  filePath: string;
+  fileSize: number;
+  pageCount: number;
+  coverPage: number | null;
+  analyzed: boolean;
+  analysisError: string | null;
+  deleted: boolean;
+  readingDirection: ReadingDirection | null;
+  thumbnailPath: string | null;
+  customCoverPath: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+}
+
+export interface BookFilter {
+  ids?: string[];
+  libraryId?: string;
+  seriesId?: string;
+  /** true: only soft-deleted; false: only present; undefined: both. */
+  deleted?: boolean;
+  /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
+  seriesVisible?: SQL | undefined;
+}
+
+export type BookSort = "series" | "title" | "createdAt" | "number";
+
+export interface BookErrorView {
+  bookId: string;
+  errorType: string;
+  message: string;
+  details: Record<string, unknown> | null;
+  occurredAt: Date;
+}
+
+export class BookQueryRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  /** The series id column, for conditions built elsewhere (visibility). */
+  get seriesIdColumn() {
+    return this.database.tables.books.seriesId;
+  }
+
+  async find(
+    filter: BookFilter,
+    userId: string | null,
+    page: { offset: number; limit: number },
+    sort: { field: BookSort; direction: "asc" | "desc" } = { field: "series", direction: "asc" },
+  ): Promise<{ rows: BookView[]; total: number }> {
+    const { books, libraries, series, readProgress } = this.database.tables;
+    const where = this.conditions(filter);
+    const order = sort.direction === "desc" ? desc : asc;
+    const orderBy =
+      sort.field === "title"
+        ? [order(books.title), asc(books.id)]
+        : sort.field === "createdAt"
+          ? [order(books.createdAt), asc(books.id)]
+          : sort.field === "number"
+            ? [order(books.numberSort), order(books.title), asc(books.id)]
+            : [order(series.nameSort), asc(books.numberSort), asc(books.title), asc(books.id)];
+    const progressJoin = userId
+      ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId))
+      : sql`false`;
+    const rows = await this.db
+      .select({
+        book: books,
+        libraryName: libraries.name,
+        libraryDirection: libraries.defaultReadingDirection,
+        seriesName: series.name,
+        seriesDirection: series.readingDirection,
+        progressPage: readProgress.page,
+        progressCompleted: readProgress.completed,
+        progressUpdatedAt: readProgress.updatedAt,
+      })
+      .from(books)
+      .innerJoin(libraries, eq(libraries.id, books.libraryId))
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .leftJoin(readProgress, progressJoin)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(page.limit)
+      .offset(page.offset);
+    const [totalRow] = await this.db
+      .select({ n: count() })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(where);
+    return {
+      total: totalRow?.n ?? 0,
+      rows: rows.map((row) => ({
+        ...row.book,
+        libraryName: row.libraryName,
+        seriesName: row.seriesName,
+        readingDirection: row.seriesDirection ?? row.libraryDirection,
+        progress:
+          row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
+            ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
+            : null,
+      })),
+    };
+  }
+
+  async findOne(id: string, userId: string | null, seriesVisible?: SQL): Promise<BookView | undefined> {
+    const { rows } = await this.find({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 });
+    return rows[0];
+  }
+
+  /** Per error type: how many (visible, present) books carry at least one error of it. */
+  async errorCounts(filter: BookFilter & { errorType?: string }): Promise<{ errorType: string; count: number }[]> {
+    const { books, bookErrors, series } = this.database.tables;
+    const rows = await this.db
+      .select({ errorType: bookErrors.errorType, count: sql<number>`count(distinct ${bookErrors.bookId})` })
+      .from(bookErrors)
+      .innerJoin(books, eq(books.id, bookErrors.bookId))
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(this.conditions(filter), filter.errorType ? eq(bookErrors.errorType, filter.errorType) : undefined))
+      .groupBy(bookErrors.errorType)
+      .orderBy(asc(bookErrors.errorType));
+    return rows.map((row) => ({ errorType: row.errorType, count: Number(row.count) }));
+  }
+
+  async countBooksWithErrors(filter: BookFilter): Promise<number> {
+    const { books, bookErrors, series } = this.database.tables;
+    const [row] = await this.db
+      .select({ n: sql<number>`count(distinct ${bookErrors.bookId})` })
+      .from(bookErrors)
+      .innerJoin(books, eq(books.id, bookErrors.bookId))
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(this.conditions(filter));
+    return Number(row?.n ?? 0);
+  }
+
+  /** Ids of the books with an error of this type, one page of them, in title order. */
+  async bookIdsWithError(filter: BookFilter, errorType: string, page: { offset: number; limit: number }): Promise<string[]> {
+    const { books, bookErrors, series } = this.database.tables;
+    const rows = await this.db
+      .selectDistinct({ id: books.id, title: books.title })
+      .from(books)
+      .innerJoin(bookErrors, eq(bookErrors.bookId, books.id))
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(this.conditions(filter), eq(bookErrors.errorType, errorType)))
+      .orderBy(asc(books.title), asc(books.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    return rows.map((row) => row.id);
+  }
+
+  async errorsOf(bookIds: string[]): Promise<BookErrorView[]> {
+    if (bookIds.length === 0) return [];
+    const e = this.database.tables.bookErrors;
+    return this.db
+      .select({ bookId: e.bookId, errorType: e.errorType, message: e.message, details: e.details, occurredAt: e.occurredAt })
+      .from(e)
+      .where(inArray(e.bookId, bookIds))
+      .orderBy(asc(e.occurredAt), asc(e.id));
+  }
+
+  private conditions(filter: BookFilter): SQL | undefined {
+    const { books } = this.database.tables;
+    return and(
+      filter.ids ? inArray(books.id, filter.ids) : undefined,
+      filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
+      filter.seriesId ? eq(books.seriesId, filter.seriesId) : undefined,
+      filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
+      filter.seriesVisible,
+    );
+  }
+}

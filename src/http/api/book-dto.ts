@@ -1,0 +1,55 @@
+/** The API shape of a book: the spec's BookDto plus the contract's extra fields. */
+import type { BookErrorView, BookView } from "../../db";
+
+export interface ReadProgressDto {
+  page: number;
+  completed: boolean;
+  percentage: number;
+  updatedAt: string;
+}
+
+export function toReadProgressDto(progress: NonNullable<BookView["progress"]>, pageCount: number): ReadProgressDto {
+  const percentage = progress.completed ? 100 : pageCount > 0 ? Math.round((progress.page / pageCount) * 1000) / 10 : 0;
+  return { page: progress.page, completed: progress.completed, percentage, updatedAt: progress.updatedAt.toISOString() };
+}
+
+export function toBookDto(book: BookView) {
+  return {
+    id: book.id,
+    libraryId: book.libraryId,
+    libraryName: book.libraryName,
+    seriesId: book.seriesId,
+    seriesName: book.seriesName,
+    title: book.title,
+    titleSort: book.titleSort,
+    number: book.number,
+    numberSort: book.numberSort,
+    volume: book.volume,
+    year: book.year,
+    summary: book.summary,
+    authors: book.metadata.authors ?? [],
+    fileFormat: book.fileFormat,
+    fileHash: book.fileHash,
+    filePath: book.filePath,
+    fileSize: book.fileSize,
+    pageCount: book.pageCount,
+    analyzed: book.analyzed,
+    analysisError: book.analysisError,
+    deleted: book.deleted,
+    readProgress: book.progress ? toReadProgressDto(book.progress, book.pageCount) : null,
+    readingDirection: book.readingDirection,
+    createdAt: book.createdAt.toISOString(),
+    updatedAt: book.updatedAt.toISOString(),
+  };
+}
+
+export type BookDto = ReturnType<typeof toBookDto>;
+
+export function toBookErrorDto(error: BookErrorView) {
+  return {
+    errorType: error.errorType,
+    message: error.message,
+    occurredAt: error.occurredAt.toISOString(),
+    ...(error.details ? { details: error.details } : {}),
+  };
+}

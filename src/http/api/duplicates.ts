@@ -1,0 +1,32 @@
+/** Duplicate books across libraries: detection and the detected groups. */
+import { Elysia } from "elysia";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { toBookDto } from "./book-dto";
+
+export function duplicateRoutes(services: Services) {
+  const duplicates = services.duplicates;
+  return new Elysia({ name: "duplicate-routes", prefix: "/api/v1/duplicates" })
+    .use(authPlugin(services))
+    .post(
+      "/scan",
+      async ({ set }) => {
+        const found = await duplicates.detect();
+        set.status = 202;
+        return { status: "completed", ...found };
+      },
+      { auth: "user", detail: { summary: "Detect duplicate books", tags: ["duplicates"] } },
+    )
+    .get(
+      "/",
+      async ({ caller }) => {
+        const groups = await duplicates.list(caller.user);
+        return {
+          groups: groups.map((group) => ({ id: group.id, kind: group.kind, key: group.key, books: group.books.map(toBookDto) })),
+          totalGroups: groups.length,
+          totalDuplicateBooks: groups.reduce((sum, group) => sum + group.books.length, 0),
+        };
+      },
+      { auth: "user", detail: { summary: "Detected duplicate groups", tags: ["duplicates"] } },
+    );
+}

@@ -1,0 +1,126 @@
+/**
+ * Libraries and their scans: CRUD, scan requests, status, cancel, purge of soft-deleted books.
+ * Request bodies accept the spec's snake_case names and camelCase alike (contract, Conventions).
+ */
+import { Elysia, t, type Static } from "elysia";
+import type { LibraryInput } from "../../library/libraries";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+
+const Direction = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("ttb"), t.Literal("webtoon")]);
+const Strategy = t.Union([t.Literal("series_volume"), t.Literal("flat"), t.Literal("publisher_hierarchy"), t.Literal("calibre")]);
+const Mode = t.Union([t.Literal("normal"), t.Literal("deep")]);
+const Cron = t.Union([t.String({ maxLength: 200 }), t.Null()]);
+
+const ScanningConfigBody = t.Object({
+  enabled: t.Optional(t.Boolean()),
+  cronSchedule: t.Optional(Cron),
+  cron_schedule: t.Optional(Cron),
+  defaultMode: t.Optional(Mode),
+  default_mode: t.Optional(Mode),
+  scanOnStart: t.Optional(t.Boolean()),
+  scan_on_start: t.Optional(t.Boolean()),
+});
+
+const LibraryBody = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  path: t.Optional(t.String({ minLength: 1, maxLength: 4096 })),
+  defaultReadingDirection: t.Optional(Direction),
+  default_reading_direction: t.Optional(Direction),
+  seriesStrategy: t.Optional(Strategy),
+  series_strategy: t.Optional(Strategy),
+  scanningConfig: t.Optional(ScanningConfigBody),
+  scanning_config: t.Optional(ScanningConfigBody),
+});
+
+const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
+
+function libraryInput(body: Static<typeof LibraryBody>): LibraryInput {
+  const scanning = body.scanningConfig ?? body.scanning_config;
+  const input: LibraryInput = {
+    name: body.name,
+    path: body.path,
+    defaultReadingDirection: body.defaultReadingDirection ?? body.default_reading_direction,
+    seriesStrategy: body.seriesStrategy ?? body.series_strategy,
+  };
+  if (scanning) {
+    const config: NonNullable<LibraryInput["scanningConfig"]> = {};
+    const cron = scanning.cronSchedule !== undefined ? scanning.cronSchedule : scanning.cron_schedule;
+    if (scanning.enabled !== undefined) config.enabled = scanning.enabled;
+    if (cron !== undefined) config.cronSchedule = cron;
+    const mode = scanning.defaultMode ?? scanning.default_mode;
+    if (mode) config.defaultMode = mode;
+    const onStart = scanning.scanOnStart ?? scanning.scan_on_start;
+    if (onStart !== undefined) config.scanOnStart = onStart;
+    input.scanningConfig = config;
+  }
+  return input;
+}
+
+export function libraryRoutes(services: Services) {
+  const { libraries, scans } = services;
+  return new Elysia({ name: "library-routes", prefix: "/api/v1/libraries" })
+    .use(authPlugin(services))
+    .get("/", () => libraries.list(), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
+    .post(
+      "/",
+      async ({ body, set }) => {
+        const library = await libraries.create(libraryInput(body));
+        set.status = 201;
+        return library;
+      },
+      { auth: "admin", body: LibraryBody, detail: { summary: "Create a library", tags: ["libraries"] } },
+    )
+    .get("/:id", ({ params }) => libraries.get(params.id), {
+      auth: "user",
+      params: IdParams,
+      detail: { summary: "Read a library", tags: ["libraries"] },
+    })
+    .patch("/:id", ({ params, body }) => libraries.update(params.id, libraryInput(body)), {
+      auth: "admin",
+      params: IdParams,
+      body: LibraryBody,
+      detail: { summary: "Change a library", tags: ["libraries"] },
+    })
+    .delete(
+      "/:id",
+      async ({ params, set }) => {
+        await libraries.delete(params.id);
+        set.status = 204;
+      },
+      { auth: "admin", params: IdParams, detail: { summary: "Delete a library (never its files)", tags: ["libraries"] } },
+    )
+    .post(
+      "/:id/scan",
+      async ({ params, query, set }) => {
+        const status = await scans.request(params.id, query.mode, "manual");
+        set.status = 202;
+        return status;
+      },
+      {
+        auth: "user",
+        params: IdParams,
+        query: t.Object({ mode: t.Optional(Mode) }),
+        detail: { summary: "Start a scan (normal or deep)", tags: ["scans"] },
+      },
+    )
+    .get("/:id/scan-status", ({ params }) => scans.status(params.id), {
+      auth: "user",
+      params: IdParams,
+      detail: { summary: "Status of the library's latest scan", tags: ["scans"] },
+    })
+    .post(
+      "/:id/scan/cancel",
+      async ({ params, set }) => {
+        const status = await scans.cancel(params.id);
+        set.status = 202;
+        return status;
+      },
+      { auth: "user", params: IdParams, detail: { summary: "Cancel the pending or running scan", tags: ["scans"] } },
+    )
+    .delete("/:id/deleted-books", async ({ params }) => ({ removed: await libraries.purgeDeletedBooks(params.id) }), {
+      auth: "admin",
+      params: IdParams,
+      detail: { summary: "Permanently delete the library's soft-deleted books", tags: ["libraries"] },
+    });
+}

@@ -1,0 +1,73 @@
+/**
+ * Scheduled scans: one cron job per library with automatic scanning enabled, kept in step with
+ * library changes (no restart needed), and the scan-on-start requests at boot. A scheduled scan
+ * that finds one already pending or running is skipped, not queued twice.
+ */
+import { CronJob } from "cron";
+import type { LibraryRecord, Repositories } from "../db";
+import { DomainError } from "../errors";
+import type { LibraryObserver } from "../library/libraries";
+import type { ScanService } from "../library/scans";
+import type { Logger } from "../logging/logger";
+
+export class ScanSchedules implements LibraryObserver {
+  private readonly jobs = new Map<string, { schedule: string; job: CronJob }>();
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly scans: ScanService,
+    private readonly log: Logger,
+  ) {}
+
+  /** Schedules every library and requests the scans marked scan-on-start. */
+  async start(): Promise<void> {
+    for (const library of await this.repositories.libraries.list()) {
+      this.libraryChanged(library);
+      if (library.scanningConfig.scanOnStart) await this.trigger(library.id, "startup");
+    }
+  }
+
+  stop(): void {
+    for (const { job } of this.jobs.values()) void job.stop();
+    this.jobs.clear();
+  }
+
+  /** Library ids with an active schedule, and their cron expressions (metrics, tests). */
+  scheduled(): Map<string, string> {
+    return new Map([...this.jobs].map(([id, { schedule }]) => [id, schedule]));
+  }
+
+  libraryChanged(library: LibraryRecord): void {
+    const { enabled, cronSchedule } = library.scanningConfig;
+    const current = this.jobs.get(library.id);
+    if (current && current.schedule === cronSchedule && enabled) return;
+    this.libraryRemoved(library.id);
+    if (!enabled || !cronSchedule) return;
+    const job = CronJob.from({
+      cronTime: cronSchedule,
+      onTick: () => void this.trigger(library.id, "schedule"),
+      start: true,
+      timeZone: "UTC",
+    });
+    this.jobs.set(library.id, { schedule: cronSchedule, job });
+  }
+
+  libraryRemoved(libraryId: string): void {
+    const current = this.jobs.get(libraryId);
+    if (!current) return;
+    void current.job.stop();
+    this.jobs.delete(libraryId);
+  }
+
+  private async trigger(libraryId: string, trigger: "schedule" | "startup"): Promise<void> {
+    try {
+      await this.scans.request(libraryId, undefined, trigger);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "Conflict") {
+        this.log.info("scheduled scan skipped: one is already pending or running", { libraryId });
+      } else {
+        this.log.error("scheduled scan could not be requested", { libraryId, error: error as Error });
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Books as callers see them: always through the caller's sharing-tag visibility (a hidden
+ * book does not exist), with the caller's own progress. Also re-analysis of one book,
+ * permanent deletion of a soft-deleted one, and analysis errors grouped by type.
+ */
+import type { BookErrorView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
+import { DomainError, notFound } from "../errors";
+import type { AccessService } from "../access/visibility";
+import { BOOK_ERROR_TYPES, type BookErrorType } from "../formats/contract";
+import type { LibraryScanner } from "./scanner";
+import type { ThumbnailQueue } from "./thumbnails";
+
+export type Caller = Pick<UserRecord, "id" | "role">;
+
+export const ERROR_TYPE_LABELS: Record<BookErrorType, string> = {
+  format_detection: "Unrecognised file format",
+  parser: "File could not be parsed",
+  metadata: "Invalid metadata",
+  thumbnail: "Thumbnail could not be made",
+  page_extraction: "Page could not be extracted",
+  pdf_rendering: "PDF page could not be rendered",
+  zero_pages: "No pages found",
+  other: "Other error",
+};
+
+export interface ErrorGroup {
+  errorType: string;
+  label: string;
+  count: number;
+  books: { book: BookView; errors: BookErrorView[] }[];
+}
+
+export class BookService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessService,
+    private readonly scanner: LibraryScanner,
+    private readonly thumbnails: ThumbnailQueue,
+  ) {}
+
+  async list(
+    caller: Caller,
+    filter: Omit<BookFilter, "seriesVisible">,
+    page: { offset: number; limit: number },
+    sort?: { field: BookSort; direction: "asc" | "desc" },
+  ): Promise<{ rows: BookView[]; total: number }> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    return this.repositories.books.find({ ...filter, seriesVisible }, caller.id, page, sort);
+  }
+
+  /** The book, or 404 when it does not exist or the caller may not see it. */
+  async get(caller: Caller, id: string): Promise<BookView> {
+    const book = await this.repositories.books.findOne(id, caller.id, await this.access.seriesVisibility(caller));
+    if (!book) throw notFound("book");
+    return book;
+  }
+
+  /** Re-reads the book's file and replaces its analysis (admin). */
+  async reanalyze(caller: Caller, id: string): Promise<BookView> {
+    const book = await this.get(caller, id);
+    if (book.deleted) throw new DomainError("Conflict", "the book is soft-deleted: its file is gone");
+    const library = await this.repositories.libraries.findById(book.libraryId);
+    if (!library) throw notFound("library");
+    await this.scanner.reanalyze(library, book.id, book.filePath);
+    this.thumbnails.enqueue(book.id);
+    return this.get(caller, id);
+  }
+
+  /** Permanent deletion (admin) of a soft-deleted book; 409 while its file is present. */
+  async purge(caller: Caller, id: string): Promise<void> {
+    const book = await this.get(caller, id);
+    if (!book.deleted) throw new DomainError("Conflict", "only soft-deleted books can be deleted permanently");
+    await this.repositories.catalogue.purgeBook(id);
+  }
+
+  async errorGroups(
+    caller: Caller,
+    filter: { libraryId?: string; errorType?: string },
+    page: { offset: number; limit: number },
+  ): Promise<{ totalBooksWithErrors: number; groups: (ErrorGroup & { total: number })[] }> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    const base: BookFilter = { libraryId: filter.libraryId, deleted: false, seriesVisible };
+    const counts = await this.repositories.books.errorCounts({ ...base, errorType: filter.errorType });
+    const groups = [];
+    for (const { errorType, count } of counts) {
+      const ids = await this.repositories.books.bookIdsWithError(base, errorType, page);
+      const { rows } = await this.repositories.books.find({ ...base, ids }, caller.id, { offset: 0, limit: ids.length });
+      const errors = await this.repositories.books.errorsOf(ids);
+      const byId = new Map(rows.map((book) => [book.id, book]));
+      groups.push({
+        errorType,
+        label: labelOf(errorType),
+        count,
+        total: count,
+        books: ids.flatMap((bookId) => {
+          const book = byId.get(bookId);
+          return book ? [{ book, errors: errors.filter((error) => error.bookId === bookId) }] : [];
+        }),
+      });
+    }
+    const totalBooksWithErrors = await this.repositories.books.countBooksWithErrors(base);
+    return { totalBooksWithErrors, groups };
+  }
+}
+
+function labelOf(errorType: string): string {
+  return (BOOK_ERROR_TYPES as readonly string[]).includes(errorType) ? ERROR_TYPE_LABELS[errorType as BookErrorType] : errorType;
+}
