@@ -1,0 +1,118 @@
+/**
+ * Library folders for tests: temp folders filled with real fixture files or with small CBZ
+ * books made here (real JPEG pages from sharp, a real ZIP from fflate), and helpers to create
+ * a library over HTTP and wait for its scan.
+ */
+import { expect } from "bun:test";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { zipSync } from "fflate";
+import sharp from "sharp";
+import { fixture } from "../formats/fixtures";
+import type { TestServer } from "./server";
+
+export function tempFolder(prefix = "longbox-library-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Copies a fixture (path relative to the fixture corpus) to `destination` (a file path). */
+export function placeFixture(relativePath: string, destination: string): string {
+  mkdirSync(dirname(destination), { recursive: true });
+  copyFileSync(fixture(relativePath), destination);
+  return destination;
+}
+
+const pageCache = new Map<string, Uint8Array>();
+
+/** A small JPEG whose pixels depend on `seed`, so books made from different seeds differ. */
+async function jpegPage(seed: number, width = 64, height = 96): Promise<Uint8Array> {
+  const key = `${seed}:${width}x${height}`;
+  const cached = pageCache.get(key);
+  if (cached) return cached;
+  const colour = { r: (seed * 67) % 256, g: (seed * 131) % 256, b: (seed * 197) % 256 };
+  const bytes = new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 70 }).toBuffer(),
+  );
+  pageCache.set(key, bytes);
+  return bytes;
+}
+
+export interface CbzOptions {
+  pages?: number;
+  /** Distinguishes the content (and so the SHA-256) of books with the same page count. */
+  seed?: number;
+  comicInfo?: string;
+}
+
+/** Writes a real CBZ at `path` and returns the path. */
+export async function makeCbz(path: string, options: CbzOptions = {}): Promise<string> {
+  const entries: Record<string, Uint8Array> = {};
+  const seed = options.seed ?? 1;
+  for (let page = 1; page <= (options.pages ?? 3); page++) {
+    entries[`page-${String(page).padStart(3, "0")}.jpg`] = await jpegPage(seed * 1000 + page);
+  }
+  if (options.comicInfo) entries["ComicInfo.xml"] = new TextEncoder().encode(options.comicInfo);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, zipSync(entries, { level: 0 }));
+  return path;
+}
+
+export function comicInfo(fields: Record<string, string | number>): string {
+  const body = Object.entries(fields)
+    .map(([name, value]) => `  <${name}>${String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;")}</${name}>`)
+    .join("\n");
+  return `<?xml version="1.0" encoding="utf-8"?>\n<ComicInfo>\n${body}\n</ComicInfo>\n`;
+}
+
+export async function createLibrary(
+  server: TestServer,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<{ id: string; [key: string]: unknown }> {
+  const created = await server.json("POST", "/api/v1/libraries", { name: basename(String(body.path)), ...body }, headers);
+  if (created.status !== 201) throw new Error(`creating the library failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+export type ScanStatus = Record<string, any> & { scanId: string; status: string };
+
+/** Starts a scan (202) and waits until that scan is finished; returns its final status. */
+export async function scan(
+  server: TestServer,
+  headers: Record<string, string>,
+  libraryId: string,
+  mode?: "normal" | "deep",
+): Promise<ScanStatus> {
+  const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan${mode ? `?mode=${mode}` : ""}`, undefined, headers);
+  expect(started.status).toBe(202);
+  return waitForScan(server, headers, libraryId, started.body.scanId);
+}
+
+export async function waitForScan(
+  server: TestServer,
+  headers: Record<string, string>,
+  libraryId: string,
+  scanId: string,
+  timeoutMs = 30_000,
+): Promise<ScanStatus> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { body } = await server.json("GET", `/api/v1/libraries/${libraryId}/scan-status`, undefined, headers);
+    if (body.scanId === scanId && ["completed", "failed", "cancelled"].includes(body.status)) return body;
+    await Bun.sleep(25);
+  }
+  throw new Error(`scan ${scanId} did not finish within ${timeoutMs} ms`);
+}
+
+/** Every present book of a library (or, with deleted=true, the soft-deleted ones). */
+export async function booksOf(
+  server: TestServer,
+  headers: Record<string, string>,
+  libraryId: string,
+  deleted = false,
+): Promise<Record<string, any>[]> {
+  const { status, body } = await server.json("GET", `/api/v1/books?libraryId=${libraryId}&deleted=${deleted}&pageSize=500`, undefined, headers);
+  expect(status).toBe(200);
+  return body.data;
+}
