@@ -19,12 +19,15 @@ export interface TestDatabase {
   kind: DatabaseKind;
   /** The `database` section of a configuration file for this database. */
   config: Record<string, unknown>;
+  /** Where tests/helpers/sql.ts can reach this database directly. */
+  target: { postgresUrl: string } | { sqliteFile: string };
   drop(): Promise<void>;
 }
 
 export async function createTestDatabase(kind: DatabaseKind, dataDir: string): Promise<TestDatabase> {
   if (kind === "sqlite") {
-    return { kind, config: { type: "sqlite", sqlite: { path: `${dataDir}/longbox.db` } }, drop: async () => undefined };
+    const sqliteFile = `${dataDir}/longbox.db`;
+    return { kind, config: { type: "sqlite", sqlite: { path: sqliteFile } }, target: { sqliteFile }, drop: async () => undefined };
   }
   const name = `longbox_test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
   const admin = postgres(POSTGRES_ADMIN_URL, { max: 1, onnotice: () => undefined });
@@ -43,6 +46,7 @@ export async function createTestDatabase(kind: DatabaseKind, dataDir: string): P
   return {
     kind,
     config: { type: "postgres", postgres: { url: url.toString() } },
+    target: { postgresUrl: url.toString() },
     drop: async () => {
       const cleanup = postgres(POSTGRES_ADMIN_URL, { max: 1, onnotice: () => undefined });
       try {

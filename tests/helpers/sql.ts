@@ -11,15 +11,25 @@ export type Row = Record<string, unknown>;
 
 export async function rawQuery(server: TestServer, text: string, ...params: unknown[]): Promise<Row[]> {
   const { config, paths } = server.server.services;
-  if (config.database.type === "postgres") {
-    const client = postgres(config.database.postgres.url, { max: 1, onnotice: () => undefined });
+  const target = config.database.type === "postgres" ? { postgresUrl: config.database.postgres.url } : { sqliteFile: paths.sqliteFile };
+  return queryDatabase(target, text, ...params);
+}
+
+/** The same, for a database no running test server owns (e.g. one a child process uses). */
+export async function queryDatabase(
+  target: { postgresUrl: string } | { sqliteFile: string },
+  text: string,
+  ...params: unknown[]
+): Promise<Row[]> {
+  if ("postgresUrl" in target) {
+    const client = postgres(target.postgresUrl, { max: 1, onnotice: () => undefined });
     try {
       return [...(await client.unsafe(text, params as never[]))];
     } finally {
       await client.end();
     }
   }
-  const client = new SqliteClient(paths.sqliteFile);
+  const client = new SqliteClient(target.sqliteFile);
   try {
     client.exec("PRAGMA busy_timeout = 5000");
     const values = params.map((value) => (value instanceof Date ? value.getTime() : value)) as never[];

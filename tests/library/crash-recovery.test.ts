@@ -1,0 +1,126 @@
+/**
+ * A server killed with SIGKILL in the middle of a scan: at the next start the interrupted
+ * scan is marked failed, the catalogue holds only whole books (pages stored with each book),
+ * and the next scan completes the library.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PASSWORD } from "../auth/support/auth";
+import { PROJECT_ROOT } from "../helpers/cli";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
+import { makeCbz, tempFolder } from "../helpers/library";
+import { TEST_AUTH } from "../helpers/server";
+import { queryDatabase } from "../helpers/sql";
+
+const BOOKS = 400;
+
+/** A `longbox serve` child process and a tiny HTTP client for it. */
+async function startProcess(configPath: string) {
+  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
+    env: { PATH: process.env.PATH ?? "" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = child.stdout.getReader();
+  let output = "";
+  let url: string | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited: ${output}`);
+    output += new TextDecoder().decode(value);
+    url = /longbox listening url=(\S+)/.exec(output)?.[1];
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+  };
+  return { child, call };
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`kill -9 during a scan [${kind}]`, () => {
+    let database: TestDatabase;
+    let configPath: string;
+    let libraryRoot: string;
+
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), "longbox-crash-"));
+      database = await createTestDatabase(kind, join(dir, "data"));
+      configPath = join(dir, "config.yaml");
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+          database: database.config,
+          auth: TEST_AUTH,
+          scanner: { concurrency: 1 },
+        }),
+      );
+      libraryRoot = tempFolder();
+      for (let index = 1; index <= BOOKS; index++) {
+        await makeCbz(join(libraryRoot, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + 10_000, pages: 3 });
+      }
+    });
+    afterAll(async () => database.drop());
+
+    test("the interrupted scan is failed at restart, no half books, the next scan completes", async () => {
+      const first = await startProcess(configPath);
+      await first.call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
+      const { body: session } = await first.call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+      const token = session.token as string;
+      const { body: library } = await first.call("POST", "/api/v1/libraries", token, { name: "crash", path: libraryRoot });
+      const { body: started } = await first.call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+
+      let catalogued = 0;
+      for (let polls = 0; polls < 2000 && catalogued < 20; polls++) {
+        catalogued = (await first.call("GET", `/api/v1/books?libraryId=${library.id}&pageSize=1`, token)).body.total;
+        await Bun.sleep(5);
+      }
+      expect(catalogued).toBeGreaterThan(0);
+      first.child.kill("SIGKILL");
+      await first.child.exited;
+
+      const second = await startProcess(configPath);
+      try {
+        const status = await second.call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
+        expect(status.body).toMatchObject({ scanId: started.scanId, status: "failed" });
+        expect(status.body.failureReason).toContain("interrupted");
+
+        const partial = await second.call("GET", `/api/v1/books?libraryId=${library.id}&pageSize=500`, token);
+        expect(partial.body.total).toBeLessThan(BOOKS);
+        for (const book of partial.body.data) expect(book).toMatchObject({ pageCount: 3, analyzed: true });
+        // Whole books only: every catalogued book has exactly its pages stored.
+        const halfBooks = await queryDatabase(
+          database.target,
+          "SELECT b.id FROM books b WHERE b.page_count <> (SELECT COUNT(*) FROM book_pages p WHERE p.book_id = b.id)",
+        );
+        expect(halfBooks).toEqual([]);
+
+        const { body: next } = await second.call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+        let final = next;
+        for (let polls = 0; polls < 3000 && !["completed", "failed"].includes(final.status); polls++) {
+          await Bun.sleep(20);
+          final = (await second.call("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
+        }
+        expect(final).toMatchObject({ status: "completed", booksAdded: BOOKS - partial.body.total, booksDeleted: 0 });
+        const complete = await second.call("GET", `/api/v1/books?libraryId=${library.id}&pageSize=1`, token);
+        expect(complete.body.total).toBe(BOOKS);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.child.exited;
+      }
+    }, 120_000);
+  });
+}
