@@ -40,6 +40,7 @@ export async function startIdentityProvider(providerId: string): Promise<TestIde
     features: { devInteractions: { enabled: true } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username", "groups"] },
     cookies: { keys: ["test-cookie-signing-key"] },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     findAccount: async (_context: unknown, id: string) => {
       const claims = accounts.get(id);
       return claims && { accountId: id, claims: async () => ({ sub: id, ...claims }) };
