@@ -30,6 +30,8 @@ interface PendingSignIn {
 }
 
 const PENDING_TTL_MS = 10 * 60 * 1000;
+/** Bounds the memory that a flood of unfinished sign-ins can take; the oldest are dropped first. */
+const MAX_PENDING = 10_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 const signInFailed = (reason: string) => new DomainError("Unauthorized", `single sign-on failed: ${reason}`);
@@ -190,6 +192,8 @@ export class OidcService {
 
   private dropExpiredPending(): void {
     const now = Date.now();
-    for (const [state, pending] of this.pending) if (pending.expiresAt < now) this.pending.delete(state);
+    for (const [state, pending] of this.pending) {
+      if (pending.expiresAt < now || this.pending.size >= MAX_PENDING) this.pending.delete(state);
+    }
   }
 }

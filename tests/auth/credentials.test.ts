@@ -167,12 +167,22 @@ forEachDatabase(
     afterAll(() => opds?.stop());
     test("with basicChallenge (OPDS) a 401 carries WWW-Authenticate: Basic realm=\"Longbox\"; Basic and API keys work", async () => {
       const services = server().server.services;
+      // API slices before and after the OPDS slice: each keeps its own 401 behaviour.
+      const apiSlice = (path: string) => new Elysia().use(authPlugin(services)).get(path, () => "ok", { auth: "user" });
+      const opdsSlice = new Elysia()
+        .use(authPlugin(services, { basicChallenge: true }))
+        .get("/opds/v1.2/catalog", ({ caller }) => ({ user: caller.user.username, via: caller.via }), { auth: "user" });
       const app = new Elysia()
         .use(errorHandling(services.log))
-        .use(authPlugin(services, { basicChallenge: true }))
-        .get("/opds/v1.2/catalog", ({ caller }) => ({ user: caller.user.username, via: caller.via }), { auth: "user" })
+        .use(apiSlice("/api/v1/before"))
+        .use(opdsSlice)
+        .use(apiSlice("/api/v1/after"))
         .listen({ hostname: "127.0.0.1", port: 0 });
       opds = { url: `http://127.0.0.1:${app.server!.port}`, stop: () => void app.stop(true) };
+      for (const path of ["/api/v1/before", "/api/v1/after"]) {
+        const response = await fetch(`${opds.url}${path}`);
+        expect({ path, status: response.status, challenge: response.headers.get("www-authenticate") }).toEqual({ path, status: 401, challenge: null });
+      }
       const anonymous = await fetch(`${opds.url}/opds/v1.2/catalog`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("www-authenticate")).toBe('Basic realm="Longbox"');
