@@ -62,7 +62,8 @@ export class ThumbnailQueue {
 
   private async make(bookId: string): Promise<void> {
     const book = await this.repositories.catalogue.bookFile(bookId);
-    if (!book) return;
+    // A book without pages has no cover to show: its analysis error already says why.
+    if (!book || book.coverPage === null) return;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {

@@ -99,40 +99,45 @@ export class CatalogueRepository {
   async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
     return this.database.transaction(async () => {
+      const now = new Date();
+      // Two books of a new series may be catalogued at once: the unique (library, key) index
+      // decides which insert wins; the other one finds the row and updates it.
+      const inserted = await this.db
+        .insert(s)
+        .values({
+          id: newId(),
+          libraryId,
+          seriesKey: identity.seriesKey,
+          name: identity.name,
+          nameSort: sortName(identity.name),
+          folderPath: identity.folderPath,
+          summary: identity.summary,
+          publisher: identity.publisher,
+          year: identity.year,
+          readingDirection: identity.readingDirection,
+          lockedFields: [],
+          customCoverPath: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
+        .returning({ id: s.id });
+      if (inserted[0]) return { id: inserted[0].id, created: true };
+
       const [existing] = await this.db
         .select({ id: s.id, lockedFields: s.lockedFields })
         .from(s)
         .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
-      const now = new Date();
-      if (existing) {
-        const locked = new Set(existing.lockedFields);
-        const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-        if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
-        if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-        if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-        if (!locked.has("year") && identity.year) changes.year = identity.year;
-        if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-        await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-        return { id: existing.id, created: false };
-      }
-      const id = newId();
-      await this.db.insert(s).values({
-        id,
-        libraryId,
-        seriesKey: identity.seriesKey,
-        name: identity.name,
-        nameSort: sortName(identity.name),
-        folderPath: identity.folderPath,
-        summary: identity.summary,
-        publisher: identity.publisher,
-        year: identity.year,
-        readingDirection: identity.readingDirection,
-        lockedFields: [],
-        customCoverPath: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return { id, created: true };
+      if (!existing) throw new Error(`series ${identity.seriesKey} vanished while being updated`);
+      const locked = new Set(existing.lockedFields);
+      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+      if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
+      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+      if (!locked.has("year") && identity.year) changes.year = identity.year;
+      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+      return { id: existing.id, created: false };
     });
   }
 
