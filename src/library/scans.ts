@@ -107,6 +107,7 @@ export class ScanService {
     if (!library) return;
     const controller = new AbortController();
     this.running = { scanId: scan.id, libraryId: library.id, controller };
+    this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
     const started = await this.repositories.scans.update(scan.id, { status: "running", startedAt: new Date(), ...counters });
     const current = () => this.toDto({ ...(started ?? scan), ...counters });
@@ -139,6 +140,7 @@ export class ScanService {
       }
     } finally {
       this.running = undefined;
+      this.thumbnails.resume();
     }
   }
 

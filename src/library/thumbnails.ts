@@ -21,6 +21,8 @@ export class ThumbnailQueue {
   private readonly queued = new Set<string>();
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** While a scan catalogues, thumbnails wait: the catalogue comes first (see ScanService). */
+  private paused = false;
   made = 0;
   failed = 0;
 
@@ -39,6 +41,20 @@ export class ThumbnailQueue {
     if (this.stopped || this.queued.has(bookId)) return;
     this.queued.add(bookId);
     this.queue.push(bookId);
+    this.kick();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.paused || this.stopped) return;
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
@@ -54,7 +70,9 @@ export class ThumbnailQueue {
   }
 
   private async drain(): Promise<void> {
-    for (let bookId = this.queue.shift(); bookId !== undefined; bookId = this.queue.shift()) {
+    while (!this.paused) {
+      const bookId = this.queue.shift();
+      if (bookId === undefined) return;
       this.queued.delete(bookId);
       await this.make(bookId);
     }

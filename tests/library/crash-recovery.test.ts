@@ -122,5 +122,33 @@ for (const kind of DATABASE_KINDS) {
         await second.child.exited;
       }
     }, 120_000);
+
+    test("a library with scan_on_start is scanned when the service starts", async () => {
+      const first = await startProcess(configPath);
+      const { body: session } = await first.call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+      const root = tempFolder();
+      await makeCbz(join(root, "Boot", "Boot 1.cbz"), { seed: 31_337 });
+      const { body: library } = await first.call("POST", "/api/v1/libraries", session.token, {
+        name: "boot",
+        path: root,
+        scanning_config: { scan_on_start: true },
+      });
+      expect(library.scanningConfig.scanOnStart).toBe(true);
+      first.child.kill("SIGTERM");
+      expect(await first.child.exited).toBe(0);
+
+      const second = await startProcess(configPath);
+      try {
+        let status: any = {};
+        for (let polls = 0; polls < 500 && status.status !== "completed"; polls++) {
+          status = (await second.call("GET", `/api/v1/libraries/${library.id}/scan-status`, session.token)).body;
+          await Bun.sleep(20);
+        }
+        expect(status).toMatchObject({ status: "completed", trigger: "startup", booksAdded: 1 });
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.child.exited;
+      }
+    }, 60_000);
   });
 }
