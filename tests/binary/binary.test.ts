@@ -68,7 +68,8 @@ describe("the compiled binary", () => {
           expect(migrate.code).toBe(0);
         }
 
-        const server = await serve(configPath);
+        const nativeCache = binary.scratch("native-cache");
+        const server = await serve(configPath, { ...binary.env, LONGBOX_NATIVE_CACHE: nativeCache });
         try {
           const health = await fetch(`${server.url}/health`);
           expect(health.status).toBe(200);
@@ -83,6 +84,11 @@ describe("the compiled binary", () => {
           expect((await setup()).status).toBe(201);
           expect((await setup()).status).toBe(409);
           if (kind === "sqlite") expect(existsSync(join(dataDir, "longbox.db"))).toBe(true);
+          // $LONGBOX_NATIVE_CACHE holds the addons (the setup hashed a password with argon2), and
+          // start-up stays lazy: canvas (with pdf.js) loads with the first PDF, not before.
+          const unpacked = readdirSync(nativeCache);
+          expect(unpacked.some((name) => name.startsWith("node-rs-argon2-"))).toBe(true);
+          expect(unpacked.some((name) => name.includes("canvas"))).toBe(false);
         } finally {
           server.process.kill("SIGTERM");
         }
@@ -125,10 +131,10 @@ interface RunningBinary {
 }
 
 /** Starts `longbox serve` on a free port and waits for its "longbox listening url=..." line. */
-async function serve(configPath: string): Promise<RunningBinary> {
+async function serve(configPath: string, env: Record<string, string>): Promise<RunningBinary> {
   const child = Bun.spawn([binary.path, "serve", "--config", configPath, "--port", "0"], {
     cwd: binary.workDir,
-    env: binary.env,
+    env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
