@@ -1,6 +1,6 @@
 /** `longbox analyze` from source: its JSON lines, exit codes and configuration handling. */
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runLongbox } from "../helpers/cli";
@@ -9,7 +9,13 @@ import { FIXTURES } from "../helpers/fixtures";
 const CAPTAIN_SCIENCE = join(FIXTURES, "cbz/comicbox/Captain Science #001.cbz");
 const UNSUPPORTED = join(FIXTURES, "unsupported/komga/7zip.7z");
 
-const emptyFolder = () => mkdtempSync(join(tmpdir(), "longbox-analyze-"));
+const folders: string[] = [];
+function emptyFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), "longbox-analyze-"));
+  folders.push(folder);
+  return folder;
+}
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 describe("longbox analyze", () => {
   test("one JSON line per file: format, pages, first page, embedded metadata, typed errors", async () => {
