@@ -1,6 +1,6 @@
 /**
  * The command line: `longbox [serve] [--config PATH] [--port N]`, `longbox config check`,
- * `longbox user create ...`, `longbox migrate`, `--version`, `--help`.
+ * `longbox user create ...`, `longbox migrate`, `longbox analyze FILE...`, `--version`, `--help`.
  * Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad configuration (reason on stderr).
  */
 import { parseArgs } from "node:util";
@@ -10,6 +10,7 @@ import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
 import { loggerFor, openMigratedDataLayer, startServer } from "./server";
 import { DomainError } from "./errors";
+import { analyzeFiles } from "./formats/analyze-command";
 import { VERSION } from "./version";
 
 export const EXIT_OK = 0;
@@ -26,6 +27,8 @@ Usage:
   longbox user create --username U --email E --password P [--admin] [--config PATH]
                                                create a user (the first one may be an admin)
   longbox migrate [--config PATH]              apply database migrations and exit
+  longbox analyze FILE... [--config PATH]      read books as a scan would; one JSON line per file
+                                               (exit 1 if a file does not exist)
   longbox --version | --help
 
 The configuration file is --config, else $SERVICE_CONFIG, else ./config/config.yaml.
@@ -70,6 +73,10 @@ async function dispatch(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (values.help) return print(HELP);
   if (values.version) return print(`${VERSION}\n`);
+  if (positionals[0] === "analyze") {
+    if (positionals.length === 1) throw new UsageError(`analyze needs at least one FILE\n\n${HELP}`);
+    return analyzeFiles(positionals.slice(1), values.config);
+  }
   const command = positionals.join(" ") || "serve";
 
   switch (command) {

@@ -32,6 +32,11 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
   /** Write a default configuration file when none exists (true for `serve`). */
   createIfMissing?: boolean;
+  /**
+   * Use the defaults (and the environment) when the file does not exist, writing nothing:
+   * for commands that read books, not the server's state (`analyze`).
+   */
+  defaultsIfMissing?: boolean;
 }
 
 type Tree = Record<string, unknown>;
@@ -46,15 +51,15 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const notices: string[] = [];
 
   if (!existsSync(path)) {
-    if (!options.createIfMissing) throw new ConfigError(`configuration file not found: ${path}`);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, DEFAULT_CONFIG_FILE);
-    notices.push(`created a default configuration file at ${path}`);
+    if (!options.createIfMissing && !options.defaultsIfMissing) throw new ConfigError(`configuration file not found: ${path}`);
+    if (options.createIfMissing) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, DEFAULT_CONFIG_FILE);
+      notices.push(`created a default configuration file at ${path}`);
+    }
   }
 
-  let tree = readYamlObject(path);
-  const overlayPath = join(dirname(path), "config.local.yaml");
-  if (existsSync(overlayPath)) tree = deepMerge(tree, readYamlObject(overlayPath));
+  const tree: Tree = existsSync(path) ? readConfigFiles(path) : {};
   applyEnvironment(tree, env, notices);
 
   rejectUnknownKeys(tree, ConfigSchema, "");
@@ -65,6 +70,13 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     throw new ConfigError(`invalid configuration value for ${key || "(root)"}: ${firstError.message}`);
   }
   return { config: withDefaults as Config, path, notices };
+}
+
+/** The configuration file with the `config.local.yaml` beside it merged on top. */
+function readConfigFiles(path: string): Tree {
+  const tree = readYamlObject(path);
+  const overlayPath = join(dirname(path), "config.local.yaml");
+  return existsSync(overlayPath) ? deepMerge(tree, readYamlObject(overlayPath)) : tree;
 }
 
 function readYamlObject(path: string): Tree {

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import type { BookErrorType, BookMetadata, MetadataSource } from "../../src/formats/contract.ts";
 import { type FailureReason, failureReason } from "../../src/formats/errors.ts";
-import { FIXTURES, fixture } from "./fixtures.ts";
+import { FIXTURES, fixture } from "../helpers/fixtures.ts";
 import { registry } from "./registry-setup.ts";
 
 interface Readable {

@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { loadPlugins, PluginLoadError } from "../../src/formats/loader.ts";
 import { FormatRegistry } from "../../src/formats/registry.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
-import { PROJECT_ROOT } from "./fixtures.ts";
+import { PROJECT_ROOT } from "../helpers/cli.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "longbox-plugins-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { BookAnalysisError } from "../../src/formats/contract.ts";
 import { failureReason, isNotFound } from "../../src/formats/errors.ts";
 import { DEFAULT_LIMITS } from "../../src/formats/limits.ts";
 import { ZipArchive } from "../../src/formats/zip.ts";
-import { fixture } from "./fixtures.ts";
+import { fixture } from "../helpers/fixtures.ts";
 import { registry } from "./registry-setup.ts";
 
 const JPEG = [0xff, 0xd8, 0xff];

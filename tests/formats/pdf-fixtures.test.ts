@@ -3,26 +3,17 @@
  * plus page reading: rendering, maxWidth, the embedded-JPEG fast path and errors.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import sharp from "sharp";
 import { BookAnalysisError, type BookErrorType, type BookMetadata, type PluginContext } from "../../src/formats/contract.ts";
 import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
+import { PROJECT_ROOT } from "../helpers/cli.ts";
+import { FIXTURES } from "../helpers/fixtures.ts";
 
-const projectRoot = join(import.meta.dir, "..", "..");
-
-/** <root>/../shared/fixtures, found by walking up (a git worktree sits one level deeper). */
-function findFixtures(): string {
-  for (let folder = dirname(projectRoot); ; folder = dirname(folder)) {
-    const candidate = join(folder, "shared", "fixtures");
-    if (existsSync(candidate)) return candidate;
-    if (dirname(folder) === folder) throw new Error(`no shared/fixtures above ${projectRoot}`);
-  }
-}
-
-const pdfFixtures = join(findFixtures(), "pdf");
+const pdfFixtures = join(FIXTURES, "pdf");
 const fixture = (name: string) => join(pdfFixtures, name);
 
 function context(signal = new AbortController().signal): PluginContext {
@@ -320,7 +311,7 @@ describe("readPage", () => {
 });
 
 test("every CMap of pdfjs-dist is embedded", () => {
-  const cmaps = readdirSync(join(projectRoot, "node_modules/pdfjs-dist/cmaps")).filter((name) => name.endsWith(".bcmap"));
+  const cmaps = readdirSync(join(PROJECT_ROOT, "node_modules/pdfjs-dist/cmaps")).filter((name) => name.endsWith(".bcmap"));
   expect(Object.keys(EMBEDDED_CMAPS).sort()).toEqual(cmaps.sort());
 });
 

@@ -8,7 +8,7 @@ import type { FormatPlugin } from "../../src/formats/contract.ts";
 import { failureReason } from "../../src/formats/errors.ts";
 import { FormatRegistry } from "../../src/formats/registry.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
-import { fixture } from "./fixtures.ts";
+import { fixture } from "../helpers/fixtures.ts";
 import { registry } from "./registry-setup.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "longbox-registry-"));

@@ -1,8 +1,7 @@
-/** Runs the `longbox` command line from source (`bun src/main.ts ...`) as a child process. */
+/** Runs the `longbox` command line from source (`bun src/main.ts ...`), or any program, as a child process. */
 import { join } from "node:path";
 
 export const PROJECT_ROOT = join(import.meta.dir, "..", "..");
-export const FIXTURES = join(PROJECT_ROOT, "..", "shared", "fixtures");
 
 export interface CliResult {
   code: number;
@@ -10,11 +9,19 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runLongbox(
-  args: string[],
-  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
-  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), ...args], {
+export interface RunOptions {
+  /** Variables added to a minimal environment (PATH and HOME of the test run). */
+  env?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export function runLongbox(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runProgram([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), ...args], options);
+}
+
+export async function runProgram(command: string[], options: RunOptions = {}): Promise<CliResult> {
+  const child = Bun.spawn(command, {
     cwd: options.cwd ?? PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
     stdout: "pipe",

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import sharp from "sharp";
-import { fixture } from "../formats/fixtures";
+import { fixture } from "./fixtures";
 import type { TestServer } from "./server";
 
 export function tempFolder(prefix = "longbox-library-"): string {

@@ -1,11 +1,13 @@
 /**
- * Loads sharp's native addon inside the compiled binary. build.ts swaps this in for sharp's own
- * loader (sharp/dist/sharp.mjs), which looks the addon up in node_modules with `require`.
+ * Loads a native addon embedded in the compiled binary. build.ts swaps modules that would
+ * `require` an addon from node_modules (sharp's loader, the napi-rs loaders of @napi-rs/canvas
+ * and @node-rs/argon2) for ones that call loadEmbeddedAddon.
  *
- * The addon and libvips are embedded in the binary (`type: "file"`). The addon finds libvips
- * through its rpath `$ORIGIN/../../sharp-libvips-<platform>/lib`, so both are copied, on first
- * start, into a cache folder laid out like node_modules/@img/..., and the addon is loaded from
- * there. Development (`bun run`) does not use this module: sharp loads itself from node_modules.
+ * Addons and the libraries they link against are embedded (`type: "file"`) and copied, on first
+ * use, into a per-version cache folder laid out like node_modules, so that rpaths such as
+ * sharp's `$ORIGIN/../../sharp-libvips-<platform>/lib` find their libraries; the addon is
+ * loaded from there. Left to itself, Bun would write napi addons into $TMPDIR on every start
+ * (which must then allow executables). Development (`bun run`) does not use this module.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,12 +36,12 @@ function nativeCacheRoot(): string {
 
 /** Copies an embedded file to `target` unless an identical-size copy is already there. */
 function materialize(file: EmbeddedNativeFile, target: string): void {
-  const bytes = readFileSync(file.embeddedPath);
-  if (existsSync(target) && statSync(target).size === bytes.length) return;
+  // Sizes first: the embedded file is only read (tens of MB for canvas) when it must be copied.
+  if (existsSync(target) && statSync(target).size === statSync(file.embeddedPath).size) return;
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   // Write then rename: another process starting at the same time never loads a partial file.
   const partial = `${target}.${process.pid}.tmp`;
-  writeFileSync(partial, bytes, { mode: 0o700 });
+  writeFileSync(partial, readFileSync(file.embeddedPath), { mode: 0o700 });
   renameSync(partial, target);
 }
 
@@ -47,7 +49,7 @@ function materialize(file: EmbeddedNativeFile, target: string): void {
  * Copies the addon and the libraries it links against into `<cache>/<version>/node_modules`
  * and loads the addon. `version` names the folder, so that two builds never share files.
  */
-export function loadSharpAddon(addon: EmbeddedNativeFile, libraries: EmbeddedNativeFile[], version: string): unknown {
+export function loadEmbeddedAddon(addon: EmbeddedNativeFile, libraries: EmbeddedNativeFile[], version: string): unknown {
   const modulesFolder = join(nativeCacheRoot(), version, "node_modules");
   for (const library of libraries) materialize(library, join(modulesFolder, library.modulePath));
   const addonPath = join(modulesFolder, addon.modulePath);

@@ -1,0 +1,193 @@
+/**
+ * The single executable as users get it: built once with build.ts, copied alone into an empty
+ * folder and run with a minimal environment from a working directory of its own, so that
+ * nothing of the project (node_modules, migrations, sources) can help it. It must start the
+ * server on SQLite and PostgreSQL, and read every fixture exactly as the sources do.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildIsolatedBinary, type IsolatedBinary } from "../../scripts/isolated-binary";
+import type { AnalyzeReport } from "../../src/formats/analyze-command";
+import { VERSION } from "../../src/version";
+import { runLongbox, runProgram, type CliResult } from "../helpers/cli";
+import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { FIXTURES } from "../helpers/fixtures";
+import { TEST_AUTH } from "../helpers/server";
+
+const BOOK_FOLDERS = ["cbz", "cbr", "epub", "pdf", "unsupported"];
+const START_TIMEOUT_MS = 20_000;
+
+let binary: IsolatedBinary;
+
+beforeAll(async () => {
+  binary = await buildIsolatedBinary();
+}, 180_000);
+
+afterAll(() => binary?.remove());
+
+function runBinary(args: string[], timeoutMs?: number): Promise<CliResult> {
+  return runProgram([binary.path, ...args], { cwd: binary.workDir, env: binary.env, timeoutMs });
+}
+
+describe("the compiled binary", () => {
+  test("--version, --help and the exit codes, without writing anything", async () => {
+    const version = await runBinary(["--version"]);
+    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+
+    const help = await runBinary(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("longbox analyze FILE...");
+
+    const unknown = await runBinary(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+
+    expect((await runBinary(["analyze"])).code).toBe(2);
+    expect((await runBinary(["config", "check", "--config", "nowhere.yaml"])).code).toBe(2);
+
+    const missing = await runBinary(["analyze", "/no/such/book.cbz"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such file: /no/such/book.cbz");
+
+    // Without a configuration file, analyze uses the defaults and creates none.
+    expect(readdirSync(binary.workDir)).toEqual([]);
+  });
+
+  for (const kind of DATABASE_KINDS) {
+    test(`serve on ${kind}: embedded migrations, health, first-run setup, SIGTERM`, async () => {
+      const dataDir = binary.scratch(kind);
+      const database = await createTestDatabase(kind, dataDir);
+      try {
+        const configPath = join(dataDir, "config.yaml");
+        const config = { application: { host: "127.0.0.1", data_dir: dataDir }, database: database.config, auth: TEST_AUTH };
+        writeFileSync(configPath, JSON.stringify(config));
+        if (kind === "postgres") {
+          const migrate = await runBinary(["migrate", "--config", configPath]);
+          expect(migrate.stderr).toBe("");
+          expect(migrate.code).toBe(0);
+        }
+
+        const nativeCache = binary.scratch("native-cache");
+        const server = await serve(configPath, { ...binary.env, LONGBOX_NATIVE_CACHE: nativeCache });
+        try {
+          const health = await fetch(`${server.url}/health`);
+          expect(health.status).toBe(200);
+          expect(await health.json()).toMatchObject({ status: "ok" });
+          // The first-run setup writes a user: the database has its tables.
+          const setup = () =>
+            fetch(`${server.url}/api/v1/setup`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ username: "admin", password: "long enough" }),
+            });
+          expect((await setup()).status).toBe(201);
+          expect((await setup()).status).toBe(409);
+          if (kind === "sqlite") expect(existsSync(join(dataDir, "longbox.db"))).toBe(true);
+          // $LONGBOX_NATIVE_CACHE holds the addons (the setup hashed a password with argon2), and
+          // start-up stays lazy: canvas (with pdf.js) loads with the first PDF, not before.
+          const unpacked = readdirSync(nativeCache);
+          expect(unpacked.some((name) => name.startsWith("node-rs-argon2-"))).toBe(true);
+          expect(unpacked.some((name) => name.includes("canvas"))).toBe(false);
+        } finally {
+          server.process.kill("SIGTERM");
+        }
+        expect(await server.process.exited).toBe(0);
+      } finally {
+        await database.drop();
+      }
+    }, 60_000);
+  }
+
+  test("analyze reads every fixture exactly as the sources do, with native addons in the cache folder", async () => {
+    const books = BOOK_FOLDERS.flatMap((folder) => filesUnder(join(FIXTURES, folder)));
+    const fromBinary = await runBinary(["analyze", ...books], 120_000);
+    const fromSource = await runLongbox(["analyze", ...books], { cwd: binary.scratch("source"), timeoutMs: 120_000 });
+    expect(fromBinary.stderr).toBe(fromSource.stderr);
+    expect(fromBinary.code).toBe(0);
+    expect(fromSource.code).toBe(0);
+
+    const binaryReports = parseReports(fromBinary.stdout);
+    const sourceReports = parseReports(fromSource.stdout);
+    expect(binaryReports.map((report) => report.path)).toEqual(books);
+    expect(binaryReports.map(comparable)).toEqual(sourceReports.map(comparable));
+    // Both could fail alike (a plugin that cannot load anywhere): every format must read books.
+    for (const format of ["cbz", "cbr", "epub", "pdf"]) {
+      expect(binaryReports.some((report) => report.format === format && (report.pageCount ?? 0) > 0)).toBe(true);
+    }
+
+    // Reading PDFs loaded canvas (through pdf.js), as sharp and argon2 are loaded at start:
+    // their addons are unpacked into the cache folder, not into TMPDIR.
+    expect(readdirSync(binary.env.TMPDIR!)).toEqual([]);
+    const cache = join(binary.env.HOME!, ".cache", "longbox", "native");
+    const unpacked = readdirSync(cache).map((name) => name.replace(/-\d.*$/, ""));
+    expect(unpacked.sort()).toEqual(["napi-rs-canvas", "node-rs-argon2", "sharp"]);
+  }, 240_000);
+});
+
+interface RunningBinary {
+  url: string;
+  process: Bun.Subprocess<"ignore", "pipe", "pipe">;
+}
+
+/** Starts `longbox serve` on a free port and waits for its "longbox listening url=..." line. */
+async function serve(configPath: string, env: Record<string, string>): Promise<RunningBinary> {
+  const child = Bun.spawn([binary.path, "serve", "--config", configPath, "--port", "0"], {
+    cwd: binary.workDir,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stderr = new Response(child.stderr).text();
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the server did not log "longbox listening" within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    void (async () => {
+      const decoder = new TextDecoder();
+      const reader = child.stdout.getReader();
+      // Reads to the end, so that the server never blocks on a full pipe.
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        output += decoder.decode(chunk.value, { stream: true });
+        const match = /longbox listening url=(\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`the server exited before listening:\n${output}${await stderr}`));
+    })();
+  });
+  return { url, process: child };
+}
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function parseReports(stdout: string): AnalyzeReport[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as AnalyzeReport);
+}
+
+/** What must match between the binary and the sources (messages may name internals). */
+function comparable(report: AnalyzeReport) {
+  return {
+    path: report.path,
+    format: report.format,
+    mediaType: report.mediaType,
+    pageCount: report.pageCount,
+    firstPage: report.firstPage,
+    metadata: report.metadata,
+    errorTypes: report.errors.map((error) => error.type),
+  };
+}
