@@ -1,0 +1,214 @@
+/**
+ * Scanning benchmarks (issue 5), on the compiled binary run alone (scripts/isolated-binary.ts),
+ * SQLite or PostgreSQL:
+ *
+ * 1. Fresh normal scan of a generated library (default 2,000 CBZ books of 20 pages in 100 series
+ *    folders, about 1 MB each), catalogue only (thumbnails wait until the scan ends), as a ratio
+ *    to `sha256sum` over the same files in the same run (page cache warm for both).
+ * 2. A larger library (default 10,000 small books of 20 pages): peak RSS of the server during its
+ *    fresh scan; p99 of `GET /api/v1/books?pageSize=50` while that scan runs (one client asking
+ *    about 20 times a second, like a person paging through the web UI); then a normal rescan of the unchanged library, with `find -printf` over the same tree
+ *    (a walk that stats every file) as the reference.
+ *
+ *   bun bench/scan.ts [--books 2000] [--large-books 10000] [--database sqlite|postgres]
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { zipSync } from "fflate";
+import sharp from "sharp";
+import { buildIsolatedBinary, type IsolatedBinary } from "../scripts/isolated-binary";
+import { markdownTable, ratio } from "./measure";
+
+const { values } = parseArgs({
+  options: {
+    books: { type: "string", default: "2000" },
+    "large-books": { type: "string", default: "10000" },
+    database: { type: "string", default: "sqlite" },
+  },
+});
+const BOOKS = Number(values.books);
+const LARGE_BOOKS = Number(values["large-books"]);
+const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
+const PASSWORD = "benchmark password";
+
+/** Distinct noisy JPEG pages (noise compresses badly, so pages have realistic sizes). */
+async function makePages(count: number, width: number, height: number): Promise<Uint8Array[]> {
+  const pages: Uint8Array[] = [];
+  for (let index = 0; index < count; index++) {
+    const noise = sharp({
+      create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128 + index, sigma: 40 } },
+    });
+    pages.push(new Uint8Array(await noise.jpeg({ quality: 80 }).toBuffer()));
+  }
+  return pages;
+}
+
+/** `books` CBZ files in `seriesCount` folders; each book differs by one small entry (its own hash). */
+async function generateLibrary(root: string, books: number, seriesCount: number, pages: Uint8Array[]): Promise<string[]> {
+  const files: string[] = [];
+  for (let index = 0; index < books; index++) {
+    const series = `Series ${String(index % seriesCount).padStart(3, "0")}`;
+    const path = join(root, series, `${series} #${String(Math.floor(index / seriesCount) + 1).padStart(3, "0")}.cbz`);
+    const entries: Record<string, Uint8Array> = { "book-id.txt": new TextEncoder().encode(String(index)) };
+    pages.forEach((page, number) => (entries[`${String(number + 1).padStart(3, "0")}.jpg`] = page));
+    mkdirSync(join(root, series), { recursive: true });
+    writeFileSync(path, zipSync(entries, { level: 0 }));
+    files.push(path);
+  }
+  return files;
+}
+
+async function timed(command: string[]): Promise<number> {
+  const started = performance.now();
+  const child = Bun.spawn(command, { stdout: "ignore", stderr: "inherit" });
+  if ((await child.exited) !== 0) throw new Error(`${command[0]} failed`);
+  return performance.now() - started;
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+async function startServer(binary: IsolatedBinary): Promise<Server> {
+  const dataDir = binary.scratch("data");
+  let database: Record<string, unknown> = { type: "sqlite" };
+  let dropDatabase = async () => undefined as void;
+  if (DATABASE === "postgres") {
+    const name = `longbox_bench_${process.pid}`;
+    const admin = postgres("postgres://postgres@127.0.0.1:5432/postgres", { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    database = { type: "postgres", postgres: { url: `postgres://postgres@127.0.0.1:5432/${name}` } };
+    dropDatabase = async () => {
+      const cleanup = postgres("postgres://postgres@127.0.0.1:5432/postgres", { max: 1, onnotice: () => undefined });
+      await cleanup.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    };
+  }
+  const configPath = join(dataDir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database }));
+  const child = Bun.spawn([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env, stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let output = "";
+  let url: string | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited: ${output}`);
+    output += new TextDecoder().decode(value);
+    url = /longbox listening url=(\S+)/.exec(output)?.[1];
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  await fetch(`${url}/api/v1/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+  const login = await fetch(`${url}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "bench", password: PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  return {
+    url,
+    pid: child.pid,
+    token,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.exited;
+      await dropDatabase();
+    },
+  };
+}
+
+async function api(server: Server, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+}
+
+/** Runs one scan to its end; returns its duration in ms (from the scan's own timestamps). */
+async function scanToEnd(server: Server, libraryId: string, whileRunning?: () => Promise<void>): Promise<number> {
+  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
+  let status = started;
+  let background: Promise<void> | undefined;
+  while (!["completed", "failed", "cancelled"].includes(status.status)) {
+    if (status.status === "running" && whileRunning && !background) background = whileRunning();
+    await Bun.sleep(20);
+    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
+  }
+  await background;
+  if (status.status !== "completed") throw new Error(`scan ${status.status}: ${status.failureReason}`);
+  return Date.parse(status.completedAt) - Date.parse(status.startedAt);
+}
+
+const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+
+const binary = await buildIsolatedBinary();
+const rows: string[][] = [];
+try {
+  // 1. Fresh scan against sha256sum.
+  const root = binary.scratch("library");
+  const files = await generateLibrary(root, BOOKS, 100, await makePages(20, 300, 450));
+  await timed(["sha256sum", ...files.slice(0, 1)]);
+  await timed(["sh", "-c", `find '${root}' -name '*.cbz' -print0 | xargs -0 cat > /dev/null`]); // warm the page cache
+  const shaMs = await timed(["sh", "-c", `find '${root}' -name '*.cbz' -print0 | xargs -0 sha256sum > /dev/null`]);
+  const server = await startServer(binary);
+  try {
+    const library = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: root });
+    const scanMs = await scanToEnd(server, library.id);
+    rows.push([`fresh normal scan, ${BOOKS} books of 20 pages (${(files.length ? (Bun.file(files[0]!).size / 1e6).toFixed(1) : 0)} MB each)`, `${(scanMs / 1000).toFixed(2)} s`, `sha256sum over the same files: ${(shaMs / 1000).toFixed(2)} s`, ratio(scanMs, shaMs), "≤ 2.00×"]);
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  // 2. The large library: RSS and API latency during the scan, then the unchanged rescan.
+  const largeRoot = binary.scratch("large");
+  await generateLibrary(largeRoot, LARGE_BOOKS, 100, await makePages(20, 120, 180));
+  const large = await startServer(binary);
+  try {
+    const library = await api(large, "POST", "/api/v1/libraries", { name: "large", path: largeRoot });
+    const latencies: number[] = [];
+    let scanning = true;
+    const probe = async () => {
+      while (scanning) {
+        const started = performance.now();
+        const response = await fetch(`${large.url}/api/v1/books?pageSize=50`, { headers: { authorization: `Bearer ${large.token}` } });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        await Bun.sleep(50);
+      }
+    };
+    let probing: Promise<void> | undefined;
+    const freshMs = await scanToEnd(large, library.id, async () => {
+      probing = probe();
+    });
+    scanning = false;
+    await probing;
+    const rss = peakRssMiB(large.pid);
+    latencies.sort((a, b) => a - b);
+    const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? NaN;
+    const walkMs = await timed(["sh", "-c", `find '${largeRoot}' -type f -printf '%s %T@ %p\\n' > /dev/null`]);
+    const rescanMs = await scanToEnd(large, library.id);
+    rows.push([`fresh normal scan, ${LARGE_BOOKS} small books`, `${(freshMs / 1000).toFixed(1)} s`, "-", "-", "-"]);
+    rows.push([`peak RSS of the server during that scan`, `${rss.toFixed(0)} MiB`, "-", "-", "< 300 MiB"]);
+    rows.push([`p99 of GET /api/v1/books?pageSize=50 during that scan (${latencies.length} requests)`, `${p99.toFixed(1)} ms`, "-", "-", "< 100 ms"]);
+    rows.push([`normal rescan of the unchanged ${LARGE_BOOKS} books`, `${(rescanMs / 1000).toFixed(2)} s`, `find -printf over the tree: ${(walkMs / 1000).toFixed(2)} s`, ratio(rescanMs, walkMs), "< 2 s"]);
+  } finally {
+    await large.stop();
+    rmSync(largeRoot, { recursive: true, force: true });
+  }
+} finally {
+  binary.remove();
+}
+
+console.log(`\nScanning on ${DATABASE} (${new Date().toISOString()})\n`);
+console.log(markdownTable(["measure", "result", "reference (same run)", "ratio", "target"], rows));
