@@ -47,22 +47,34 @@ export function authenticateRequest(services: AuthServices, request: Request, se
   });
 }
 
+/**
+ * Callers authenticated during the transform phase, handed to `resolve`. Authentication runs at
+ * transform so that it happens before request validation: a request without credentials gets
+ * 401, never a 400 that would describe the route's schema to an anonymous client.
+ */
+const authenticatedCallers = new WeakMap<Request, Caller>();
+
 export function authPlugin(services: AuthServices, options: AuthPluginOptions = {}) {
   const basicChallenge = options.basicChallenge ?? false;
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({
-      async resolve({ request, server, set }) {
+      async transform({ request, server, set }) {
         try {
           const caller = await authenticateRequest(services, request, server);
           if (!caller) throw new DomainError("Unauthorized", "authentication required");
           if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
-          return { caller };
+          authenticatedCallers.set(request, caller);
         } catch (error) {
           if (basicChallenge && error instanceof DomainError && error.kind === "Unauthorized") {
             set.headers["www-authenticate"] = BASIC_CHALLENGE;
           }
           throw error;
         }
+      },
+      resolve({ request }) {
+        const caller = authenticatedCallers.get(request);
+        if (!caller) throw new DomainError("Unauthorized", "authentication required");
+        return { caller };
       },
     }),
   });
