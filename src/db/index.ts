@@ -10,6 +10,7 @@ import { CatalogueRepository } from "./repositories/catalogue";
 import { DuplicateRepository } from "./repositories/duplicates";
 import { LibraryRepository } from "./repositories/libraries";
 import { ScanRepository } from "./repositories/scans";
+import { SharingTagRepository } from "./repositories/sharing-tags";
 import { ApiKeyRepository } from "./repositories/api-keys";
 import { EmailVerificationTokenRepository } from "./repositories/email-verification-tokens";
 import { OidcIdentityRepository } from "./repositories/oidc-identities";
@@ -28,6 +29,7 @@ export interface Repositories {
   books: BookQueryRepository;
   access: AccessRepository;
   duplicates: DuplicateRepository;
+  sharingTags: SharingTagRepository;
 }
 
 export interface DataLayer {
@@ -51,6 +53,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       books: new BookQueryRepository(database),
       access: new AccessRepository(database),
       duplicates: new DuplicateRepository(database),
+      sharingTags: new SharingTagRepository(database),
     },
   };
 }
@@ -67,5 +70,6 @@ export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIden
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
+export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

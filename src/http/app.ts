@@ -13,6 +13,7 @@ import { libraryRoutes } from "./api/libraries";
 import { maintenanceRoutes } from "./api/maintenance";
 import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
+import { sharingTagRoutes } from "./api/sharing-tags";
 import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
@@ -32,7 +33,8 @@ export function createHttpApp(services: Services) {
     .use(scanStreamRoutes(services))
     .use(bookRoutes(services))
     .use(duplicateRoutes(services))
-    .use(maintenanceRoutes(services));
+    .use(maintenanceRoutes(services))
+    .use(sharingTagRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
