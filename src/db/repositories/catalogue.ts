@@ -99,41 +99,55 @@ export class CatalogueRepository {
   async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
     return this.database.transaction(async () => {
-      const [existing] = await this.db
-        .select({ id: s.id, lockedFields: s.lockedFields })
-        .from(s)
-        .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
       const now = new Date();
-      if (existing) {
-        const locked = new Set(existing.lockedFields);
-        const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-        if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
-        if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-        if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-        if (!locked.has("year") && identity.year) changes.year = identity.year;
-        if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-        await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-        return { id: existing.id, created: false };
+      let existing = await this.findSeries(libraryId, identity.seriesKey);
+      if (!existing) {
+        const id = newId();
+        // Scan workers run in parallel; on PostgreSQL another one may have inserted this series
+        // since our read, so the unique key decides and the loser updates the winner's row.
+        const inserted = await this.db
+          .insert(s)
+          .values({
+            id,
+            libraryId,
+            seriesKey: identity.seriesKey,
+            name: identity.name,
+            nameSort: sortName(identity.name),
+            folderPath: identity.folderPath,
+            summary: identity.summary,
+            publisher: identity.publisher,
+            year: identity.year,
+            readingDirection: identity.readingDirection,
+            lockedFields: [],
+            customCoverPath: null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ id: s.id });
+        if (inserted.length > 0) return { id, created: true };
+        existing = await this.findSeries(libraryId, identity.seriesKey);
+        if (!existing) throw new Error(`series ${identity.seriesKey} was removed while it was being created`);
       }
-      const id = newId();
-      await this.db.insert(s).values({
-        id,
-        libraryId,
-        seriesKey: identity.seriesKey,
-        name: identity.name,
-        nameSort: sortName(identity.name),
-        folderPath: identity.folderPath,
-        summary: identity.summary,
-        publisher: identity.publisher,
-        year: identity.year,
-        readingDirection: identity.readingDirection,
-        lockedFields: [],
-        customCoverPath: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return { id, created: true };
+      const locked = new Set(existing.lockedFields);
+      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+      if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
+      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+      if (!locked.has("year") && identity.year) changes.year = identity.year;
+      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+      return { id: existing.id, created: false };
     });
+  }
+
+  private async findSeries(libraryId: string, seriesKey: string): Promise<{ id: string; lockedFields: string[] } | undefined> {
+    const s = this.database.tables.series;
+    const [row] = await this.db
+      .select({ id: s.id, lockedFields: s.lockedFields })
+      .from(s)
+      .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, seriesKey)));
+    return row;
   }
 
   /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
