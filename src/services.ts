@@ -31,6 +31,7 @@ import { LibraryScanner } from "./library/scanner";
 import { ScanService } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import type { Logger } from "./logging/logger";
+import { Metrics } from "./operations/metrics";
 
 export interface Services {
   config: Config;
@@ -59,6 +60,7 @@ export interface Services {
   sharingTags: SharingTagService;
   books: BookService;
   duplicates: DuplicateService;
+  metrics: Metrics;
 }
 
 export interface ServiceInputs {
@@ -123,6 +125,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     sharingTags: new SharingTagService(database, repositories),
     books: new BookService(repositories, access, scanner, thumbnails),
     duplicates: new DuplicateService(repositories, access),
+    metrics: new Metrics(repositories, access, thumbnails),
   };
 }
 

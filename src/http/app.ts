@@ -11,17 +11,20 @@ import { bookRoutes } from "./api/books";
 import { duplicateRoutes } from "./api/duplicates";
 import { libraryRoutes } from "./api/libraries";
 import { maintenanceRoutes } from "./api/maintenance";
+import { metricsRoutes } from "./api/metrics";
 import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
 import { sharingTagRoutes } from "./api/sharing-tags";
 import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
+import { httpMetrics } from "./metrics-hook";
 import { requestContext } from "./request-context";
 
 export function createHttpApp(services: Services) {
   return new Elysia()
     .use(requestContext(services.log))
+    .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
@@ -34,7 +37,8 @@ export function createHttpApp(services: Services) {
     .use(bookRoutes(services))
     .use(duplicateRoutes(services))
     .use(maintenanceRoutes(services))
-    .use(sharingTagRoutes(services));
+    .use(sharingTagRoutes(services))
+    .use(metricsRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
