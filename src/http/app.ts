@@ -19,6 +19,7 @@ import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
+import { apiDocumentation } from "./openapi";
 import { requestContext } from "./request-context";
 
 export function createHttpApp(services: Services) {
@@ -26,6 +27,7 @@ export function createHttpApp(services: Services) {
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
+    .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
     .use(authRoutes(services))

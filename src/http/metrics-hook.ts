@@ -20,12 +20,6 @@ function sentStatus(response: unknown, status: number | keyof typeof StatusMap |
   return status ? StatusMap[status] : 200;
 }
 
-/** Prefixed plugins register their root as `/prefix/`; the label drops that trailing slash. */
-function routeLabel(route: string | undefined): string {
-  if (!route) return "unmatched";
-  return route.length > 1 && route.endsWith("/") ? route.slice(0, -1) : route;
-}
-
 export function httpMetrics(metrics: Pick<Metrics, "recordHttpRequest">) {
   return new Elysia({ name: "http-metrics" })
     .onRequest(({ request }) => {
@@ -36,7 +30,7 @@ export function httpMetrics(metrics: Pick<Metrics, "recordHttpRequest">) {
       if (started === undefined) return;
       metrics.recordHttpRequest({
         method: METHODS.has(request.method) ? request.method : "OTHER",
-        route: routeLabel(route),
+        route: route || "unmatched",
         status: sentStatus(responseValue, set.status),
         seconds: (performance.now() - started) / 1000,
       });

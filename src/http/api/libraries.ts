@@ -61,9 +61,9 @@ export function libraryRoutes(services: Services) {
   const { libraries, scans } = services;
   return new Elysia({ name: "library-routes", prefix: "/api/v1/libraries" })
     .use(authPlugin(services))
-    .get("/", ({ caller }) => libraries.list(caller.user), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
+    .get("", ({ caller }) => libraries.list(caller.user), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
     .post(
-      "/",
+      "",
       async ({ body, set }) => {
         const library = await libraries.create(libraryInput(body));
         set.status = 201;
