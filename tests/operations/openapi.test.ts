@@ -18,6 +18,7 @@ const OPEN_OPERATIONS = [
 
 interface Operation {
   security?: Record<string, string[]>[];
+  responses?: Record<string, unknown>;
   summary?: string;
   tags?: string[];
 }
@@ -107,6 +108,7 @@ forEachDatabase("OpenAPI document", (server) => {
       if (operation.security) expect({ key, security: operation.security }).toEqual({ key, security: anyCredential });
     }
     expect(document.paths["/health"]!.get!.security).toBeUndefined();
+    expect(Object.keys(document.paths["/health"]!.get!.responses ?? {})).toEqual(["200", "503"]);
   });
 
   test("every operation has a summary and a tag", () => {
