@@ -22,6 +22,7 @@ import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
 import { ScanSchedules } from "./jobs/scan-schedules";
+import { SharingTagService } from "./access/sharing-tags";
 import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
 import { DuplicateService } from "./library/duplicates";
@@ -30,6 +31,7 @@ import { LibraryScanner } from "./library/scanner";
 import { ScanService } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import type { Logger } from "./logging/logger";
+import { Metrics } from "./operations/metrics";
 
 export interface Services {
   config: Config;
@@ -55,8 +57,10 @@ export interface Services {
   scans: ScanService;
   schedules: ScanSchedules;
   access: AccessService;
+  sharingTags: SharingTagService;
   books: BookService;
   duplicates: DuplicateService;
+  metrics: Metrics;
 }
 
 export interface ServiceInputs {
@@ -95,10 +99,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency);
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
-  const libraries = new LibraryService(repositories);
+  const access = new AccessService(repositories);
+  const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
-  const access = new AccessService(repositories);
   return {
     ...inputs,
     passwords,
@@ -118,8 +122,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     scans,
     schedules,
     access,
+    sharingTags: new SharingTagService(database, repositories),
     books: new BookService(repositories, access, scanner, thumbnails),
     duplicates: new DuplicateService(repositories, access),
+    metrics: new Metrics(repositories, access, thumbnails),
   };
 }
 

@@ -8,8 +8,10 @@ import { AccessRepository } from "./repositories/access";
 import { BookQueryRepository } from "./repositories/book-queries";
 import { CatalogueRepository } from "./repositories/catalogue";
 import { DuplicateRepository } from "./repositories/duplicates";
+import { InventoryRepository } from "./repositories/inventory";
 import { LibraryRepository } from "./repositories/libraries";
 import { ScanRepository } from "./repositories/scans";
+import { SharingTagRepository } from "./repositories/sharing-tags";
 import { ApiKeyRepository } from "./repositories/api-keys";
 import { EmailVerificationTokenRepository } from "./repositories/email-verification-tokens";
 import { OidcIdentityRepository } from "./repositories/oidc-identities";
@@ -28,6 +30,8 @@ export interface Repositories {
   books: BookQueryRepository;
   access: AccessRepository;
   duplicates: DuplicateRepository;
+  sharingTags: SharingTagRepository;
+  inventory: InventoryRepository;
 }
 
 export interface DataLayer {
@@ -51,6 +55,8 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       books: new BookQueryRepository(database),
       access: new AccessRepository(database),
       duplicates: new DuplicateRepository(database),
+      sharingTags: new SharingTagRepository(database),
+      inventory: new InventoryRepository(database),
     },
   };
 }
@@ -61,11 +67,13 @@ export type { ApiKeyRecord } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
 export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/users";
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
-export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanTrigger } from "./repositories/scans";
+export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";
 export { ZERO_COUNTERS } from "./repositories/scans";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
+export type { FormatInventory, Inventory } from "./repositories/inventory";
+export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

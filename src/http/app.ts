@@ -11,17 +11,23 @@ import { bookRoutes } from "./api/books";
 import { duplicateRoutes } from "./api/duplicates";
 import { libraryRoutes } from "./api/libraries";
 import { maintenanceRoutes } from "./api/maintenance";
+import { metricsRoutes } from "./api/metrics";
 import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
+import { sharingTagRoutes } from "./api/sharing-tags";
 import { userRoutes } from "./api/users";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
+import { httpMetrics } from "./metrics-hook";
+import { apiDocumentation } from "./openapi";
 import { requestContext } from "./request-context";
 
 export function createHttpApp(services: Services) {
   return new Elysia()
     .use(requestContext(services.log))
+    .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
+    .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
     .use(authRoutes(services))
@@ -32,7 +38,9 @@ export function createHttpApp(services: Services) {
     .use(scanStreamRoutes(services))
     .use(bookRoutes(services))
     .use(duplicateRoutes(services))
-    .use(maintenanceRoutes(services));
+    .use(maintenanceRoutes(services))
+    .use(sharingTagRoutes(services))
+    .use(metricsRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

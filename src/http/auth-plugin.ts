@@ -19,6 +19,7 @@
  * the Basic challenge, so the OPDS slice uses `authPlugin(services, { basicChallenge: true })`,
  * which adds `WWW-Authenticate: Basic realm="Longbox"` to its 401 answers. Code that needs the
  * caller outside a route option can call `authenticateRequest(services, request, server)`.
+ * The option also puts the accepted credentials into the route's OpenAPI `security`.
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
@@ -26,6 +27,7 @@ import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
 import type { Services } from "../services";
 import { clientIp } from "./client-address";
+import { API_SECURITY } from "./openapi";
 
 export type AccessLevel = "user" | "admin";
 
@@ -58,6 +60,7 @@ export function authPlugin(services: AuthServices, options: AuthPluginOptions = 
   const basicChallenge = options.basicChallenge ?? false;
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({
+      detail: { security: API_SECURITY },
       async transform({ request, server, set }) {
         try {
           const caller = await authenticateRequest(services, request, server);

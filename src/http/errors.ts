@@ -3,7 +3,7 @@
  * `{error, message, details?}` with the matching status; an unexpected error is logged with its
  * request id and answered with a fixed message, never a stack trace.
  */
-import { Elysia, type ValidationError } from "elysia";
+import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { requestIdOf } from "./request-context";
@@ -58,26 +58,33 @@ function validationResponse(error: Readonly<ValidationError>): Response {
 }
 
 export function errorHandling(log: Logger) {
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
-    if (error instanceof DomainError) return domainErrorResponse(error);
-    switch (code) {
-      case "VALIDATION":
-        return validationResponse(error);
-      case "PARSE":
-        return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
-      case "NOT_FOUND":
-        return errorResponse(404, {
-          error: "NotFound",
-          message: `no route for ${request.method} ${new URL(request.url).pathname}`,
-        });
-      case "INVALID_FILE_TYPE":
-        return errorResponse(400, { error: "BadRequest", message: error.message });
-    }
-    if (typeof code === "number" && code < 500) {
-      const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
-      return errorResponse(code, { error: kind, message: String((error as { response?: unknown }).response ?? kind) });
-    }
-    log.error("unhandled error", { requestId: requestIdOf(request), error: error as Error });
-    return errorResponse(500, { error: "InternalServerError", message: "An internal error occurred" });
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
+    const response = errorToResponse(log, context);
+    // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
+    context.set.status = response.status;
+    return response;
   });
+}
+
+function errorToResponse(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): Response {
+  if (error instanceof DomainError) return domainErrorResponse(error);
+  switch (code) {
+    case "VALIDATION":
+      return validationResponse(error);
+    case "PARSE":
+      return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
+    case "NOT_FOUND":
+      return errorResponse(404, {
+        error: "NotFound",
+        message: `no route for ${request.method} ${new URL(request.url).pathname}`,
+      });
+    case "INVALID_FILE_TYPE":
+      return errorResponse(400, { error: "BadRequest", message: error.message });
+  }
+  if (typeof code === "number" && code < 500) {
+    const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
+    return errorResponse(code, { error: kind, message: String((error as { response?: unknown }).response ?? kind) });
+  }
+  log.error("unhandled error", { requestId: requestIdOf(request), error: error as Error });
+  return errorResponse(500, { error: "InternalServerError", message: "An internal error occurred" });
 }

@@ -1,20 +1,25 @@
 /** GET /health: open, outside /api/v1; 503 when the database does not answer. */
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Database } from "../db";
 import { VERSION } from "../version";
+
+const Health = t.Object({
+  status: t.Union([t.Literal("ok"), t.Literal("error")]),
+  database: t.Union([t.Literal("ok"), t.Literal("unreachable")]),
+  version: t.String(),
+});
 
 export function healthRoutes(database: Database) {
   return new Elysia({ name: "health-routes" }).get(
     "/health",
-    async ({ set }) => {
+    async ({ status }) => {
       try {
         await database.ping();
-        return { status: "ok", database: "ok", version: VERSION };
+        return status(200, { status: "ok" as const, database: "ok" as const, version: VERSION });
       } catch {
-        set.status = 503;
-        return { status: "error", database: "unreachable", version: VERSION };
+        return status(503, { status: "error" as const, database: "unreachable" as const, version: VERSION });
       }
     },
-    { detail: { summary: "Health check", tags: ["operations"] } },
+    { response: { 200: Health, 503: Health }, detail: { summary: "Health check (no credentials)", tags: ["operations"] } },
   );
 }

@@ -7,7 +7,8 @@
 import { access, constants, realpath, stat } from "node:fs/promises";
 import { isAbsolute, sep } from "node:path";
 import { validateCronExpression } from "cron";
-import type { LibraryRecord, LibraryScanningConfig, NewLibrary, ReadingDirection, Repositories, SeriesStrategy } from "../db";
+import type { LibraryRecord, LibraryScanningConfig, NewLibrary, ReadingDirection, Repositories, SeriesStrategy, UserRecord } from "../db";
+import type { AccessService, SeriesVisibility } from "../access/visibility";
 import { DomainError, invalidFields, notFound } from "../errors";
 
 export const READING_DIRECTIONS: readonly ReadingDirection[] = ["ltr", "rtl", "ttb", "webtoon"];
@@ -45,19 +46,24 @@ export interface LibraryObserver {
 export class LibraryService {
   private readonly observers: LibraryObserver[] = [];
 
-  constructor(private readonly repositories: Repositories) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessService,
+  ) {}
 
   observe(observer: LibraryObserver): void {
     this.observers.push(observer);
   }
 
-  async list(): Promise<LibraryDto[]> {
+  /** Every library; the counts leave out series hidden from the caller. */
+  async list(caller: Pick<UserRecord, "id" | "role">): Promise<LibraryDto[]> {
     const libraries = await this.repositories.libraries.list();
-    return Promise.all(libraries.map((library) => this.toDto(library)));
+    const visibility = await this.access.seriesVisibility(caller);
+    return Promise.all(libraries.map((library) => this.toDto(library, visibility)));
   }
 
-  async get(id: string): Promise<LibraryDto> {
-    return this.toDto(await this.require(id));
+  async get(caller: Pick<UserRecord, "id" | "role">, id: string): Promise<LibraryDto> {
+    return this.toDto(await this.require(id), await this.access.seriesVisibility(caller));
   }
 
   async require(id: string): Promise<LibraryRecord> {
@@ -163,8 +169,9 @@ export class LibraryService {
     }
   }
 
-  private async toDto(library: LibraryRecord): Promise<LibraryDto> {
-    const counts = await this.repositories.libraries.counts(library.id);
+  /** `visibility` undefined counts everything (admins, and answers to admin-only changes). */
+  private async toDto(library: LibraryRecord, visibility?: SeriesVisibility): Promise<LibraryDto> {
+    const counts = await this.repositories.libraries.counts(library.id, visibility);
     return {
       id: library.id,
       name: library.name,

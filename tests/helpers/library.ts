@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { fixture } from "./fixtures";
+import { bearer } from "../auth/support/auth";
 import type { TestServer } from "./server";
 
 export function tempFolder(prefix = "longbox-library-"): string {
@@ -115,4 +116,29 @@ export async function booksOf(
   const { status, body } = await server.json("GET", `/api/v1/books?libraryId=${libraryId}&deleted=${deleted}&pageSize=500`, undefined, headers);
   expect(status).toBe(200);
   return body.data;
+}
+
+/** Library-relative target path -> fixture path (relative to the shared fixtures folder). */
+export type LibraryLayout = Record<string, string>;
+
+export const libraryRoot = (server: TestServer, name: string) => join(server.dir, "libraries", name);
+
+/**
+ * Copies fixtures into a layout under the test server's temp folder, creates the library, scans
+ * it and waits for the background thumbnails too (so book errors are final). Returns its id.
+ */
+export async function scannedLibrary(server: TestServer, adminToken: string, name: string, layout: LibraryLayout): Promise<string> {
+  const root = libraryRoot(server, name);
+  mkdirSync(root, { recursive: true });
+  for (const [target, source] of Object.entries(layout)) placeFixture(source, join(root, target));
+  const library = await createLibrary(server, bearer(adminToken), { name, path: root });
+  await scanToCompletion(server, adminToken, library.id);
+  return library.id;
+}
+
+/** Scans the library to completion, then waits for its thumbnails. */
+export async function scanToCompletion(server: TestServer, adminToken: string, libraryId: string): Promise<void> {
+  const status = await scan(server, bearer(adminToken), libraryId);
+  if (status.status !== "completed") throw new Error(`scan of ${libraryId} ${status.status}: ${status.failureReason}`);
+  await server.server.services.thumbnails.idle();
 }

@@ -1,4 +1,4 @@
-import { asc, count, eq, and } from "drizzle-orm";
+import { asc, count, eq, and, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import type { LibraryScanningConfig } from "../schema/types";
@@ -74,13 +74,18 @@ export class LibraryRepository {
     });
   }
 
-  async counts(id: string): Promise<LibraryCounts> {
+  /** Series and present books of the library, counting only series that pass `seriesVisible`. */
+  async counts(id: string, seriesVisible?: SQL): Promise<LibraryCounts> {
     const { series, books } = this.database.tables;
-    const [seriesRow] = await this.db.select({ n: count() }).from(series).where(eq(series.libraryId, id));
+    const [seriesRow] = await this.db
+      .select({ n: count() })
+      .from(series)
+      .where(and(eq(series.libraryId, id), seriesVisible));
     const [bookRow] = await this.db
       .select({ n: count() })
       .from(books)
-      .where(and(eq(books.libraryId, id), eq(books.deleted, false)));
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(eq(books.libraryId, id), eq(books.deleted, false), seriesVisible));
     return { seriesCount: seriesRow?.n ?? 0, bookCount: bookRow?.n ?? 0 };
   }
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, asc } from "drizzle-orm";
+import { and, count, desc, eq, inArray, asc, max } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 
@@ -43,6 +43,12 @@ export const ZERO_COUNTERS: ScanCounters = {
 };
 
 const ACTIVE: ScanState[] = ["pending", "running"];
+
+export interface ScanSummary {
+  /** How many scans are (or ended) in each state. */
+  byStatus: Record<ScanState, number>;
+  lastCompletedAt: Date | null;
+}
 
 export class ScanRepository {
   constructor(private readonly database: Database) {}
@@ -126,6 +132,15 @@ export class ScanRepository {
       const [row] = await this.db.update(this.t).set(changes).where(eq(this.t.id, id)).returning();
       return row;
     });
+  }
+
+  /** For metrics: scans per state and when the latest successful one finished. */
+  async summary(): Promise<ScanSummary> {
+    const rows = await this.db.select({ status: this.t.status, n: count() }).from(this.t).groupBy(this.t.status);
+    const [last] = await this.db.select({ at: max(this.t.completedAt) }).from(this.t).where(eq(this.t.status, "completed"));
+    const byStatus: Record<ScanState, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+    for (const row of rows) byStatus[row.status] = row.n;
+    return { byStatus, lastCompletedAt: last?.at ?? null };
   }
 
   /** At start-up: a scan still marked running was interrupted (crash, kill -9). */

@@ -14,7 +14,7 @@ export function bookRoutes(services: Services) {
   return new Elysia({ name: "book-routes", prefix: "/api/v1/books" })
     .use(authPlugin(services))
     .get(
-      "/",
+      "",
       async ({ caller, query, request }) => {
         const page = pageRequest(query);
         const { rows, total } = await books.list(

@@ -18,7 +18,7 @@ export function duplicateRoutes(services: Services) {
       { auth: "user", detail: { summary: "Detect duplicate books", tags: ["duplicates"] } },
     )
     .get(
-      "/",
+      "",
       async ({ caller }) => {
         const groups = await duplicates.list(caller.user);
         return {

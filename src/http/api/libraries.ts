@@ -61,9 +61,9 @@ export function libraryRoutes(services: Services) {
   const { libraries, scans } = services;
   return new Elysia({ name: "library-routes", prefix: "/api/v1/libraries" })
     .use(authPlugin(services))
-    .get("/", () => libraries.list(), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
+    .get("", ({ caller }) => libraries.list(caller.user), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
     .post(
-      "/",
+      "",
       async ({ body, set }) => {
         const library = await libraries.create(libraryInput(body));
         set.status = 201;
@@ -71,7 +71,7 @@ export function libraryRoutes(services: Services) {
       },
       { auth: "admin", body: LibraryBody, detail: { summary: "Create a library", tags: ["libraries"] } },
     )
-    .get("/:id", ({ params }) => libraries.get(params.id), {
+    .get("/:id", ({ caller, params }) => libraries.get(caller.user, params.id), {
       auth: "user",
       params: IdParams,
       detail: { summary: "Read a library", tags: ["libraries"] },

@@ -1,0 +1,211 @@
+/**
+ * The sharing-tag visibility rule, checked on every surface that shows catalogue content.
+ *
+ * One library with four series: Alpha (tag T1), Beta (T2), Gamma (untagged) and Delta (T1 and
+ * T2, where deny must beat allow). Each series holds a readable book (all four are the same file,
+ * so they form one hash-duplicate group) and a broken one (an empty archive: book errors, and a
+ * second duplicate group). Each viewer holds different grants; `sees` is what the rule says they
+ * may see. Every probe in SURFACES is run for every viewer and must answer exactly as if only the
+ * visible series existed.
+ *
+ * Adding a surface: append a SurfaceProbe to SURFACES. `observe` asks the server as the viewer
+ * and reduces the answer to something comparable (sorted ids, counts, statuses); `expected`
+ * computes the same thing from the series the viewer may see, using the ids in `world`.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { scannedLibrary } from "../helpers/library";
+import { forEachDatabase, type TestServer } from "../helpers/server";
+
+type SeriesKey = "Alpha" | "Beta" | "Gamma" | "Delta";
+type TagKey = "T1" | "T2";
+const ALL: SeriesKey[] = ["Alpha", "Beta", "Gamma", "Delta"];
+const SERIES_TAGS: Record<SeriesKey, TagKey[]> = { Alpha: ["T1"], Beta: ["T2"], Gamma: [], Delta: ["T1", "T2"] };
+const READABLE = "cbz/comicbox/macos_resource_fork.cbz";
+const BROKEN = "cbz/kavita/empty.zip";
+
+interface SeriesInWorld {
+  id: string;
+  readableBookId: string;
+  brokenBookId: string;
+}
+
+interface World {
+  libraryId: string;
+  series: Record<SeriesKey, SeriesInWorld>;
+  /** The error types the broken archive produces (as the admin sees them). */
+  errorTypes: string[];
+}
+
+interface Viewer {
+  name: string;
+  role: "admin" | "user";
+  /** Grants as given through the API, in this order (PUT upserts: one grant per tag). */
+  grants: [TagKey, "allow" | "deny"][];
+  sees: SeriesKey[];
+  /** The viewer's credentials, set in beforeAll. */
+  headers: Record<string, string>;
+}
+
+const VIEWER_SPECS: Omit<Viewer, "headers">[] = [
+  { name: "a user without grants", role: "user", grants: [], sees: ALL },
+  { name: "a user allowed T1", role: "user", grants: [["T1", "allow"]], sees: ["Alpha", "Delta"] },
+  { name: "a user denied T1", role: "user", grants: [["T1", "deny"]], sees: ["Beta", "Gamma"] },
+  // The same tag cannot be both: the later PUT replaces the allow grant with a deny grant.
+  { name: "a user allowed then denied T1", role: "user", grants: [["T1", "allow"], ["T1", "deny"]], sees: ["Beta", "Gamma"] },
+  // Delta carries both tags: deny beats allow.
+  { name: "a user allowed T1 and denied T2", role: "user", grants: [["T1", "allow"], ["T2", "deny"]], sees: ["Alpha"] },
+  { name: "an admin with a deny grant", role: "admin", grants: [["T1", "deny"]], sees: ALL },
+];
+const VIEWERS: Viewer[] = VIEWER_SPECS.map((spec) => ({ ...spec, headers: {} }));
+
+interface SurfaceProbe {
+  surface: string;
+  observe(server: TestServer, viewer: Viewer, world: World): Promise<unknown>;
+  expected(visible: SeriesInWorld[], world: World): unknown;
+}
+
+const sorted = (ids: string[]) => [...ids].sort();
+const bookIdsOf = (series: SeriesInWorld[]) => sorted(series.flatMap((s) => [s.readableBookId, s.brokenBookId]));
+const allBooks = (world: World) => bookIdsOf(Object.values(world.series));
+
+async function answer(server: TestServer, viewer: Viewer, path: string) {
+  const { status, body } = await server.json("GET", path, undefined, viewer.headers);
+  if (status !== 200) throw new Error(`GET ${path} as ${viewer.name}: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const SURFACES: SurfaceProbe[] = [
+  {
+    surface: "GET /api/v1/books (list and total)",
+    async observe(server, viewer, world) {
+      const body = await answer(server, viewer, `/api/v1/books?libraryId=${world.libraryId}&pageSize=500`);
+      return { ids: sorted(body.data.map((book: { id: string }) => book.id)), total: body.total };
+    },
+    expected: (visible) => ({ ids: bookIdsOf(visible), total: visible.length * 2 }),
+  },
+  {
+    surface: "GET /api/v1/books/{id} (404 when hidden)",
+    async observe(server, viewer, world) {
+      const statuses: Record<string, number> = {};
+      for (const id of allBooks(world)) statuses[id] = (await server.json("GET", `/api/v1/books/${id}`, undefined, viewer.headers)).status;
+      return statuses;
+    },
+    expected(visible, world) {
+      const shown = new Set(bookIdsOf(visible));
+      return Object.fromEntries(allBooks(world).map((id) => [id, shown.has(id) ? 200 : 404]));
+    },
+  },
+  {
+    surface: "GET /api/v1/books/errors (counts and entries)",
+    async observe(server, viewer, world) {
+      const body = await answer(server, viewer, `/api/v1/books/errors?libraryId=${world.libraryId}&pageSize=500`);
+      return {
+        totalBooksWithErrors: body.totalBooksWithErrors,
+        groups: body.groups.map((group: { errorType: string; count: number; books: { total: number; data: { book: { id: string } }[] } }) => ({
+          errorType: group.errorType,
+          count: group.count,
+          total: group.books.total,
+          ids: sorted(group.books.data.map((entry) => entry.book.id)),
+        })),
+      };
+    },
+    expected(visible, world) {
+      const broken = sorted(visible.map((s) => s.brokenBookId));
+      const groups = broken.length === 0 ? [] : world.errorTypes.map((errorType) => ({ errorType, count: broken.length, total: broken.length, ids: broken }));
+      return { totalBooksWithErrors: broken.length, groups };
+    },
+  },
+  {
+    surface: "GET /api/v1/duplicates (groups of two or more visible books)",
+    async observe(server, viewer) {
+      const body = await answer(server, viewer, "/api/v1/duplicates");
+      const groups = body.groups.map((group: { books: { id: string }[] }) => sorted(group.books.map((book) => book.id)));
+      return { groups: groups.sort(), totalGroups: body.totalGroups, totalDuplicateBooks: body.totalDuplicateBooks };
+    },
+    expected(visible) {
+      const groups = visible.length < 2 ? [] : [sorted(visible.map((s) => s.readableBookId)), sorted(visible.map((s) => s.brokenBookId))];
+      return { groups: groups.sort(), totalGroups: groups.length, totalDuplicateBooks: groups.flat().length };
+    },
+  },
+  {
+    surface: "GET /api/v1/libraries (series and book counts)",
+    async observe(server, viewer, world) {
+      const libraries: { id: string; seriesCount: number; bookCount: number }[] = await answer(server, viewer, "/api/v1/libraries");
+      const library = libraries.find((candidate) => candidate.id === world.libraryId);
+      return { seriesCount: library?.seriesCount, bookCount: library?.bookCount };
+    },
+    expected: (visible) => ({ seriesCount: visible.length, bookCount: visible.length * 2 }),
+  },
+  {
+    surface: "GET /api/v1/libraries/{id} (series and book counts)",
+    async observe(server, viewer, world) {
+      const library = await answer(server, viewer, `/api/v1/libraries/${world.libraryId}`);
+      return { seriesCount: library.seriesCount, bookCount: library.bookCount };
+    },
+    expected: (visible) => ({ seriesCount: visible.length, bookCount: visible.length * 2 }),
+  },
+];
+
+forEachDatabase("Sharing-tag visibility on every surface", (server) => {
+  const world = {} as World;
+
+  beforeAll(async () => {
+    const adminToken = (await adminSession(server())).token;
+    const admin = bearer(adminToken);
+    const layout: Record<string, string> = {};
+    for (const key of ALL) {
+      layout[`${key}/${key} 001.cbz`] = READABLE;
+      layout[`${key}/${key} 002.cbz`] = BROKEN;
+    }
+    world.libraryId = await scannedLibrary(server(), adminToken, "Shared", layout);
+    expect((await server().json("POST", "/api/v1/duplicates/scan", undefined, admin)).status).toBe(202);
+
+    const books = (await server().json("GET", `/api/v1/books?libraryId=${world.libraryId}&pageSize=500`, undefined, admin)).body.data;
+    world.series = {} as World["series"];
+    for (const key of ALL) {
+      const of = (file: string) => books.find((book: { filePath: string }) => book.filePath.endsWith(`${key}/${key} ${file}.cbz`));
+      world.series[key] = { id: of("001").seriesId, readableBookId: of("001").id, brokenBookId: of("002").id };
+    }
+
+    const errors = (await server().json("GET", `/api/v1/books/errors?libraryId=${world.libraryId}`, undefined, admin)).body;
+    world.errorTypes = errors.groups.map((group: { errorType: string }) => group.errorType);
+
+    const tagIds = {} as Record<TagKey, string>;
+    for (const tag of ["T1", "T2"] as const) {
+      tagIds[tag] = (await server().json("POST", "/api/v1/sharing-tags", { name: tag }, admin)).body.id;
+    }
+    for (const key of ALL) {
+      const set = await server().json("PUT", `/api/v1/series/${world.series[key].id}/sharing-tags`, { sharingTagIds: SERIES_TAGS[key].map((tag) => tagIds[tag]) }, admin);
+      expect(set.status).toBe(200);
+    }
+    for (const [index, viewer] of VIEWERS.entries()) {
+      const username = `viewer${index}`;
+      const userId = await createUser(server(), adminToken, username, viewer.role);
+      for (const [tag, accessMode] of viewer.grants) {
+        const granted = await server().json("PUT", `/api/v1/users/${userId}/sharing-tags`, { sharingTagId: tagIds[tag], accessMode }, admin);
+        expect(granted.status).toBe(200);
+      }
+      viewer.headers = bearer((await login(server(), username)).token);
+    }
+  });
+
+  test("the fixture library is as the matrix assumes: only the 002 books carry errors, both duplicate groups exist", async () => {
+    const admin = VIEWERS.find((viewer) => viewer.role === "admin")!;
+    const errors = await answer(server(), admin, `/api/v1/books/errors?libraryId=${world.libraryId}&pageSize=500`);
+    expect(world.errorTypes.length).toBeGreaterThan(0);
+    expect(errors.totalBooksWithErrors).toBe(ALL.length);
+    expect((await answer(server(), admin, "/api/v1/duplicates")).totalGroups).toBe(2);
+  });
+
+  for (const probe of SURFACES) {
+    describe(probe.surface, () => {
+      for (const viewer of VIEWERS) {
+        test(`${viewer.name} sees ${viewer.sees.join(", ") || "nothing"}`, async () => {
+          const visible = viewer.sees.map((key) => world.series[key]);
+          expect(await probe.observe(server(), viewer, world)).toEqual(probe.expected(visible, world) as never);
+        });
+      }
+    });
+  }
+});

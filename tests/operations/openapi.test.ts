@@ -1,0 +1,120 @@
+/** The OpenAPI document at /api/docs/json and its page at /api/docs: open, complete, secured. */
+import { beforeAll, expect, test } from "bun:test";
+import { forEachDatabase } from "../helpers/server";
+
+/** /api/v1 operations callable without credentials (the contract's open routes). */
+const OPEN_OPERATIONS = [
+  "post /api/v1/setup",
+  "post /api/v1/auth/login",
+  "post /api/v1/auth/refresh",
+  "post /api/v1/auth/logout", // the refresh token in the body is the credential
+  "post /api/v1/auth/register",
+  "get /api/v1/auth/verify-email",
+  "post /api/v1/auth/resend-verification",
+  "get /api/v1/auth/oidc/providers",
+  "get /api/v1/auth/oidc/{provider}/login",
+  "get /api/v1/auth/oidc/{provider}/callback",
+];
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  responses?: Record<string, unknown>;
+  summary?: string;
+  tags?: string[];
+}
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+}
+
+forEachDatabase("OpenAPI document", (server) => {
+  let document: OpenApiDocument;
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ key: `${method} ${path}`, path, operation })),
+    );
+
+  beforeAll(async () => {
+    const response = await server().fetch("/api/docs/json");
+    expect(response.status).toBe(200);
+    document = (await response.json()) as OpenApiDocument;
+  });
+
+  test("is OpenAPI 3.x, served without credentials, with the service's title and version", async () => {
+    expect(document.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(document.info.title).toBe("Longbox API");
+    const health = await server().json("GET", "/health");
+    expect(document.info.version).toBe(health.body.version);
+  });
+
+  test("the page at /api/docs is an HTML viewer of the JSON document, without credentials", async () => {
+    const page = await server().fetch("/api/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toStartWith("text/html");
+    const configuration = new HTMLRewriter();
+    let viewerConfiguration: { url?: string } = {};
+    configuration.on("[data-configuration]", {
+      element(element) {
+        viewerConfiguration = JSON.parse(element.getAttribute("data-configuration") ?? "{}");
+      },
+    });
+    await configuration.transform(page).text();
+    expect(viewerConfiguration.url).toBe("/api/docs/json");
+  });
+
+  test("lists the contract's paths, the documentation routes themselves excluded", () => {
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        "/health",
+        "/api/v1/setup",
+        "/api/v1/auth/login",
+        "/api/v1/users/{id}",
+        "/api/v1/libraries",
+        "/api/v1/libraries/{id}/scan",
+        "/api/v1/books",
+        "/api/v1/books/{id}",
+        "/api/v1/books/errors",
+        "/api/v1/duplicates",
+        "/api/v1/sharing-tags",
+        "/api/v1/sharing-tags/{id}",
+        "/api/v1/series/{id}/sharing-tags",
+        "/api/v1/users/{id}/sharing-tags",
+        "/api/v1/users/{id}/sharing-tags/{tagId}",
+        "/api/v1/metrics",
+      ]),
+    );
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/api/docs"))).toEqual([]);
+    // A prefixed plugin's root route must be registered as "", not "/", or it is listed as "/prefix/".
+    expect(Object.keys(document.paths).filter((path) => path.endsWith("/"))).toEqual([]);
+  });
+
+  test("declares the bearer, basic and API-key security schemes", () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      basicAuth: expect.objectContaining({ type: "http", scheme: "basic" }),
+      apiKeyAuth: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    });
+  });
+
+  test("every /api/v1 operation requires credentials, except the open ones", () => {
+    const anyCredential: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyAuth: [] }];
+    const v1 = operations().filter(({ path }) => path.startsWith("/api/v1/"));
+    const open = v1.filter(({ operation }) => !operation.security).map(({ key }) => key);
+    expect(open.sort()).toEqual([...OPEN_OPERATIONS].sort());
+    for (const { key, operation } of v1) {
+      if (operation.security) expect({ key, security: operation.security }).toEqual({ key, security: anyCredential });
+    }
+    expect(document.paths["/health"]!.get!.security).toBeUndefined();
+    expect(Object.keys(document.paths["/health"]!.get!.responses ?? {})).toEqual(["200", "503"]);
+  });
+
+  test("every operation has a summary and a tag", () => {
+    const undocumented = operations()
+      .filter(({ operation }) => !operation.summary || !operation.tags?.length)
+      .map(({ key }) => key);
+    expect(undocumented).toEqual([]);
+  });
+});
