@@ -15,6 +15,9 @@ import { EmailVerificationTokenRepository } from "./repositories/email-verificat
 import { OidcIdentityRepository } from "./repositories/oidc-identities";
 import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
+import { MetadataEditRepository } from "./repositories/metadata-edits";
+import { ProgressRepository } from "./repositories/progress";
+import { SeriesQueryRepository } from "./repositories/series-queries";
 
 export interface Repositories {
   users: UserRepository;
@@ -28,6 +31,9 @@ export interface Repositories {
   books: BookQueryRepository;
   access: AccessRepository;
   duplicates: DuplicateRepository;
+  series: SeriesQueryRepository;
+  progress: ProgressRepository;
+  edits: MetadataEditRepository;
 }
 
 export interface DataLayer {
@@ -51,6 +57,9 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       books: new BookQueryRepository(database),
       access: new AccessRepository(database),
       duplicates: new DuplicateRepository(database),
+      series: new SeriesQueryRepository(database),
+      progress: new ProgressRepository(database),
+      edits: new MetadataEditRepository(database),
     },
   };
 }
@@ -67,5 +76,10 @@ export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIden
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
+export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
+export type { ProgressRecord } from "./repositories/progress";
+export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
+export type { BookOrderKey } from "./repositories/book-queries";
+export { sortName } from "./repositories/catalogue";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

@@ -60,9 +60,14 @@ export class ThumbnailQueue {
     }
   }
 
-  private async make(bookId: string): Promise<void> {
+  /** Makes the book's thumbnail now, for a request that needs it: its path under the folder, or null on failure. */
+  generate(bookId: string): Promise<string | null> {
+    return this.make(bookId);
+  }
+
+  private async make(bookId: string): Promise<string | null> {
     const book = await this.repositories.catalogue.bookFile(bookId);
-    if (!book) return;
+    if (!book) return null;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {
@@ -75,8 +80,10 @@ export class ThumbnailQueue {
       await mkdir(join(this.settings.dir, bookId.slice(0, 2)), { recursive: true });
       await writeFile(`${target}.tmp`, bytes);
       await rename(`${target}.tmp`, target);
-      await this.repositories.catalogue.setThumbnail(bookId, relative(this.settings.dir, target));
+      const stored = relative(this.settings.dir, target);
+      await this.repositories.catalogue.setThumbnail(bookId, stored);
       this.made++;
+      return stored;
     } catch (error) {
       this.failed++;
       const failure = toBookAnalysisError(error);
@@ -87,6 +94,7 @@ export class ThumbnailQueue {
         details: failure.details ?? null,
         occurredAt: new Date(),
       });
+      return null;
     }
   }
 

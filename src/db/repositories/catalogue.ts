@@ -107,7 +107,8 @@ export class CatalogueRepository {
       if (existing) {
         const locked = new Set(existing.lockedFields);
         const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-        if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
+        if (!locked.has("name")) changes.name = identity.name;
+        if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
         if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
         if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
         if (!locked.has("year") && identity.year) changes.year = identity.year;
