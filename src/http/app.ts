@@ -14,6 +14,12 @@ import { maintenanceRoutes } from "./api/maintenance";
 import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
 import { userRoutes } from "./api/users";
+import { bookFileRoutes } from "./api/book-files";
+import { bookPageRoutes } from "./api/book-pages";
+import { coverRoutes } from "./api/covers";
+import { progressRoutes } from "./api/progress";
+import { publicationRoutes } from "./api/publications";
+import { seriesRoutes } from "./api/series";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { requestContext } from "./request-context";
@@ -32,7 +38,13 @@ export function createHttpApp(services: Services) {
     .use(scanStreamRoutes(services))
     .use(bookRoutes(services))
     .use(duplicateRoutes(services))
-    .use(maintenanceRoutes(services));
+    .use(maintenanceRoutes(services))
+    .use(seriesRoutes(services))
+    .use(bookPageRoutes(services))
+    .use(bookFileRoutes(services))
+    .use(coverRoutes(services))
+    .use(progressRoutes(services))
+    .use(publicationRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
