@@ -19,9 +19,7 @@ const BookEditBody = t.Object(
     titleSort: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 1000 }), t.Null()])),
     number: t.Optional(Count),
     volume: t.Optional(Count),
-  },
-  { additionalProperties: false },
-);
+  });
 
 export function bookRoutes(services: Services) {
   const books = services.books;

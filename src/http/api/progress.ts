@@ -31,7 +31,7 @@ export function progressRoutes(services: Services) {
       {
         auth: "user",
         params: IdParams,
-        body: t.Object({ page: t.Optional(t.Integer()), completed: t.Optional(t.Boolean()) }, { additionalProperties: false }),
+        body: t.Object({ page: t.Optional(t.Integer()), completed: t.Optional(t.Boolean()) }),
         detail: { summary: "Record the caller's progress: {page, completed}", tags: ["progress"] },
       },
     )

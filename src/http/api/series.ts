@@ -21,9 +21,7 @@ const SeriesEditBody = t.Object(
     publisher: t.Optional(Text(500)),
     year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
     readingDirection: t.Optional(t.Union([Direction, t.Null()])),
-  },
-  { additionalProperties: false },
-);
+  });
 
 export function seriesRoutes(services: Services) {
   const { series } = services;
