@@ -35,7 +35,8 @@ export function publicationRoutes(services: Services) {
       },
       {
         auth: "user",
-        params: t.Object({ id: t.String({ format: "uuid" }), "*": t.String() }),
+        // The rest of the path (`*`) is read from the raw URL below, not from the router.
+        params: t.Object({ id: t.String({ format: "uuid" }) }, { additionalProperties: true }),
         detail: { summary: "One resource of an EPUB by its path inside the book", tags: ["reader"] },
       },
     );

@@ -41,7 +41,7 @@ export function toWebPubManifest(bookId: string, fallbackTitle: string, publicat
       "@type": "http://schema.org/Book",
       title: metadata.title ?? fallbackTitle,
       ...contributors(metadata.authors ?? []),
-      ...(metadata.identifiers ? { identifier: Object.values(metadata.identifiers)[0] } : {}),
+      ...identifierOf(metadata.identifiers ?? {}),
       ...(metadata.language ? { language: metadata.language } : {}),
       ...(metadata.publisher ? { publisher: metadata.publisher } : {}),
       ...(metadata.summary ? { description: metadata.summary } : {}),
@@ -65,6 +65,15 @@ function contributors(authors: Author[]): Record<string, { name: string; role?: 
     (byField[field] ??= []).push(field === "contributor" ? { name: author.name, role: author.role } : { name: author.name });
   }
   return byField;
+}
+
+/** Readium wants a URI: ISBN, UUID and DOI become URNs, identifiers that are URIs stay, others are left out. */
+function identifierOf(identifiers: Record<string, string>): { identifier?: string } {
+  for (const [scheme, value] of Object.entries(identifiers)) {
+    if (scheme === "isbn" || scheme === "uuid" || scheme === "doi") return { identifier: `urn:${scheme}:${value}` };
+    if (/^[a-z][a-z0-9+.-]*:\S+$/i.test(value)) return { identifier: value };
+  }
+  return {};
 }
 
 function publishedDate(year: number, month?: number, day?: number): string {
