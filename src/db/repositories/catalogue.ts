@@ -99,41 +99,45 @@ export class CatalogueRepository {
   async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
     return this.database.transaction(async () => {
+      const now = new Date();
+      // Insert first, doing nothing on conflict: two scan workers meeting the same new series
+      // at once (PostgreSQL runs them concurrently) must not both try to create it.
+      const [inserted] = await this.db
+        .insert(s)
+        .values({
+          id: newId(),
+          libraryId,
+          seriesKey: identity.seriesKey,
+          name: identity.name,
+          nameSort: sortName(identity.name),
+          folderPath: identity.folderPath,
+          summary: identity.summary,
+          publisher: identity.publisher,
+          year: identity.year,
+          readingDirection: identity.readingDirection,
+          lockedFields: [],
+          customCoverPath: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
+        .returning({ id: s.id });
+      if (inserted) return { id: inserted.id, created: true };
       const [existing] = await this.db
         .select({ id: s.id, lockedFields: s.lockedFields })
         .from(s)
         .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
-      const now = new Date();
-      if (existing) {
-        const locked = new Set(existing.lockedFields);
-        const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-        if (!locked.has("name")) changes.name = identity.name;
-        if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
-        if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-        if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-        if (!locked.has("year") && identity.year) changes.year = identity.year;
-        if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-        await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-        return { id: existing.id, created: false };
-      }
-      const id = newId();
-      await this.db.insert(s).values({
-        id,
-        libraryId,
-        seriesKey: identity.seriesKey,
-        name: identity.name,
-        nameSort: sortName(identity.name),
-        folderPath: identity.folderPath,
-        summary: identity.summary,
-        publisher: identity.publisher,
-        year: identity.year,
-        readingDirection: identity.readingDirection,
-        lockedFields: [],
-        customCoverPath: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return { id, created: true };
+      if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
+      const locked = new Set(existing.lockedFields);
+      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+      if (!locked.has("name")) changes.name = identity.name;
+      if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
+      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+      if (!locked.has("year") && identity.year) changes.year = identity.year;
+      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+      return { id: existing.id, created: false };
     });
   }
 
