@@ -20,6 +20,7 @@ export class ThumbnailQueue {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   private running: Promise<void> | undefined;
+  private readonly making = new Map<string, Promise<string | null>>();
   private stopped = false;
   made = 0;
   failed = 0;
@@ -62,10 +63,21 @@ export class ThumbnailQueue {
 
   /** Makes the book's thumbnail now, for a request that needs it: its path under the folder, or null on failure. */
   generate(bookId: string): Promise<string | null> {
+    // Made now, so the queue need not make it again (and change the file under a client's ETag).
+    if (this.queued.delete(bookId)) this.queue.splice(this.queue.indexOf(bookId), 1);
     return this.make(bookId);
   }
 
-  private async make(bookId: string): Promise<string | null> {
+  /** One making per book at a time: a request and the queue asking together share the work (and the .tmp file). */
+  private make(bookId: string): Promise<string | null> {
+    const running = this.making.get(bookId);
+    if (running) return running;
+    const making = this.makeNow(bookId).finally(() => this.making.delete(bookId));
+    this.making.set(bookId, making);
+    return making;
+  }
+
+  private async makeNow(bookId: string): Promise<string | null> {
     const book = await this.repositories.catalogue.bookFile(bookId);
     if (!book) return null;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
