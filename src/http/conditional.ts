@@ -27,10 +27,14 @@ export interface BinaryAnswer {
   cacheControl: string;
 }
 
+export function notModified(headers: Record<string, string>): Response {
+  return new Response(null, { status: 304, headers });
+}
+
 /** The bytes with their validators, or 304 when the client's copy is current. */
 export function binaryResponse(request: Request, body: Uint8Array | BunFile, answer: BinaryAnswer): Response {
   const headers = { etag: answer.etag, "cache-control": answer.cacheControl };
-  if (clientHasCurrent(request, answer.etag)) return new Response(null, { status: 304, headers });
+  if (clientHasCurrent(request, answer.etag)) return notModified(headers);
   // Bytes from plugins may view a larger or shared buffer; Blob takes exactly the view.
   return new Response(body instanceof Uint8Array ? new Blob([body as Uint8Array<ArrayBuffer>]) : body, {
     headers: { ...headers, "content-type": answer.mediaType },

@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { decideRange } from "../byte-ranges";
-import { clientHasCurrent, REVALIDATE, strongEtag } from "../conditional";
+import { clientHasCurrent, notModified, REVALIDATE, strongEtag } from "../conditional";
 import { errorResponse } from "../errors";
 
 const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
@@ -25,7 +25,7 @@ export function bookFileRoutes(services: Services) {
           "last-modified": file.modifiedAt.toUTCString(),
           "cache-control": REVALIDATE,
         };
-        if (clientHasCurrent(request, etag)) return new Response(null, { status: 304, headers });
+        if (clientHasCurrent(request, etag)) return notModified(headers);
         const decision = decideRange(request, file.size, { etag, lastModified: file.modifiedAt });
         if (decision.kind === "unsatisfiable") {
           return errorResponse(

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { binaryResponse, clientHasCurrent, IMMUTABLE, strongEtag } from "../conditional";
+import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
 
 const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
@@ -19,11 +19,11 @@ export function bookPageRoutes(services: Services) {
       "/:id/pages/:n",
       async ({ caller, params, query, request }) => {
         const page = await pages.locate(caller.user, params.id, params.n, query.width);
-        const answer = { etag: strongEtag(page.tag), cacheControl: IMMUTABLE, mediaType: "" };
+        const etag = strongEtag(page.tag);
         // Revalidation is answered from the catalogue alone: the book is not opened.
-        if (clientHasCurrent(request, answer.etag)) return binaryResponse(request, new Uint8Array(), answer);
+        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
         const image = await pages.read(page);
-        return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });
+        return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
       },
       {
         auth: "user",
