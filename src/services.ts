@@ -30,6 +30,13 @@ import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
 import { ScanService } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
+import { BookFileService } from "./library/book-files";
+import { CoverService } from "./library/covers";
+import { PageCache } from "./library/page-cache";
+import { PageService } from "./library/pages";
+import { ProgressService } from "./library/progress";
+import { PublicationService } from "./library/publications";
+import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 
@@ -61,6 +68,12 @@ export interface Services {
   books: BookService;
   duplicates: DuplicateService;
   metrics: Metrics;
+  series: SeriesService;
+  pages: PageService;
+  bookFiles: BookFileService;
+  covers: CoverService;
+  progress: ProgressService;
+  publications: PublicationService;
 }
 
 export interface ServiceInputs {
@@ -103,6 +116,17 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
+  const books = new BookService(repositories, access, scanner, thumbnails);
+  const series = new SeriesService(repositories, access);
+  const pageCache = new PageCache(inputs.paths.pageCacheDir, config.files.page_cache_max_mb * 1024 * 1024);
+  const covers = new CoverService(repositories, books, series, thumbnails, {
+    coverDir: inputs.paths.coverDir,
+    thumbnailDir: inputs.paths.thumbnailDir,
+    format: config.files.thumbnail_format,
+    height: config.files.thumbnail_height,
+    maxUploadBytes: config.files.max_cover_upload_bytes,
+    maxPixels: formats.limits.maxPixels,
+  });
   return {
     ...inputs,
     passwords,
@@ -123,9 +147,15 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     schedules,
     access,
     sharingTags: new SharingTagService(database, repositories),
-    books: new BookService(repositories, access, scanner, thumbnails),
-    duplicates: new DuplicateService(repositories, access),
     metrics: new Metrics(repositories, access, thumbnails),
+    books,
+    duplicates: new DuplicateService(repositories, access),
+    series,
+    pages: new PageService(repositories, books, formats, pageCache),
+    bookFiles: new BookFileService(books),
+    covers,
+    progress: new ProgressService(repositories, books),
+    publications: new PublicationService(books, formats),
   };
 }
 

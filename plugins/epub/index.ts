@@ -14,6 +14,7 @@ import { looksLikeEpub, looksLikeZip } from "../../src/formats/magic.ts";
 import { makeThumbnail, scaleToWidth } from "../../src/formats/resize.ts";
 import { normaliseBookPath } from "./book-paths.ts";
 import { EpubBook } from "./epub-book.ts";
+import { describePublication } from "./publication.ts";
 
 const MEDIA_TYPE = "application/epub+zip";
 /** Raster images whose size can be read and which sharp can scale (not SVG). */
@@ -83,6 +84,10 @@ export const epubPlugin: FormatPlugin = {
       throw failure("other", "not_found", `"${resourcePath}" is not a resource of this book`, { resource: resourcePath });
     }
     return { bytes: await book.read(normalised), mediaType: book.mediaTypeOf(normalised) };
+  },
+
+  async publication(path, ctx) {
+    return describePublication(await EpubBook.open(path, ctx));
   },
 };
 

@@ -23,6 +23,7 @@ export const pdfPlugin: FormatPlugin = {
   name: "PDF",
   extensions: ["pdf"],
   mediaTypes: ["application/pdf"],
+  rendersPages: true,
   detect: (head) => (hasPdfHeader(head) ? 2 : 0),
   analyze: analyzePdf,
   readPage: readPdfPage,

@@ -7,6 +7,7 @@ export interface DataPaths {
   sqliteFile: string;
   thumbnailDir: string;
   coverDir: string;
+  pageCacheDir: string;
   jwtSecretFile: string;
 }
 
@@ -18,6 +19,7 @@ export function dataPaths(config: Config): DataPaths {
     sqliteFile: orDefault(config.database.sqlite.path, "longbox.db"),
     thumbnailDir: orDefault(config.files.thumbnail_dir, "thumbnails"),
     coverDir: orDefault(config.files.cover_dir, "covers"),
+    pageCacheDir: orDefault(config.files.page_cache_dir, "page-cache"),
     jwtSecretFile: join(dataDir, "jwt-secret"),
   };
 }

@@ -100,6 +100,10 @@ export const ConfigSchema = T.Object(
       thumbnail_format: T.Union([T.Literal("webp"), T.Literal("jpeg")], { default: "webp" }),
       thumbnail_height: T.Integer({ minimum: 32, maximum: 4096, default: 400 }),
       max_cover_upload_bytes: T.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
+      /** Rendered (PDF) and resized pages. Empty = <application.data_dir>/page-cache */
+      page_cache_dir: T.String({ default: "" }),
+      /** Size cap of the page cache; the least recently used pages go first. 0 = no cache. */
+      page_cache_max_mb: T.Integer({ minimum: 0, default: 512 }),
     }),
     scanner: closed({
       concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),

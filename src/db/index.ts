@@ -17,6 +17,9 @@ import { EmailVerificationTokenRepository } from "./repositories/email-verificat
 import { OidcIdentityRepository } from "./repositories/oidc-identities";
 import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
+import { MetadataEditRepository } from "./repositories/metadata-edits";
+import { ProgressRepository } from "./repositories/progress";
+import { SeriesQueryRepository } from "./repositories/series-queries";
 
 export interface Repositories {
   users: UserRepository;
@@ -32,6 +35,9 @@ export interface Repositories {
   duplicates: DuplicateRepository;
   sharingTags: SharingTagRepository;
   inventory: InventoryRepository;
+  series: SeriesQueryRepository;
+  progress: ProgressRepository;
+  edits: MetadataEditRepository;
 }
 
 export interface DataLayer {
@@ -57,6 +63,9 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       duplicates: new DuplicateRepository(database),
       sharingTags: new SharingTagRepository(database),
       inventory: new InventoryRepository(database),
+      series: new SeriesQueryRepository(database),
+      progress: new ProgressRepository(database),
+      edits: new MetadataEditRepository(database),
     },
   };
 }
@@ -75,5 +84,10 @@ export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositori
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
+export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
+export type { ProgressRecord } from "./repositories/progress";
+export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
+export type { BookOrderKey } from "./repositories/book-queries";
+export { sortName } from "./repositories/catalogue";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

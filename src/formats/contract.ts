@@ -134,6 +134,31 @@ export interface BookResource {
   mediaType: string;
 }
 
+/** A link to a resource of the book; `href` is its path inside the book (with an optional #fragment). */
+export interface PublicationLink {
+  href: string;
+  type?: string;
+  title?: string;
+  /** Nested entries of a table of contents. */
+  children?: PublicationLink[];
+}
+
+/**
+ * How a book is read resource by resource in the web reader (EPUB): its reading order, the
+ * other resources it needs, and its table of contents. The HTTP layer turns it into a Readium
+ * Web Publication Manifest.
+ */
+export interface Publication {
+  metadata: BookMetadata;
+  /** fixed: one page per reading-order item (manga, comics); reflowable: flowing text. */
+  layout: "fixed" | "reflowable";
+  readingOrder: PublicationLink[];
+  resources: PublicationLink[];
+  toc: PublicationLink[];
+  /** Path of the cover image inside the book, when one is declared. */
+  cover: string | null;
+}
+
 export interface FormatPlugin {
   /** Stable id, also the BookDto `fileFormat` (cbz, cbr, epub, pdf for the built-ins). */
   readonly id: string;
@@ -142,6 +167,11 @@ export interface FormatPlugin {
   readonly extensions: readonly string[];
   /** Media types of the files this plugin reads; the first is the canonical one. */
   readonly mediaTypes: readonly string[];
+  /**
+   * True when pages are rendered (PDF) rather than stored as images: each page costs real
+   * work, so the server keeps rendered pages in its page cache.
+   */
+  readonly rendersPages?: boolean;
   /**
    * How sure the plugin is that this content is its format, from the file's first bytes
    * (at least 4 KiB when the file is that long) and its path: 0 = not mine, 1 = the container
@@ -156,4 +186,6 @@ export interface FormatPlugin {
   thumbnail?(path: string, ctx: PluginContext, options: ThumbnailOptions): Promise<Uint8Array>;
   /** Optional: a resource of the book by its path inside the book (EPUB web reader). */
   readResource?(path: string, resourcePath: string, ctx: PluginContext): Promise<BookResource>;
+  /** Optional: the book as a web publication (reading order, resources, toc) for the web reader. */
+  publication?(path: string, ctx: PluginContext): Promise<Publication>;
 }

@@ -76,7 +76,8 @@ export function formatPluginProblems(value: unknown): string[] {
   for (const method of ["detect", "analyze", "readPage"]) {
     if (typeof plugin[method] !== "function") problems.push(`\`${method}\` must be a function`);
   }
-  for (const method of ["thumbnail", "readResource"]) {
+  if (plugin.rendersPages !== undefined && typeof plugin.rendersPages !== "boolean") problems.push("`rendersPages`, when present, must be a boolean");
+  for (const method of ["thumbnail", "readResource", "publication"]) {
     if (plugin[method] !== undefined && typeof plugin[method] !== "function") problems.push(`\`${method}\`, when present, must be a function`);
   }
   return problems;

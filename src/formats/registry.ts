@@ -11,6 +11,7 @@ import {
   type FormatPlugin,
   type PageImage,
   type PluginContext,
+  type Publication,
   type ReadPageOptions,
   type ThumbnailOptions,
 } from "./contract.ts";
@@ -156,6 +157,19 @@ export class FormatRegistry {
     const readResource = plugin.readResource?.bind(plugin);
     if (!readResource) throw failure("other", "not_found", `Books read by the "${plugin.id}" plugin have no resources`);
     return this.guarded(options, (ctx) => readResource(path, resourcePath, ctx));
+  }
+
+  /** The book as a web publication (EPUB web reader). Throws `not_found` when its format has none. */
+  async publication(path: string, options: CallOptions = {}): Promise<Publication> {
+    const plugin = await this.pluginFor(path, options);
+    const publication = plugin.publication?.bind(plugin);
+    if (!publication) throw failure("other", "not_found", `Books read by the "${plugin.id}" plugin cannot be read as a web publication`);
+    return this.guarded(options, (ctx) => publication(path, ctx));
+  }
+
+  /** Whether the plugin with this id renders its pages (they are worth caching). */
+  rendersPages(formatId: string): boolean {
+    return this.byId.get(formatId)?.rendersPages === true;
   }
 
   private async pluginFor(path: string, options: CallOptions): Promise<FormatPlugin> {

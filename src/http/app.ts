@@ -16,6 +16,12 @@ import { scanStreamRoutes } from "./api/scan-stream";
 import { setupRoutes } from "./api/setup";
 import { sharingTagRoutes } from "./api/sharing-tags";
 import { userRoutes } from "./api/users";
+import { bookFileRoutes } from "./api/book-files";
+import { bookPageRoutes } from "./api/book-pages";
+import { coverRoutes } from "./api/covers";
+import { progressRoutes } from "./api/progress";
+import { publicationRoutes } from "./api/publications";
+import { seriesRoutes } from "./api/series";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
@@ -40,7 +46,13 @@ export function createHttpApp(services: Services) {
     .use(duplicateRoutes(services))
     .use(maintenanceRoutes(services))
     .use(sharingTagRoutes(services))
-    .use(metricsRoutes(services));
+    .use(metricsRoutes(services))
+    .use(seriesRoutes(services))
+    .use(bookPageRoutes(services))
+    .use(bookFileRoutes(services))
+    .use(coverRoutes(services))
+    .use(progressRoutes(services))
+    .use(publicationRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -3,7 +3,7 @@
  * book does not exist), with the caller's own progress. Also re-analysis of one book,
  * permanent deletion of a soft-deleted one, and analysis errors grouped by type.
  */
-import type { BookErrorView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
+import type { BookEdit, BookErrorView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
 import { BOOK_ERROR_TYPES, type BookErrorType } from "../formats/contract";
@@ -53,6 +53,17 @@ export class BookService {
     const book = await this.repositories.books.findOne(id, caller.id, await this.access.seriesVisibility(caller));
     if (!book) throw notFound("book");
     return book;
+  }
+
+  /**
+   * Changes book fields (admin) and locks them against later scans. The number is also the
+   * book's sort position, so setting one sets the other.
+   */
+  async edit(caller: Caller, id: string, edit: Omit<BookEdit, "numberSort">): Promise<BookView> {
+    await this.get(caller, id);
+    const withSortNumber: BookEdit = edit.number !== undefined ? { ...edit, numberSort: edit.number } : edit;
+    if (!(await this.repositories.edits.editBook(id, withSortNumber))) throw notFound("book");
+    return this.get(caller, id);
   }
 
   /** Re-reads the book's file and replaces its analysis (admin). */

@@ -20,6 +20,7 @@ export class ThumbnailQueue {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
   private running: Promise<void> | undefined;
+  private readonly making = new Map<string, Promise<string | null>>();
   private stopped = false;
   /** While a scan catalogues, thumbnails wait: the catalogue comes first (see ScanService). */
   private paused = false;
@@ -78,10 +79,26 @@ export class ThumbnailQueue {
     }
   }
 
-  private async make(bookId: string): Promise<void> {
+  /** Makes the book's thumbnail now, for a request that needs it: its path under the folder, or null on failure. */
+  generate(bookId: string): Promise<string | null> {
+    // Made now, so the queue need not make it again (and change the file under a client's ETag).
+    if (this.queued.delete(bookId)) this.queue.splice(this.queue.indexOf(bookId), 1);
+    return this.make(bookId);
+  }
+
+  /** One making per book at a time: a request and the queue asking together share the work (and the .tmp file). */
+  private make(bookId: string): Promise<string | null> {
+    const running = this.making.get(bookId);
+    if (running) return running;
+    const making = this.makeNow(bookId).finally(() => this.making.delete(bookId));
+    this.making.set(bookId, making);
+    return making;
+  }
+
+  private async makeNow(bookId: string): Promise<string | null> {
     const book = await this.repositories.catalogue.bookFile(bookId);
     // A book without pages has no cover to show: its analysis error already says why.
-    if (!book || book.coverPage === null) return;
+    if (!book || book.coverPage === null) return null;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {
@@ -94,8 +111,10 @@ export class ThumbnailQueue {
       await mkdir(join(this.settings.dir, bookId.slice(0, 2)), { recursive: true });
       await writeFile(`${target}.tmp`, bytes);
       await rename(`${target}.tmp`, target);
-      await this.repositories.catalogue.setThumbnail(bookId, relative(this.settings.dir, target));
+      const stored = relative(this.settings.dir, target);
+      await this.repositories.catalogue.setThumbnail(bookId, stored);
       this.made++;
+      return stored;
     } catch (error) {
       this.failed++;
       const failure = toBookAnalysisError(error);
@@ -106,6 +125,7 @@ export class ThumbnailQueue {
         details: failure.details ?? null,
         occurredAt: new Date(),
       });
+      return null;
     }
   }
 

@@ -3,10 +3,12 @@
  * effective reading direction, and the caller's progress. Filters narrow by ids, library,
  * series, deletion state and visibility (sharing tags) so every surface shares one query.
  */
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import type { StoredBookMetadata } from "../schema/types";
+import type { PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
+import { containsIgnoringCase, containsPattern } from "./text-search";
 
 export interface BookView {
   id: string;
@@ -46,11 +48,21 @@ export interface BookFilter {
   seriesId?: string;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
+  /** Text anywhere in the title, the series name or an author's name, ignoring case. */
+  q?: string;
   /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
   seriesVisible?: SQL | undefined;
 }
 
 export type BookSort = "series" | "title" | "createdAt" | "number";
+
+/** What ordering a series' books naturally needs (see BookService.seriesBooks). */
+export interface BookOrderKey {
+  id: string;
+  numberSort: number | null;
+  title: string;
+  titleSort: string | null;
+}
 
 export interface BookErrorView {
   bookId: string;
@@ -81,14 +93,19 @@ export class BookQueryRepository {
     const { books, libraries, series, readProgress } = this.database.tables;
     const where = this.conditions(filter);
     const order = sort.direction === "desc" ? desc : asc;
+    // Both databases must agree: titles compare lower-cased (PostgreSQL collations and SQLite's
+    // binary order differ on case), and books without a number come last (PostgreSQL sorts NULL
+    // last, SQLite first).
+    const title = sql`lower(${books.title})`;
+    const unnumberedLast = asc(sql`${books.numberSort} is null`);
     const orderBy =
       sort.field === "title"
-        ? [order(books.title), asc(books.id)]
+        ? [order(title), asc(books.id)]
         : sort.field === "createdAt"
           ? [order(books.createdAt), asc(books.id)]
           : sort.field === "number"
-            ? [order(books.numberSort), order(books.title), asc(books.id)]
-            : [order(series.nameSort), asc(books.numberSort), asc(books.title), asc(books.id)];
+            ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
+            : [order(series.nameSort), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
     const progressJoin = userId
       ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId))
       : sql`false`;
@@ -186,14 +203,45 @@ export class BookQueryRepository {
       .orderBy(asc(e.occurredAt), asc(e.id));
   }
 
+  /** Every book matching the filter with the fields that order it, unpaged (one series' worth). */
+  async orderKeys(filter: BookFilter): Promise<BookOrderKey[]> {
+    const { books, series } = this.database.tables;
+    return this.db
+      .select({ id: books.id, numberSort: books.numberSort, title: books.title, titleSort: books.titleSort })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(this.conditions(filter));
+  }
+
+  /** The stored pages of a book, in reading order. */
+  async pages(bookId: string): Promise<PageRecord[]> {
+    const p = this.database.tables.bookPages;
+    return this.db
+      .select({ number: p.number, fileName: p.fileName, mediaType: p.mediaType, width: p.width, height: p.height, size: p.size })
+      .from(p)
+      .where(eq(p.bookId, bookId))
+      .orderBy(asc(p.number));
+  }
+
+  /** Conditions on books joined with their series (every query here joins it). */
   private conditions(filter: BookFilter): SQL | undefined {
-    const { books } = this.database.tables;
+    const { books, series } = this.database.tables;
     return and(
       filter.ids ? inArray(books.id, filter.ids) : undefined,
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
       filter.seriesId ? eq(books.seriesId, filter.seriesId) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
+      filter.q ? or(containsIgnoringCase(books.title, filter.q), containsIgnoringCase(series.name, filter.q), this.authorNamed(filter.q)) : undefined,
       filter.seriesVisible,
     );
+  }
+
+  /** An author's name in the metadata JSON contains the text (JSON functions differ per database). */
+  private authorNamed(text: string): SQL {
+    const { metadata } = this.database.tables.books;
+    const pattern = containsPattern(text);
+    return this.database.dialect === "postgres"
+      ? sql`exists (select 1 from jsonb_array_elements(coalesce(${metadata} -> 'authors', '[]'::jsonb)) as author where lower(author ->> 'name') like ${pattern} escape '\\')`
+      : sql`exists (select 1 from json_each(${metadata}, '$.authors') as author where lower(json_extract(author.value, '$.name')) like ${pattern} escape '\\')`;
   }
 }

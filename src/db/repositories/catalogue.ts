@@ -100,9 +100,9 @@ export class CatalogueRepository {
     const s = this.database.tables.series;
     return this.database.transaction(async () => {
       const now = new Date();
-      // Two books of a new series may be catalogued at once: the unique (library, key) index
-      // decides which insert wins; the other one finds the row and updates it.
-      const inserted = await this.db
+      // Insert first, doing nothing on conflict: two scan workers meeting the same new series
+      // at once (PostgreSQL runs them concurrently) must not both try to create it.
+      const [inserted] = await this.db
         .insert(s)
         .values({
           id: newId(),
@@ -122,16 +122,16 @@ export class CatalogueRepository {
         })
         .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
         .returning({ id: s.id });
-      if (inserted[0]) return { id: inserted[0].id, created: true };
-
+      if (inserted) return { id: inserted.id, created: true };
       const [existing] = await this.db
         .select({ id: s.id, lockedFields: s.lockedFields })
         .from(s)
         .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
-      if (!existing) throw new Error(`series ${identity.seriesKey} vanished while being updated`);
+      if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
       const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("name")) Object.assign(changes, { name: identity.name, nameSort: sortName(identity.name) });
+      if (!locked.has("name")) changes.name = identity.name;
+      if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
       if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
       if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
       if (!locked.has("year") && identity.year) changes.year = identity.year;

@@ -1,13 +1,25 @@
 /** Books: lists, one book, analysis errors grouped by type, re-analysis, permanent deletion. */
 import { Elysia, t } from "elysia";
+import type { BookSort } from "../../db";
 import { BOOK_ERROR_TYPES } from "../../formats/contract";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
+import { parseSort, sortQuery } from "../sorting";
 import { toBookDto, toBookErrorDto } from "./book-dto";
 
 const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
+const BOOK_SORTS: readonly BookSort[] = ["series", "title", "createdAt", "number"];
+const Count = t.Union([t.Integer({ minimum: 0, maximum: 1_000_000 }), t.Null()]);
+
+const BookEditBody = t.Object(
+  {
+    title: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),
+    titleSort: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 1000 }), t.Null()])),
+    number: t.Optional(Count),
+    volume: t.Optional(Count),
+  });
 
 export function bookRoutes(services: Services) {
   const books = services.books;
@@ -17,10 +29,12 @@ export function bookRoutes(services: Services) {
       "",
       async ({ caller, query, request }) => {
         const page = pageRequest(query);
+        const sort = parseSort(query.sort, BOOK_SORTS);
         const { rows, total } = await books.list(
           caller.user,
-          { libraryId: query.libraryId, seriesId: query.seriesId, deleted: query.deleted === "true" },
+          { libraryId: query.libraryId, seriesId: query.seriesId, deleted: query.deleted === "true", q: query.q || undefined },
           { offset: page.offset, limit: page.pageSize },
+          sort,
         );
         return paginated(request, page, total, rows.map(toBookDto));
       },
@@ -28,13 +42,15 @@ export function bookRoutes(services: Services) {
         auth: "user",
         query: t.Composite([
           pagingQuery,
+          sortQuery,
           t.Object({
             libraryId: t.Optional(t.String({ format: "uuid" })),
             seriesId: t.Optional(t.String({ format: "uuid" })),
             deleted: t.Optional(BooleanText),
+            q: t.Optional(t.String({ maxLength: 200 })),
           }),
         ]),
-        detail: { summary: "List books", tags: ["books"] },
+        detail: { summary: "List books (q: title, series or author; sort: series, title, createdAt, number)", tags: ["books"] },
       },
     )
     .get(
@@ -77,6 +93,12 @@ export function bookRoutes(services: Services) {
       auth: "user",
       params: IdParams,
       detail: { summary: "Read a book", tags: ["books"] },
+    })
+    .patch("/:id", async ({ caller, params, body }) => toBookDto(await books.edit(caller.user, params.id, body)), {
+      auth: "admin",
+      params: IdParams,
+      body: BookEditBody,
+      detail: { summary: "Change book fields; they are locked against scans", tags: ["books"] },
     })
     .delete(
       "/:id",

@@ -1,0 +1,72 @@
+/**
+ * What admins change by hand: series and book fields, and uploaded covers. Every edited field
+ * joins the record's `lockedFields`, which scans never overwrite (see CatalogueRepository).
+ */
+import { eq } from "drizzle-orm";
+import type { Database } from "../database";
+import type { ReadingDirection } from "./libraries";
+
+export interface SeriesEdit {
+  name?: string;
+  nameSort?: string;
+  summary?: string | null;
+  publisher?: string | null;
+  year?: number | null;
+  readingDirection?: ReadingDirection | null;
+}
+
+export interface BookEdit {
+  title?: string;
+  titleSort?: string | null;
+  number?: number | null;
+  numberSort?: number | null;
+  volume?: number | null;
+}
+
+export type CoverOwner = "book" | "series";
+
+export class MetadataEditRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  /** Applies the edit and locks its fields; false when the series does not exist. */
+  async editSeries(id: string, edit: SeriesEdit): Promise<boolean> {
+    const s = this.database.tables.series;
+    return this.database.transaction(async () => {
+      const [current] = await this.db.select({ lockedFields: s.lockedFields }).from(s).where(eq(s.id, id));
+      if (!current) return false;
+      const lockedFields = withLocks(current.lockedFields, edit);
+      await this.db.update(s).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(s.id, id));
+      return true;
+    });
+  }
+
+  /** Applies the edit and locks its fields; false when the book does not exist. */
+  async editBook(id: string, edit: BookEdit): Promise<boolean> {
+    const b = this.database.tables.books;
+    return this.database.transaction(async () => {
+      const [current] = await this.db.select({ lockedFields: b.lockedFields }).from(b).where(eq(b.id, id));
+      if (!current) return false;
+      const lockedFields = withLocks(current.lockedFields, edit);
+      await this.db.update(b).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
+      return true;
+    });
+  }
+
+  /** Records (or clears, with null) the uploaded cover; returns the previous one's path. */
+  async setCover(owner: CoverOwner, id: string, path: string | null): Promise<string | null> {
+    const table = owner === "book" ? this.database.tables.books : this.database.tables.series;
+    return this.database.transaction(async () => {
+      const [current] = await this.db.select({ path: table.customCoverPath }).from(table).where(eq(table.id, id));
+      await this.db.update(table).set({ customCoverPath: path }).where(eq(table.id, id));
+      return current?.path ?? null;
+    });
+  }
+}
+
+function withLocks(locked: string[], edit: object): string[] {
+  return [...new Set([...locked, ...Object.keys(edit)])].sort();
+}

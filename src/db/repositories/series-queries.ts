@@ -1,0 +1,124 @@
+/**
+ * Reads of series as the API shows them: with their library's name, the effective reading
+ * direction, how many present books they hold and how many of those the caller has read or
+ * started. Lists show only series that still hold a present book (a series whose files all
+ * vanished is out of library views, like its soft-deleted books).
+ */
+import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../database";
+import type { ReadingDirection } from "./libraries";
+import { containsIgnoringCase } from "./text-search";
+
+export interface SeriesView {
+  id: string;
+  libraryId: string;
+  libraryName: string;
+  name: string;
+  nameSort: string;
+  summary: string | null;
+  publisher: string | null;
+  year: number | null;
+  /** The series' own direction, else its library's default. */
+  readingDirection: ReadingDirection;
+  lockedFields: string[];
+  customCoverPath: string | null;
+  /** Present (not soft-deleted) books. */
+  bookCount: number;
+  booksReadCount: number;
+  booksInProgressCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SeriesFilter {
+  ids?: string[];
+  libraryId?: string;
+  /** Text anywhere in the name, ignoring case. */
+  q?: string;
+  /** Only series holding at least one present book (lists). */
+  withPresentBooks?: boolean;
+  /** Sharing-tag visibility, built by the access repository. */
+  seriesVisible?: SQL | undefined;
+}
+
+export type SeriesSort = "name" | "createdAt" | "updatedAt" | "year";
+
+export class SeriesQueryRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  async find(
+    filter: SeriesFilter,
+    userId: string,
+    page: { offset: number; limit: number },
+    sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
+  ): Promise<{ rows: SeriesView[]; total: number }> {
+    const { series, libraries, books, readProgress } = this.database.tables;
+    const where = this.conditions(filter);
+    const presentBooks = and(eq(books.seriesId, series.id), eq(books.deleted, false));
+    const countOf = (condition: SQL | undefined) =>
+      sql<number>`(${this.db.select({ n: count() }).from(books).where(and(presentBooks, condition))})`;
+    const progressOf = (completed: boolean) =>
+      exists(
+        this.db
+          .select({ one: sql`1` })
+          .from(readProgress)
+          .where(and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId), eq(readProgress.completed, completed))),
+      );
+    const order = sort.direction === "desc" ? desc : asc;
+    const sortColumn = { name: series.nameSort, createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
+    // Series without a year come last on both databases (their NULL ordering differs).
+    const orderBy = sort.field === "year" ? [asc(sql`${series.year} is null`), order(sortColumn)] : [order(sortColumn)];
+    const rows = await this.db
+      .select({
+        series,
+        libraryName: libraries.name,
+        libraryDirection: libraries.defaultReadingDirection,
+        bookCount: countOf(undefined),
+        booksReadCount: countOf(progressOf(true)),
+        booksInProgressCount: countOf(progressOf(false)),
+      })
+      .from(series)
+      .innerJoin(libraries, eq(libraries.id, series.libraryId))
+      .where(where)
+      .orderBy(...orderBy, asc(series.nameSort), asc(series.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const [totalRow] = await this.db.select({ n: count() }).from(series).where(where);
+    return {
+      total: totalRow?.n ?? 0,
+      rows: rows.map((row) => {
+        const { seriesKey: _key, folderPath: _folder, readingDirection, ...fields } = row.series;
+        return {
+          ...fields,
+          libraryName: row.libraryName,
+          readingDirection: readingDirection ?? row.libraryDirection,
+          bookCount: Number(row.bookCount),
+          booksReadCount: Number(row.booksReadCount),
+          booksInProgressCount: Number(row.booksInProgressCount),
+        };
+      }),
+    };
+  }
+
+  async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
+    const { rows } = await this.find({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 });
+    return rows[0];
+  }
+
+  private conditions(filter: SeriesFilter): SQL | undefined {
+    const { series, books } = this.database.tables;
+    return and(
+      filter.ids ? inArray(series.id, filter.ids) : undefined,
+      filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
+      filter.q ? containsIgnoringCase(series.name, filter.q) : undefined,
+      filter.withPresentBooks
+        ? exists(this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))))
+        : undefined,
+      filter.seriesVisible,
+    );
+  }
+}

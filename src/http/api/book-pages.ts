@@ -1,0 +1,35 @@
+/** Pages of a book: the list, and one page's image (1-indexed, optionally scaled down to `width`). */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+
+const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
+
+export function bookPageRoutes(services: Services) {
+  const { pages } = services;
+  return new Elysia({ name: "book-page-routes", prefix: "/api/v1/books" })
+    .use(authPlugin(services))
+    .get("/:id/pages", async ({ caller, params }) => pages.list(caller.user, params.id), {
+      auth: "user",
+      params: IdParams,
+      detail: { summary: "The book's pages: number (from 1), file name, media type, size", tags: ["pages"] },
+    })
+    .get(
+      "/:id/pages/:n",
+      async ({ caller, params, query, request }) => {
+        const page = await pages.locate(caller.user, params.id, params.n, query.width);
+        const etag = strongEtag(page.tag);
+        // Revalidation is answered from the catalogue alone: the book is not opened.
+        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
+        const image = await pages.read(page);
+        return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
+      },
+      {
+        auth: "user",
+        params: t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() }),
+        query: t.Object({ width: t.Optional(t.Integer({ minimum: 16, maximum: 4096 })) }),
+        detail: { summary: "One page's image; 1-indexed; ETag and 304; PDF pages rendered", tags: ["pages"] },
+      },
+    );
+}

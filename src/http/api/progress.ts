@@ -1,0 +1,46 @@
+/** The caller's own reading progress on a book. */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { toReadProgressDto } from "./book-dto";
+
+const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
+
+export function progressRoutes(services: Services) {
+  const { progress } = services;
+  return new Elysia({ name: "progress-routes", prefix: "/api/v1/books" })
+    .use(authPlugin(services))
+    .get(
+      "/:id/progress",
+      async ({ caller, params, set }) => {
+        const { book, progress: current } = await progress.get(caller.user, params.id);
+        if (!current) {
+          set.status = 204;
+          return;
+        }
+        return toReadProgressDto(current, book.pageCount);
+      },
+      { auth: "user", params: IdParams, detail: { summary: "The caller's progress on the book; 204 when none", tags: ["progress"] } },
+    )
+    .put(
+      "/:id/progress",
+      async ({ caller, params, body }) => {
+        const saved = await progress.save(caller.user, params.id, body);
+        return toReadProgressDto(saved.progress, saved.book.pageCount);
+      },
+      {
+        auth: "user",
+        params: IdParams,
+        body: t.Object({ page: t.Optional(t.Integer()), completed: t.Optional(t.Boolean()) }),
+        detail: { summary: "Record the caller's progress: {page, completed}", tags: ["progress"] },
+      },
+    )
+    .delete(
+      "/:id/progress",
+      async ({ caller, params, set }) => {
+        await progress.delete(caller.user, params.id);
+        set.status = 204;
+      },
+      { auth: "user", params: IdParams, detail: { summary: "Forget the caller's progress on the book", tags: ["progress"] } },
+    );
+}

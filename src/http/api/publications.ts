@@ -1,0 +1,58 @@
+/** EPUB for the web reader: the Readium manifest, and the book's resources one by one. */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
+import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
+
+const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
+const RESOURCE_PREFIX = "/resource/";
+
+export function publicationRoutes(services: Services) {
+  const { publications } = services;
+  return new Elysia({ name: "publication-routes", prefix: "/api/v1/books" })
+    .use(authPlugin(services))
+    .get(
+      "/:id/manifest",
+      async ({ caller, params }) => {
+        const { book, publication } = await publications.publication(caller.user, params.id);
+        return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication)), {
+          headers: { "content-type": `${WEBPUB_MEDIA_TYPE}; charset=utf-8`, "cache-control": REVALIDATE },
+        });
+      },
+      { auth: "user", params: IdParams, detail: { summary: "Readium Web Publication Manifest of an EPUB", tags: ["reader"] } },
+    )
+    .get(
+      "/:id/resource/*",
+      async ({ caller, params, request }) => {
+        const path = resourcePathOf(request);
+        const { book, resource } = await publications.resource(caller.user, params.id, path);
+        return binaryResponse(request, resource.bytes, {
+          mediaType: resource.mediaType,
+          etag: strongEtag(`${book.fileHash}:${encodeURIComponent(path)}`),
+          cacheControl: REVALIDATE,
+        });
+      },
+      {
+        auth: "user",
+        // The rest of the path (`*`) is read from the raw URL below, not from the router.
+        params: t.Object({ id: t.String({ format: "uuid" }) }, { additionalProperties: true }),
+        detail: { summary: "One resource of an EPUB by its path inside the book", tags: ["reader"] },
+      },
+    );
+}
+
+/**
+ * The resource path, decoded once, from the raw request URL: decoding is done here rather than
+ * trusted to the router, so `%2e%2e` or `%2f` arrive as the `..` and `/` they stand for and are
+ * refused by the path check, and malformed escapes name no resource at all.
+ */
+function resourcePathOf(request: Request): string {
+  const { pathname } = new URL(request.url);
+  const raw = pathname.slice(pathname.indexOf(RESOURCE_PREFIX) + RESOURCE_PREFIX.length);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return "";
+  }
+}

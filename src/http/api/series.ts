@@ -1,0 +1,78 @@
+/** Series: lists (search, sort), one series, admin edits (locked against scans), its books in reading order. */
+import { Elysia, t } from "elysia";
+import type { SeriesSort } from "../../db";
+import type { Services } from "../../services";
+import { authPlugin } from "../auth-plugin";
+import { pageRequest, paginated, pagingQuery } from "../paging";
+import { parseSort, sortQuery } from "../sorting";
+import { toBookDto } from "./book-dto";
+import { toSeriesDto } from "./series-dto";
+
+const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
+const Direction = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("ttb"), t.Literal("webtoon")]);
+const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
+const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
+
+const SeriesEditBody = t.Object(
+  {
+    name: t.Optional(t.String({ minLength: 1, maxLength: 500 })),
+    nameSort: t.Optional(t.String({ minLength: 1, maxLength: 500 })),
+    summary: t.Optional(Text(20_000)),
+    publisher: t.Optional(Text(500)),
+    year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
+    readingDirection: t.Optional(t.Union([Direction, t.Null()])),
+  });
+
+export function seriesRoutes(services: Services) {
+  const { series } = services;
+  return new Elysia({ name: "series-routes", prefix: "/api/v1/series" })
+    .use(authPlugin(services))
+    .get(
+      "",
+      async ({ caller, query, request }) => {
+        const page = pageRequest(query);
+        const sort = parseSort(query.sort, SERIES_SORTS);
+        const { rows, total } = await series.list(
+          caller.user,
+          { libraryId: query.libraryId, q: query.q || undefined },
+          { offset: page.offset, limit: page.pageSize },
+          sort,
+        );
+        return paginated(request, page, total, rows.map(toSeriesDto));
+      },
+      {
+        auth: "user",
+        query: t.Composite([
+          pagingQuery,
+          sortQuery,
+          t.Object({ libraryId: t.Optional(t.String({ format: "uuid" })), q: t.Optional(t.String({ maxLength: 200 })) }),
+        ]),
+        detail: { summary: "List series (sort: name, createdAt, updatedAt, year)", tags: ["series"] },
+      },
+    )
+    .get("/:id", async ({ caller, params }) => toSeriesDto(await series.get(caller.user, params.id)), {
+      auth: "user",
+      params: IdParams,
+      detail: { summary: "Read a series", tags: ["series"] },
+    })
+    .patch("/:id", async ({ caller, params, body }) => toSeriesDto(await series.edit(caller.user, params.id, body)), {
+      auth: "admin",
+      params: IdParams,
+      body: SeriesEditBody,
+      detail: { summary: "Change series fields; they are locked against scans", tags: ["series"] },
+    })
+    .get(
+      "/:id/books",
+      async ({ caller, params, query, request }) => {
+        const page = pageRequest(query);
+        const { rows, total } = await series.books(caller.user, params.id, { offset: page.offset, limit: page.pageSize });
+        return paginated(request, page, total, rows.map(toBookDto));
+      },
+      {
+        auth: "user",
+        params: IdParams,
+        query: pagingQuery,
+        detail: { summary: "The series' books by number, then title in natural order", tags: ["series"] },
+      },
+    );
+}

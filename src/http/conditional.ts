@@ -1,0 +1,42 @@
+/**
+ * Conditional requests and cache headers for binary answers (pages, thumbnails, resources,
+ * files): ETags, `If-None-Match` -> 304 (weak comparison, as RFC 9110 asks for it).
+ */
+import type { BunFile } from "bun";
+
+/** Pages of a given content never change: their ETag names the content, page and width. */
+export const IMMUTABLE = "private, max-age=31536000, immutable";
+/** Things that can change under the same URL (an uploaded cover): always revalidated, cheaply. */
+export const REVALIDATE = "private, no-cache";
+
+export function strongEtag(value: string): string {
+  return `"${value}"`;
+}
+
+/** True when the client already holds this version (`If-None-Match` lists the tag, or `*`). */
+export function clientHasCurrent(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+}
+
+export interface BinaryAnswer {
+  mediaType: string;
+  etag: string;
+  cacheControl: string;
+}
+
+export function notModified(headers: Record<string, string>): Response {
+  return new Response(null, { status: 304, headers });
+}
+
+/** The bytes with their validators, or 304 when the client's copy is current. */
+export function binaryResponse(request: Request, body: Uint8Array | BunFile, answer: BinaryAnswer): Response {
+  const headers = { etag: answer.etag, "cache-control": answer.cacheControl };
+  if (clientHasCurrent(request, answer.etag)) return notModified(headers);
+  // Bytes from plugins may view a larger or shared buffer; Blob takes exactly the view.
+  return new Response(body instanceof Uint8Array ? new Blob([body as Uint8Array<ArrayBuffer>]) : body, {
+    headers: { ...headers, "content-type": answer.mediaType },
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Pages of a book: the stored list, and one page's image through the format registry (which
+ * reads only that page's entry, or renders that PDF page). Rendered and resized pages go through
+ * the page cache. Every page has a strong validator derived from the book's content hash, the
+ * page number and the width, so clients revalidate without the server reading the book.
+ */
+import { createHash } from "node:crypto";
+import { DomainError } from "../errors";
+import type { PageImage } from "../formats/contract";
+import type { FormatRegistry } from "../formats/registry";
+import type { BookView, PageRecord, Repositories } from "../db";
+import { readFailure, statOnDisk } from "./book-files";
+import type { BookService, Caller } from "./books";
+import type { PageCache } from "./page-cache";
+
+/** One page of one book at one width: what to read, and its validator. */
+export interface PageRef {
+  book: BookView;
+  number: number;
+  width: number | undefined;
+  /** Stable for the same content, page and width; also the page cache key. */
+  tag: string;
+}
+
+export class PageService {
+  /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
+  private readonly inFlight = new Map<string, Promise<PageImage>>();
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly books: BookService,
+    private readonly formats: FormatRegistry,
+    private readonly cache: PageCache,
+  ) {}
+
+  async list(caller: Caller, bookId: string): Promise<PageRecord[]> {
+    const book = await this.books.get(caller, bookId);
+    return this.repositories.books.pages(book.id);
+  }
+
+  /** The page, or 404 when the book is not visible or `number` is outside 1..pageCount. */
+  async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
+    const book = await this.books.get(caller, bookId);
+    if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
+      throw new DomainError("NotFound", `page ${number} does not exist: the book has ${book.pageCount} pages`);
+    }
+    const tag = createHash("sha256").update(`${book.fileHash}:${number}:${width ?? "original"}`).digest("hex");
+    return { book, number, width, tag };
+  }
+
+  async read(page: PageRef): Promise<PageImage> {
+    const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
+    if (cached) return cached;
+    const running = this.inFlight.get(page.tag);
+    if (running) return running;
+    const reading = this.readFromBook(page).finally(() => this.inFlight.delete(page.tag));
+    this.inFlight.set(page.tag, reading);
+    return reading;
+  }
+
+  private async readFromBook(page: PageRef): Promise<PageImage> {
+    const { book } = page;
+    await statOnDisk(book.filePath);
+    let image: PageImage;
+    try {
+      image = await this.formats.readPage(book.filePath, page.number, { formatId: book.fileFormat, maxWidth: page.width });
+    } catch (error) {
+      throw readFailure(error);
+    }
+    if (this.worthCaching(page)) await this.cache.put(page.tag, image);
+    return image;
+  }
+
+  /** Rendered pages and resized ones cost real work; stored images are read straight from the book. */
+  private worthCaching(page: PageRef): boolean {
+    return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Books read resource by resource in the web reader (EPUB): the publication description from
+ * the format plugin, and single resources by their path inside the book. Resource paths come
+ * from the URL and are untrusted: anything that could name something outside the book is
+ * refused here, before the plugin (which refuses escapes too) is asked.
+ */
+import { DomainError } from "../errors";
+import type { BookResource, Publication } from "../formats/contract";
+import type { FormatRegistry } from "../formats/registry";
+import type { BookView } from "../db";
+import { readFailure, statOnDisk } from "./book-files";
+import type { BookService, Caller } from "./books";
+
+export class PublicationService {
+  constructor(
+    private readonly books: BookService,
+    private readonly formats: FormatRegistry,
+  ) {}
+
+  /** 404 for books whose format has no web publication (comic archives, PDF). */
+  async publication(caller: Caller, bookId: string): Promise<{ book: BookView; publication: Publication }> {
+    const book = await this.books.get(caller, bookId);
+    await statOnDisk(book.filePath);
+    try {
+      return { book, publication: await this.formats.publication(book.filePath, { formatId: book.fileFormat }) };
+    } catch (error) {
+      throw readFailure(error);
+    }
+  }
+
+  async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ book: BookView; resource: BookResource }> {
+    const book = await this.books.get(caller, bookId);
+    if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
+    await statOnDisk(book.filePath);
+    try {
+      return { book, resource: await this.formats.readResource(book.filePath, resourcePath, { formatId: book.fileFormat }) };
+    } catch (error) {
+      throw readFailure(error);
+    }
+  }
+}
+
+/** A relative `/`-separated path with no `.`/`..` segment, backslash, control character or empty segment. */
+export function isPlainBookPath(path: string): boolean {
+  if (path === "" || path.startsWith("/") || /[\\\u0000-\u001f]/.test(path)) return false;
+  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}

@@ -1,0 +1,74 @@
+/**
+ * Series as callers see them: always through the caller's sharing-tag visibility (a hidden
+ * series does not exist), with the caller's read counts. Admins edit series fields; edited
+ * fields are locked against later scans.
+ */
+import type { BookView, Repositories, SeriesEdit, SeriesSort, SeriesView } from "../db";
+import { sortName } from "../db";
+import { notFound } from "../errors";
+import type { AccessService } from "../access/visibility";
+import { compareNatural } from "../formats/archive-pages";
+import type { Caller } from "./books";
+
+export class SeriesService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessService,
+  ) {}
+
+  /** Visible series that still hold a present book. */
+  async list(
+    caller: Caller,
+    filter: { libraryId?: string; q?: string },
+    page: { offset: number; limit: number },
+    sort?: { field: SeriesSort; direction: "asc" | "desc" },
+  ): Promise<{ rows: SeriesView[]; total: number }> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    return this.repositories.series.find({ ...filter, withPresentBooks: true, seriesVisible }, caller.id, page, sort);
+  }
+
+  /** The series, or 404 when it does not exist or the caller may not see it. */
+  async get(caller: Caller, id: string): Promise<SeriesView> {
+    const series = await this.repositories.series.findOne(id, caller.id, await this.access.seriesVisibility(caller));
+    if (!series) throw notFound("series");
+    return series;
+  }
+
+  /** Changes series fields (admin) and locks them; a new name also gets a new sort name unless one is given. */
+  async edit(caller: Caller, id: string, edit: SeriesEdit): Promise<SeriesView> {
+    await this.get(caller, id);
+    const withSortName = edit.name !== undefined && edit.nameSort === undefined ? { ...edit, nameSort: sortName(edit.name) } : edit;
+    if (!(await this.repositories.edits.editSeries(id, withSortName))) throw notFound("series");
+    return this.get(caller, id);
+  }
+
+  /**
+   * The series' present books in reading order: by number (unnumbered last), then by title in
+   * natural order ("Part 2" before "Part 10"). SQL cannot sort naturally on both databases, so
+   * the order is computed over the series' order keys (small rows, one series) and only the
+   * requested page of books is then loaded.
+   */
+  async books(caller: Caller, seriesId: string, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+    await this.get(caller, seriesId);
+    const filter = { seriesId, deleted: false };
+    const keys = await this.repositories.books.orderKeys(filter);
+    keys.sort(
+      (a, b) =>
+        (a.numberSort === null ? 1 : 0) - (b.numberSort === null ? 1 : 0) ||
+        (a.numberSort ?? 0) - (b.numberSort ?? 0) ||
+        compareNatural(a.titleSort ?? a.title, b.titleSort ?? b.title) ||
+        compareNatural(a.id, b.id),
+    );
+    const ids = keys.slice(page.offset, page.offset + page.limit).map((key) => key.id);
+    if (ids.length === 0) return { total: keys.length, rows: [] };
+    const { rows } = await this.repositories.books.find({ ids }, caller.id, { offset: 0, limit: ids.length });
+    const byId = new Map(rows.map((book) => [book.id, book]));
+    return { total: keys.length, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+  }
+
+  /** The id of the series' first book in reading order (its thumbnail stands for the series). */
+  async firstBookId(caller: Caller, seriesId: string): Promise<string | undefined> {
+    const { rows } = await this.books(caller, seriesId, { offset: 0, limit: 1 });
+    return rows[0]?.id;
+  }
+}

@@ -1,0 +1,197 @@
+import { beforeAll, expect, test } from "bun:test";
+import { readdirSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { forEachDatabase } from "../helpers/server";
+import { bearer, fetchAs, hideSeriesFrom, scannedLibrary, sha256, type ScannedLibrary } from "./support";
+
+const LAYOUT = {
+  "Captain Science/Captain Science #001.cbz": "cbz/comicbox/Captain Science #001-comet.cbz",
+  "Sorting/Sorting #001.cbz": "cbz/kavita/sorting.zip",
+  "Documents/komga.pdf": "pdf/komga/komga.pdf",
+  "Documents/Variations für Bizet ſ.pdf": "pdf/kavita/test_ſ.pdf",
+  "Hidden/Hidden #001.cbz": "cbz/kavita/ComicInfo2.zip",
+};
+
+forEachDatabase("Pages and file downloads", (server) => {
+  let library: ScannedLibrary;
+  beforeAll(async () => {
+    library = await scannedLibrary(server(), LAYOUT);
+    await hideSeriesFrom(server(), library.readerId, library.books["Hidden #001.cbz"]!.seriesId);
+  });
+  const asReader = (path: string, init: RequestInit = {}) => fetchAs(server(), library.readerToken, path, init);
+  const book = (name: string) => library.books[name]!;
+
+  test("the page list comes from the catalogue, numbered from 1", async () => {
+    const { status, body } = await server().json("GET", `/api/v1/books/${book("Sorting #001.cbz").id}/pages`, undefined, bearer(library.readerToken));
+    expect(status).toBe(200);
+    expect(body).toEqual([
+      { number: 1, fileName: "sorting/page 2.jpg", mediaType: "image/jpeg", width: 1002, height: 1500, size: expect.any(Number) },
+      { number: 2, fileName: "sorting/page 10.jpg", mediaType: "image/jpeg", width: 580, height: 822, size: expect.any(Number) },
+    ]);
+  });
+
+  test("a page is the image with its type, a strong ETag and an immutable cache lifetime; 304 on revalidation", async () => {
+    const response = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/pages/2`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    const etag = response.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    const { width, height } = await sharp(new Uint8Array(await response.arrayBuffer())).metadata();
+    expect([width, height]).toEqual([580, 822]);
+    const again = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/pages/2`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    const weak = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/pages/2`, { headers: { "if-none-match": `"other", W/${etag}` } });
+    expect(weak.status).toBe(304);
+    const otherPage = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/pages/1`, { headers: { "if-none-match": etag } });
+    expect(otherPage.status).toBe(200);
+  });
+
+  test("?width scales a page down through sharp, with its own ETag; never up", async () => {
+    const id = book("Sorting #001.cbz").id;
+    const scaled = await asReader(`/api/v1/books/${id}/pages/1?width=200`);
+    expect(scaled.status).toBe(200);
+    const metadata = await sharp(new Uint8Array(await scaled.arrayBuffer())).metadata();
+    expect(metadata.width).toBe(200);
+    expect(Math.abs(metadata.height! - (1500 * 200) / 1002)).toBeLessThanOrEqual(1);
+    const original = await asReader(`/api/v1/books/${id}/pages/1`);
+    expect(original.headers.get("etag")).not.toBe(scaled.headers.get("etag"));
+    const wider = await asReader(`/api/v1/books/${id}/pages/2?width=2000`);
+    expect((await sharp(new Uint8Array(await wider.arrayBuffer())).metadata()).width).toBe(580);
+    for (const width of ["0", "abc", "100000"]) {
+      expect((await asReader(`/api/v1/books/${id}/pages/1?width=${width}`)).status).toBe(400);
+    }
+  });
+
+  test("pages outside 1..pageCount are 404; a non-number is 400; hidden, unknown and anonymous requests fail", async () => {
+    const id = book("Captain Science #001.cbz").id;
+    for (const n of [0, 6, -1]) expect((await asReader(`/api/v1/books/${id}/pages/${n}`)).status).toBe(404);
+    expect((await asReader(`/api/v1/books/${id}/pages/5`)).status).toBe(200);
+    expect((await asReader(`/api/v1/books/${id}/pages/two`)).status).toBe(400);
+    expect((await asReader(`/api/v1/books/${crypto.randomUUID()}/pages/1`)).status).toBe(404);
+    expect((await fetchAs(server(), undefined, `/api/v1/books/${id}/pages/1`)).status).toBe(401);
+    expect((await fetchAs(server(), undefined, `/api/v1/books/${id}/pages`)).status).toBe(401);
+    const hidden = book("Hidden #001.cbz").id;
+    expect((await asReader(`/api/v1/books/${hidden}/pages`)).status).toBe(404);
+    expect((await asReader(`/api/v1/books/${hidden}/pages/1`)).status).toBe(404);
+    expect((await asReader(`/api/v1/books/${hidden}/file`)).status).toBe(404);
+    expect((await fetchAs(server(), library.adminToken, `/api/v1/books/${hidden}/pages`)).status).toBe(200);
+  });
+
+  test("PDF pages are rendered and kept in the page cache; a cached page is served without the file", async () => {
+    const pdf = book("komga.pdf");
+    const first = await asReader(`/api/v1/books/${pdf.id}/pages/1`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("image/jpeg");
+    const bytes = new Uint8Array(await first.arrayBuffer());
+    expect((await sharp(bytes).metadata()).format).toBe("jpeg");
+    const cacheDir = join(server().dir, "data", "page-cache");
+    const cached = readdirSync(cacheDir, { recursive: true }).filter((name) => String(name).endsWith(".jpg"));
+    expect(cached.length).toBeGreaterThanOrEqual(1);
+    // With the PDF gone from disk, only the cache can answer.
+    const path = join(library.root, "Documents", "komga.pdf");
+    renameSync(path, `${path}.away`);
+    try {
+      const second = await asReader(`/api/v1/books/${pdf.id}/pages/1`);
+      expect(second.status).toBe(200);
+      expect(sha256(new Uint8Array(await second.arrayBuffer()))).toBe(sha256(bytes));
+      // A page never rendered before needs the file: a clear 404.
+      const uncached = await asReader(`/api/v1/books/${pdf.id}/pages/1?width=100`);
+      expect(uncached.status).toBe(404);
+      expect((await uncached.json()).message).toContain("no longer on disk");
+    } finally {
+      renameSync(`${path}.away`, path);
+    }
+  });
+
+  test("the file downloads whole with its media type, validators and a safe Content-Disposition", async () => {
+    const pdf = book("Variations für Bizet ſ.pdf");
+    const response = await asReader(`/api/v1/books/${pdf.id}/file`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("accept-ranges")).toBe("bytes");
+    expect(response.headers.get("etag")).toBe(`"${pdf.fileHash}"`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="Variations fur Bizet s.pdf"; filename*=UTF-8''Variations%20f%C3%BCr%20Bizet%20%C5%BF.pdf`,
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.length).toBe(pdf.fileSize);
+    expect(sha256(bytes)).toBe(pdf.fileHash);
+    const cbz = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/file`);
+    expect(cbz.headers.get("content-type")).toBe("application/vnd.comicbook+zip");
+    expect(cbz.headers.get("content-disposition")).toBe(`attachment; filename="Sorting #001.cbz"; filename*=UTF-8''Sorting%20%23001.cbz`);
+    await cbz.arrayBuffer();
+  });
+
+  test("single byte ranges: first bytes, middle, suffix, open-ended; 416 outside the file", async () => {
+    const pdf = book("Variations für Bizet ſ.pdf");
+    const whole = readFileSync(join(library.root, "Documents", "Variations für Bizet ſ.pdf"));
+    const size = whole.length;
+    const ranged = async (range: string) => {
+      const response = await asReader(`/api/v1/books/${pdf.id}/file`, { headers: { range } });
+      return { status: response.status, contentRange: response.headers.get("content-range"), length: response.headers.get("content-length"), bytes: new Uint8Array(await response.arrayBuffer()) };
+    };
+    const cases: [string, number, number][] = [
+      ["bytes=0-99", 0, 99],
+      ["bytes=1000-1999", 1000, 1999],
+      ["bytes=-100", size - 100, size - 1],
+      [`bytes=${size - 10}-`, size - 10, size - 1],
+      [`bytes=${size - 5}-${size + 500}`, size - 5, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const result = await ranged(range);
+      expect({ range, status: result.status, contentRange: result.contentRange, length: result.length }).toEqual({
+        range,
+        status: 206,
+        contentRange: `bytes ${start}-${end}/${size}`,
+        length: String(end - start + 1),
+      });
+      expect(Buffer.from(result.bytes).equals(whole.subarray(start, end + 1))).toBe(true);
+    }
+    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, "bytes=-0"]) {
+      const result = await ranged(range);
+      expect({ range, status: result.status, contentRange: result.contentRange }).toEqual({ range, status: 416, contentRange: `bytes */${size}` });
+    }
+    // Several ranges, or nonsense, get the whole file.
+    for (const range of ["bytes=0-1,5-6", "pages=1-2", "bytes=9-3"]) {
+      const result = await ranged(range);
+      expect({ range, status: result.status, length: result.bytes.length }).toEqual({ range, status: 200, length: size });
+    }
+  });
+
+  test("a resumed download reassembles to the same SHA-256; If-Range with a stale validator restarts it", async () => {
+    const target = book("Sorting #001.cbz");
+    const path = `/api/v1/books/${target.id}/file`;
+    const first = await asReader(path, { headers: { range: "bytes=0-49999" } });
+    expect(first.status).toBe(206);
+    const etag = first.headers.get("etag")!;
+    const head = new Uint8Array(await first.arrayBuffer());
+    const rest = await asReader(path, { headers: { range: `bytes=${head.length}-`, "if-range": etag } });
+    expect(rest.status).toBe(206);
+    const tail = new Uint8Array(await rest.arrayBuffer());
+    expect(sha256(Buffer.concat([head, tail]))).toBe(target.fileHash);
+    const stale = await asReader(path, { headers: { range: "bytes=10-", "if-range": '"not-the-current-version"' } });
+    expect(stale.status).toBe(200);
+    expect(sha256(new Uint8Array(await stale.arrayBuffer()))).toBe(target.fileHash);
+    const byDate = await asReader(path, { headers: { range: "bytes=10-19", "if-range": first.headers.get("last-modified")! } });
+    expect(byDate.status).toBe(206);
+    await byDate.arrayBuffer();
+  });
+
+  test("a file gone from disk is a 404 that says so", async () => {
+    const target = book("Captain Science #001.cbz");
+    const path = join(library.root, "Captain Science", "Captain Science #001.cbz");
+    renameSync(path, `${path}.away`);
+    try {
+      const response = await server().json("GET", `/api/v1/books/${target.id}/file`, undefined, bearer(library.readerToken));
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: "NotFound", message: expect.stringContaining("no longer on disk") });
+      expect((await asReader(`/api/v1/books/${target.id}/pages/1`)).status).toBe(404);
+    } finally {
+      renameSync(`${path}.away`, path);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * A scanned library for the reading tests: real fixtures copied into a temp folder (inside the
+ * test server's own folder, removed with it), an admin and a plain reader, and the catalogued
+ * books by file name.
+ */
+import { expect } from "bun:test";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { fixture } from "../helpers/fixtures";
+import type { TestServer } from "../helpers/server";
+import { rawQuery } from "../helpers/sql";
+
+export { bearer };
+
+/** Target path inside the library -> fixture path under the shared fixtures folder. */
+export type LibraryLayout = Record<string, string>;
+
+export interface ScannedLibrary {
+  adminToken: string;
+  readerToken: string;
+  readerId: string;
+  libraryId: string;
+  root: string;
+  /** Catalogued books by their file's base name. */
+  books: Record<string, { id: string; seriesId: string; pageCount: number; fileHash: string; fileSize: number; title: string }>;
+}
+
+export async function scannedLibrary(server: TestServer, layout: LibraryLayout): Promise<ScannedLibrary> {
+  const adminToken = (await adminSession(server)).token;
+  const readerId = await createUser(server, adminToken, "reader");
+  const readerToken = (await login(server, "reader")).token;
+  const root = join(server.dir, "library");
+  for (const [target, source] of Object.entries(layout)) {
+    mkdirSync(dirname(join(root, target)), { recursive: true });
+    copyFileSync(fixture(source), join(root, target));
+  }
+  const created = await server.json("POST", "/api/v1/libraries", { name: "Reading", path: root }, bearer(adminToken));
+  expect(created.status).toBe(201);
+  const libraryId = created.body.id as string;
+  await scan(server, adminToken, libraryId);
+  const list = await server.json("GET", `/api/v1/books?libraryId=${libraryId}&pageSize=500`, undefined, bearer(adminToken));
+  const books: ScannedLibrary["books"] = {};
+  for (const book of list.body.data) books[basename(book.filePath)] = book;
+  return { adminToken, readerToken, readerId, libraryId, root, books };
+}
+
+/** Runs a scan to completion. */
+export async function scan(server: TestServer, token: string, libraryId: string, mode: "normal" | "deep" = "normal"): Promise<void> {
+  const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan?mode=${mode}`, undefined, bearer(token));
+  expect(started.status).toBe(202);
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const status = await server.json("GET", `/api/v1/libraries/${libraryId}/scan-status`, undefined, bearer(token));
+    if (status.body.status === "completed" && status.body.scanId === started.body.scanId) return;
+    if (["failed", "cancelled"].includes(status.body.status)) throw new Error(`scan ${status.body.status}: ${JSON.stringify(status.body)}`);
+    await Bun.sleep(50);
+  }
+  throw new Error("the scan did not finish in time");
+}
+
+/**
+ * Hides a series from a user with a deny grant, written straight into the tables (the sharing
+ * tag endpoints are another slice's).
+ */
+export async function hideSeriesFrom(server: TestServer, userId: string, seriesId: string): Promise<void> {
+  const tagId = crypto.randomUUID();
+  const now = new Date();
+  await rawQuery(server, "INSERT INTO sharing_tags (id, name, description, created_at, updated_at) VALUES ($1, $2, NULL, $3, $3)", tagId, `hidden-${tagId}`, now);
+  await rawQuery(server, "INSERT INTO series_sharing_tags (series_id, sharing_tag_id) VALUES ($1, $2)", seriesId, tagId);
+  await rawQuery(server, "INSERT INTO user_sharing_grants (user_id, sharing_tag_id, access_mode) VALUES ($1, $2, 'deny')", userId, tagId);
+}
+
+export const sha256 = (bytes: Uint8Array | ArrayBuffer) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+/** Fetches with a token and returns the raw response. */
+export function fetchAs(server: TestServer, token: string | undefined, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  return server.fetch(path, { ...init, headers });
+}
