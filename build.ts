@@ -146,15 +146,25 @@ const { values: options } = parseArgs({
   },
 });
 
+/**
+ * Worker threads the server starts, bundled as extra entry points of the binary (Bun does not
+ * find `new Worker(...)` targets by itself). The build plugins apply to them too.
+ */
+const WORKER_ENTRIES = ["plugins/pdf/worker.ts"];
+
 const started = performance.now();
 const outfile = resolve(options.outfile);
 const result = await Bun.build({
-  entrypoints: [resolve(options.entry)],
+  entrypoints: [resolve(options.entry), ...WORKER_ENTRIES.map((entry) => join(projectRoot, entry))],
   compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
   target: "bun",
   format: "esm",
   minify: true,
   bytecode: true,
+  // Inside the binary, every module's import.meta.url is the main entry's, /$bunfs/root/<name>:
+  // worker entries stored by file name alone, next to it, are found by the same
+  // `new URL("./worker.ts", import.meta.url)` that finds them from source.
+  naming: { entry: "[name].[ext]" },
   plugins: [
     sharpAddonPlugin(),
     napiRsAddonPlugin("@napi-rs/canvas", "js-binding.js"),

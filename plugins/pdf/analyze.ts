@@ -1,27 +1,25 @@
 /**
- * Analysis of a PDF: page count, page sizes and document metadata, read with pdf.js.
+ * Analysis of a PDF: page count, page sizes and document metadata, read with pdf.js in a PDF
+ * worker (see worker.ts).
  */
-import { BookAnalysisError, type AnalysisResult, type PageInfo, type PluginContext } from "../../src/formats/contract.ts";
+import { BookAnalysisError, type AnalysisLimits, type AnalysisResult, type PageInfo } from "../../src/formats/contract.ts";
+import { PAGE_MEDIA_TYPE } from "./page-format.ts";
 import { pdfMetadata, xmpFields, type PdfInfo } from "./pdf-metadata.ts";
 import { withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
 
-/** What readPage returns for every page, by either path (embedded JPEG or rendering). */
-export const PAGE_MEDIA_TYPE = "image/jpeg";
-
-export function pageFileName(pageNumber: number): string {
+function pageFileName(pageNumber: number): string {
   return `page-${String(pageNumber).padStart(4, "0")}`;
 }
 
-export function analyzePdf(path: string, ctx: PluginContext): Promise<AnalysisResult> {
-  return withPdfDocument(path, ctx, async (document) => {
+export function analyzePdf(path: string, limits: AnalysisLimits): Promise<AnalysisResult> {
+  return withPdfDocument(path, limits, async (document) => {
     // pdf.js counts the pages it finds in the page tree, but a hostile /Count can still claim
     // millions: refuse more than the entry limit instead of listing them.
-    if (document.numPages > ctx.limits.maxEntries) {
-      throw new BookAnalysisError("parser", `the PDF claims ${document.numPages} pages, more than the limit of ${ctx.limits.maxEntries}`);
+    if (document.numPages > limits.maxEntries) {
+      throw new BookAnalysisError("parser", `the PDF claims ${document.numPages} pages, more than the limit of ${limits.maxEntries}`);
     }
     const pages: PageInfo[] = [];
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
-      ctx.signal.throwIfAborted();
       pages.push({ fileName: pageFileName(pageNumber), mediaType: PAGE_MEDIA_TYPE, ...(await pageSize(document, pageNumber)), size: null });
     }
     const { info, metadata } = await document.getMetadata();

@@ -1,10 +1,11 @@
 /**
- * The PDF format plugin. pdf.js, @napi-rs/canvas and sharp load on the first PDF that is
- * analysed or read, not when the server starts.
+ * The PDF format plugin. pdf.js and @napi-rs/canvas run in PDF worker threads (worker-pool.ts)
+ * started with the first PDF that is analysed or rendered, not when the server starts; sharp
+ * loads with the first embedded JPEG page.
  */
 import type { FormatPlugin } from "../../src/formats/contract.ts";
-import { analyzePdf } from "./analyze.ts";
 import { readPdfPage } from "./read-page.ts";
+import { pdfWorkers } from "./worker-pool.ts";
 
 /** PDF readers accept the header anywhere in the first KiB (ISO 32000-2, annex H tolerance). */
 const HEADER_WINDOW = 1024;
@@ -25,6 +26,6 @@ export const pdfPlugin: FormatPlugin = {
   mediaTypes: ["application/pdf"],
   rendersPages: true,
   detect: (head) => (hasPdfHeader(head) ? 2 : 0),
-  analyze: analyzePdf,
+  analyze: (path, ctx) => pdfWorkers.run({ kind: "analyze", path, limits: ctx.limits }, ctx.signal),
   readPage: readPdfPage,
 };

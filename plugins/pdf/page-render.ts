@@ -1,12 +1,13 @@
 /**
- * Rendering one PDF page to a JPEG with pdf.js and @napi-rs/canvas.
+ * Rendering one PDF page to a JPEG with pdf.js and @napi-rs/canvas, in a PDF worker (see
+ * worker.ts).
  */
-import { BookAnalysisError, type PageImage, type PluginContext } from "../../src/formats/contract.ts";
-import type { PdfDocument } from "./pdfjs-runtime.ts";
+import { BookAnalysisError, type AnalysisLimits, type PageImage } from "../../src/formats/contract.ts";
+import { JPEG_QUALITY, PAGE_MEDIA_TYPE } from "./page-format.ts";
+import { withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
 
 /** Width of a rendered page when the caller states none: sharp on a 1200 px reader column. */
-export const DEFAULT_RENDER_WIDTH = 1200;
-const JPEG_QUALITY = 90;
+const DEFAULT_RENDER_WIDTH = 1200;
 
 export interface RenderSize {
   width: number;
@@ -30,36 +31,35 @@ export function renderSize(pageWidth: number, pageHeight: number, targetWidth: n
   };
 }
 
-/** Renders page `pageNumber` (1-based, already range-checked) of an open document to JPEG. */
-export async function renderPage(
-  document: PdfDocument,
-  pageNumber: number,
-  ctx: PluginContext,
-  targetWidth: number,
-): Promise<PageImage> {
+/** Renders page `pageNumber` (1-based) of the PDF at `path` to a JPEG at most `maxWidth` wide. */
+export function renderPdfPage(path: string, pageNumber: number, limits: AnalysisLimits, maxWidth = DEFAULT_RENDER_WIDTH): Promise<PageImage> {
+  return withPdfDocument(path, limits, (document) => {
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > document.numPages) {
+      throw new BookAnalysisError("page_extraction", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
+    }
+    return renderPage(document, pageNumber, limits, maxWidth);
+  });
+}
+
+async function renderPage(document: PdfDocument, pageNumber: number, limits: AnalysisLimits, targetWidth: number): Promise<PageImage> {
   const { createCanvas } = await import("@napi-rs/canvas");
   const page = await document.getPage(pageNumber);
   try {
     const pageViewport = page.getViewport({ scale: 1 });
-    const size = renderSize(pageViewport.width, pageViewport.height, targetWidth, ctx.limits.maxPixels);
+    const size = renderSize(pageViewport.width, pageViewport.height, targetWidth, limits.maxPixels);
     const canvas = createCanvas(size.width, size.height);
     const task = page.render({
       // @napi-rs/canvas implements the parts of HTMLCanvasElement that pdf.js uses.
       canvas: canvas as unknown as HTMLCanvasElement,
       viewport: page.getViewport({ scale: size.scale }),
     });
-    const cancel = () => task.cancel();
-    ctx.signal.addEventListener("abort", cancel, { once: true });
     try {
       await task.promise;
     } catch (error) {
-      ctx.signal.throwIfAborted();
       const reason = error instanceof Error ? error.message : String(error);
       throw new BookAnalysisError("pdf_rendering", `page ${pageNumber} cannot be rendered: ${reason}`);
-    } finally {
-      ctx.signal.removeEventListener("abort", cancel);
     }
-    return { bytes: await canvas.encode("jpeg", JPEG_QUALITY), mediaType: "image/jpeg" };
+    return { bytes: await canvas.encode("jpeg", JPEG_QUALITY), mediaType: PAGE_MEDIA_TYPE };
   } finally {
     page.cleanup();
   }

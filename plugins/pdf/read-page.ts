@@ -1,14 +1,11 @@
 /**
- * One page of a PDF as an image: the embedded JPEG of an image-only page when there is one,
- * otherwise a pdf.js rendering.
+ * One page of a PDF as an image: the embedded JPEG of an image-only page when there is one
+ * (cheap: read in the server thread), otherwise a pdf.js rendering in a PDF worker.
  */
-import { BookAnalysisError, type PageImage, type PluginContext, type ReadPageOptions } from "../../src/formats/contract.ts";
-import { PAGE_MEDIA_TYPE } from "./analyze.ts";
+import type { PageImage, PluginContext, ReadPageOptions } from "../../src/formats/contract.ts";
 import { embeddedJpegPage, type EmbeddedJpeg } from "./embedded-jpeg-page.ts";
-import { DEFAULT_RENDER_WIDTH, renderPage } from "./page-render.ts";
-import { withPdfDocument } from "./pdfjs-runtime.ts";
-
-const JPEG_QUALITY = 90;
+import { JPEG_QUALITY, PAGE_MEDIA_TYPE } from "./page-format.ts";
+import { pdfWorkers } from "./worker-pool.ts";
 
 export async function readPdfPage(
   path: string,
@@ -19,12 +16,7 @@ export async function readPdfPage(
   ctx.signal.throwIfAborted();
   const jpeg = await embeddedJpegPage(path, pageNumber, ctx.limits.maxPixels);
   if (jpeg) return fitEmbeddedJpeg(jpeg, options.maxWidth);
-  return withPdfDocument(path, ctx, (document) => {
-    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > document.numPages) {
-      throw new BookAnalysisError("page_extraction", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
-    }
-    return renderPage(document, pageNumber, ctx, options.maxWidth ?? DEFAULT_RENDER_WIDTH);
-  });
+  return pdfWorkers.run({ kind: "render", path, pageNumber, maxWidth: options.maxWidth, limits: ctx.limits }, ctx.signal);
 }
 
 /**

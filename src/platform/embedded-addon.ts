@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { threadId } from "node:worker_threads";
 
 export interface EmbeddedNativeFile {
   /** Path of the embedded file, as an import `with { type: "file" }` gives it. */
@@ -39,8 +40,9 @@ function materialize(file: EmbeddedNativeFile, target: string): void {
   // Sizes first: the embedded file is only read (tens of MB for canvas) when it must be copied.
   if (existsSync(target) && statSync(target).size === statSync(file.embeddedPath).size) return;
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-  // Write then rename: another process starting at the same time never loads a partial file.
-  const partial = `${target}.${process.pid}.tmp`;
+  // Write then rename: another process, or another thread of this one (PDF workers load
+  // canvas), starting at the same time never loads a partial file.
+  const partial = `${target}.${process.pid}.${threadId}.tmp`;
   writeFileSync(partial, readFileSync(file.embeddedPath), { mode: 0o700 });
   renameSync(partial, target);
 }

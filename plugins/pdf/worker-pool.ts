@@ -1,0 +1,131 @@
+/**
+ * A small pool of PDF worker threads (worker.ts) that runs pdf.js jobs off the server's
+ * thread. Workers start on the first job, not with the server, and each runs one job at a
+ * time; jobs beyond that wait here, in order.
+ *
+ * - Abort: a job whose signal fires is rejected with the signal's reason at once (the registry
+ *   relies on that). A waiting job is simply dropped; a running one has its worker terminated:
+ *   pdf.js cannot be interrupted inside its synchronous stretches, and aborts are rare (scan
+ *   cancelled, time limit reached). The next job starts a fresh worker.
+ * - Crash: a worker that dies (uncaught error, failed start) is dropped, and its job rejected
+ *   with a BookAnalysisError (`pdf_rendering` for a rendering, `other` for an analysis).
+ * - Exit: idle workers are unref'd, so they never keep the process alive (`longbox analyze`
+ *   ends, a server stopped by SIGTERM exits); a worker with a job is ref'd, so that the process
+ *   does not end while it waits for the answer.
+ */
+import { availableParallelism } from "node:os";
+import type { BookErrorType } from "../../src/formats/contract.ts";
+import { failure } from "../../src/formats/errors.ts";
+import { deserializeError, type PdfJob, type PdfJobReply, type PdfJobResult } from "./worker-protocol.ts";
+
+/** One worker is enough on 2 cores (the server needs the other); never more than 2. */
+const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));
+
+interface QueuedJob {
+  job: PdfJob;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The global Worker type is the DOM one (tsconfig loads lib DOM), without Bun's ref/unref. */
+type BunWorker = Worker & Pick<Bun.Worker, "ref" | "unref">;
+
+interface Slot {
+  worker: BunWorker;
+  running: QueuedJob | undefined;
+}
+
+export class PdfWorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: QueuedJob[] = [];
+
+  constructor(
+    private readonly workerUrl: URL,
+    private readonly size: number,
+  ) {}
+
+  run<J extends PdfJob>(job: J, signal: AbortSignal): Promise<PdfJobResult<J>> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<PdfJobResult<J>>((resolve, reject) => {
+      const abort = () => this.abandon(queued, signal.reason);
+      const queued: QueuedJob = {
+        job,
+        resolve: (value) => {
+          signal.removeEventListener("abort", abort);
+          resolve(value as PdfJobResult<J>);
+        },
+        reject: (error) => {
+          signal.removeEventListener("abort", abort);
+          reject(error);
+        },
+      };
+      signal.addEventListener("abort", abort, { once: true });
+      this.waiting.push(queued);
+      this.dispatch();
+    });
+  }
+
+  /** Hands waiting jobs to idle workers, starting workers up to the pool size. */
+  private dispatch(): void {
+    while (this.waiting.length > 0) {
+      const slot = this.slots.find((candidate) => !candidate.running) ?? (this.slots.length < this.size ? this.startWorker() : undefined);
+      if (!slot) return;
+      const queued = this.waiting.shift()!;
+      slot.running = queued;
+      slot.worker.ref();
+      slot.worker.postMessage(queued.job);
+    }
+  }
+
+  private startWorker(): Slot {
+    const slot: Slot = { worker: new Worker(this.workerUrl) as BunWorker, running: undefined };
+    slot.worker.unref();
+    slot.worker.addEventListener("message", (event: MessageEvent<PdfJobReply>) => {
+      const queued = slot.running;
+      if (!queued) return;
+      slot.running = undefined;
+      slot.worker.unref();
+      const reply = event.data;
+      if (reply.ok) queued.resolve(reply.value);
+      else queued.reject(deserializeError(reply.error));
+      this.dispatch();
+    });
+    // An uncaught error ends a Bun worker; "close" also covers a worker that exits otherwise.
+    slot.worker.addEventListener("error", (event) => this.crashed(slot, event.message));
+    slot.worker.addEventListener("close", () => this.crashed(slot, "it exited"));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private crashed(slot: Slot, cause: string): void {
+    if (!this.slots.includes(slot)) return; // already dropped: terminated after an abort
+    const queued = slot.running;
+    this.drop(slot);
+    if (queued) {
+      const type: BookErrorType = queued.job.kind === "render" ? "pdf_rendering" : "other";
+      queued.reject(failure(type, "unexpected", `The PDF worker stopped unexpectedly (${cause})`));
+    }
+    this.dispatch();
+  }
+
+  private abandon(queued: QueuedJob, reason: unknown): void {
+    const waitingAt = this.waiting.indexOf(queued);
+    if (waitingAt >= 0) this.waiting.splice(waitingAt, 1);
+    const slot = this.slots.find((candidate) => candidate.running === queued);
+    if (slot) this.drop(slot);
+    queued.reject(reason);
+    this.dispatch();
+  }
+
+  private drop(slot: Slot): void {
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    slot.worker.terminate();
+  }
+}
+
+/**
+ * The pool of the PDF plugin. The worker is a second entry point of the compiled binary,
+ * stored next to the main one (build.ts names entry points by file name only), so that this
+ * URL, relative to the module, finds it both from source and inside the binary.
+ */
+export const pdfWorkers = new PdfWorkerPool(new URL("./worker.ts", import.meta.url), POOL_SIZE);

@@ -1,0 +1,29 @@
+/**
+ * Entry point of a PDF worker thread (started by worker-pool.ts): runs one pdf.js job at a
+ * time, analysis or rendering, and answers with a PdfJobReply. pdf.js works in long
+ * synchronous stretches (100 ms to seconds per page); here they block this thread, not the
+ * server's. The compiled binary bundles this file as a second entry point (see build.ts).
+ */
+import { analyzePdf } from "./analyze.ts";
+import { renderPdfPage } from "./page-render.ts";
+import { serializeError, type PdfJob, type PdfJobReply } from "./worker-protocol.ts";
+
+declare const self: Worker;
+
+async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transferable[] }> {
+  try {
+    if (job.kind === "analyze") return { reply: { ok: true, value: await analyzePdf(job.path, job.limits) }, transfer: [] };
+    const page = await renderPdfPage(job.path, job.pageNumber, job.limits, job.maxWidth);
+    // canvas encodes into memory it owns, which cannot be transferred: copied here, in this
+    // thread, into a buffer that is then moved, not copied, to the server thread.
+    const bytes = new Uint8Array(page.bytes);
+    return { reply: { ok: true, value: { ...page, bytes } }, transfer: [bytes.buffer] };
+  } catch (error) {
+    return { reply: { ok: false, error: serializeError(error) }, transfer: [] };
+  }
+}
+
+self.addEventListener("message", async (event: MessageEvent<PdfJob>) => {
+  const { reply, transfer } = await run(event.data);
+  self.postMessage(reply, transfer);
+});
