@@ -12,14 +12,14 @@
  *
  *   bun bench/scan.ts [--books 2000] [--large-books 10000] [--database sqlite|postgres]
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
 import { zipSync } from "fflate";
 import sharp from "sharp";
-import { buildIsolatedBinary, type IsolatedBinary } from "../scripts/isolated-binary";
+import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { markdownTable, ratio } from "./measure";
+import { api, peakRssMiB, startBenchServer, type BenchServer } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +31,6 @@ const { values } = parseArgs({
 const BOOKS = Number(values.books);
 const LARGE_BOOKS = Number(values["large-books"]);
 const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
-const PASSWORD = "benchmark password";
 
 /** Distinct noisy JPEG pages (noise compresses badly, so pages have realistic sizes). */
 async function makePages(count: number, width: number, height: number): Promise<Uint8Array[]> {
@@ -67,75 +66,8 @@ async function timed(command: string[]): Promise<number> {
   return performance.now() - started;
 }
 
-interface Server {
-  url: string;
-  pid: number;
-  token: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(binary: IsolatedBinary): Promise<Server> {
-  const dataDir = binary.scratch("data");
-  let database: Record<string, unknown> = { type: "sqlite" };
-  let dropDatabase = async () => undefined as void;
-  if (DATABASE === "postgres") {
-    const name = `longbox_bench_${process.pid}`;
-    const admin = postgres("postgres://postgres@127.0.0.1:5432/postgres", { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    database = { type: "postgres", postgres: { url: `postgres://postgres@127.0.0.1:5432/${name}` } };
-    dropDatabase = async () => {
-      const cleanup = postgres("postgres://postgres@127.0.0.1:5432/postgres", { max: 1, onnotice: () => undefined });
-      await cleanup.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await cleanup.end();
-    };
-  }
-  const configPath = join(dataDir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database }));
-  const child = Bun.spawn([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env, stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  let output = "";
-  let url: string | undefined;
-  while (!url) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server exited: ${output}`);
-    output += new TextDecoder().decode(value);
-    url = /longbox listening url=(\S+)/.exec(output)?.[1];
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
-  await fetch(`${url}/api/v1/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
-  const login = await fetch(`${url}/api/v1/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "bench", password: PASSWORD }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  return {
-    url,
-    pid: child.pid,
-    token,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.exited;
-      await dropDatabase();
-    },
-  };
-}
-
-async function api(server: Server, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return response.json();
-}
-
 /** Runs one scan to its end; returns its duration in ms (from the scan's own timestamps). */
-async function scanToEnd(server: Server, libraryId: string, whileRunning?: () => Promise<void>): Promise<number> {
+async function scanToEnd(server: BenchServer, libraryId: string, whileRunning?: () => Promise<void>): Promise<number> {
   const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
   let status = started;
   let background: Promise<void> | undefined;
@@ -149,8 +81,6 @@ async function scanToEnd(server: Server, libraryId: string, whileRunning?: () =>
   return Date.parse(status.completedAt) - Date.parse(status.startedAt);
 }
 
-const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
-
 const binary = await buildIsolatedBinary();
 const rows: string[][] = [];
 try {
@@ -160,7 +90,7 @@ try {
   await timed(["sha256sum", ...files.slice(0, 1)]);
   await timed(["sh", "-c", `find '${root}' -name '*.cbz' -print0 | xargs -0 cat > /dev/null`]); // warm the page cache
   const shaMs = await timed(["sh", "-c", `find '${root}' -name '*.cbz' -print0 | xargs -0 sha256sum > /dev/null`]);
-  const server = await startServer(binary);
+  const server = await startBenchServer(binary, DATABASE);
   try {
     const library = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: root });
     const scanMs = await scanToEnd(server, library.id);
@@ -173,7 +103,7 @@ try {
   // 2. The large library: RSS and API latency during the scan, then the unchanged rescan.
   const largeRoot = binary.scratch("large");
   await generateLibrary(largeRoot, LARGE_BOOKS, 100, await makePages(20, 120, 180));
-  const large = await startServer(binary);
+  const large = await startBenchServer(binary, DATABASE);
   try {
     const library = await api(large, "POST", "/api/v1/libraries", { name: "large", path: largeRoot });
     const latencies: number[] = [];

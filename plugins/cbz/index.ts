@@ -1,5 +1,5 @@
 /** Comic books in ZIP archives (.cbz, .zip): pages are the images, metadata is ComicInfo.xml. */
-import { analyzeComicArchive, readComicPage } from "../../src/formats/comic-archive.ts";
+import { analyzeComicArchive, locateComicPage, readComicPage } from "../../src/formats/comic-archive.ts";
 import type { FormatPlugin } from "../../src/formats/contract.ts";
 import { looksLikeZip } from "../../src/formats/magic.ts";
 import { ZipComicArchive } from "./zip-comic-archive.ts";
@@ -15,6 +15,7 @@ export const cbzPlugin: FormatPlugin = {
   detect: (head) => (looksLikeZip(head) ? 1 : 0),
   analyze: async (path, ctx) => analyzeComicArchive(await ZipComicArchive.open(path, ctx), { id: "cbz", mediaType: MEDIA_TYPE }, ctx),
   readPage: async (path, pageNumber, ctx, options) => readComicPage(await ZipComicArchive.open(path, ctx), pageNumber, ctx, options),
+  locatePage: async (path, pageNumber, ctx) => locateComicPage(await ZipComicArchive.open(path, ctx), pageNumber, ctx),
 };
 
 export default cbzPlugin;

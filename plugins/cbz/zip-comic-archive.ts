@@ -38,6 +38,14 @@ export class ZipComicArchive implements ComicArchive {
     return this.zip.read(this.entryNamed(name), { signal: ctx.signal });
   }
 
+  storedRange(name: string): Promise<{ offset: number; length: number } | null> {
+    return this.zip.storedRange(this.entryNamed(name));
+  }
+
+  readHead(name: string, byteCount: number, ctx: PluginContext): Promise<Uint8Array> {
+    return this.zip.readHead(this.entryNamed(name), byteCount, { signal: ctx.signal });
+  }
+
   private entryNamed(name: string): ZipEntry {
     const entry = this.zip.entry(name);
     if (!entry) throw failure("page_extraction", "not_found", `Entry "${name}" is not in the archive`, { entry: name });

@@ -17,10 +17,18 @@ export interface IssuedAccessToken {
 }
 
 const ALGORITHM = "HS256";
+/** Tokens whose signature was already checked; readers send the same token with every page. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export class AccessTokens {
   /** @elysiajs/jwt is an Elysia plugin; its decorator is the signer, usable outside a request. */
   private readonly signer;
+  /**
+   * Verified tokens by their exact text, with their expiry (ms). A token is immutable, so once
+   * its signature and claims checked out, only its expiry can change the answer. Bounded; the
+   * oldest entry goes first. The account itself is still read on every request by the caller.
+   */
+  private readonly verified = new Map<string, { claims: AccessTokenClaims; expiresAtMs: number }>();
 
   constructor(
     secret: string,
@@ -37,6 +45,12 @@ export class AccessTokens {
 
   /** The claims of a valid token; null for a malformed, forged, expired or wrongly signed one. */
   async verify(token: string): Promise<AccessTokenClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAtMs > Date.now()) return known.claims;
+      this.verified.delete(token);
+      return null;
+    }
     const payload = await this.signer.verify(token, {
       algorithms: [ALGORITHM],
       requiredClaims: ["sub", "role", "iat", "exp", "jti"],
@@ -44,6 +58,9 @@ export class AccessTokens {
     if (!payload || typeof payload.sub !== "string") return null;
     const role = payload.role;
     if (role !== "admin" && role !== "user") return null;
-    return { userId: payload.sub, role };
+    const claims: AccessTokenClaims = { userId: payload.sub, role };
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, expiresAtMs: Number(payload.exp) * 1000 });
+    return claims;
   }
 }

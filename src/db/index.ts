@@ -80,7 +80,7 @@ export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTr
 export { ZERO_COUNTERS } from "./repositories/scans";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
-export type { BookErrorView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
+export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";

@@ -10,6 +10,7 @@ import {
   BookAnalysisError,
   type PageImage,
   type PageInfo,
+  type PageLocation,
   type PluginContext,
   type ReadPageOptions,
 } from "./contract.ts";
@@ -30,6 +31,10 @@ export interface ComicArchive {
   /** Pixel sizes of these pages, reading as little as the container allows. */
   probePageSizes(names: readonly string[], ctx: PluginContext): Promise<Map<string, ImageSize | null>>;
   read(name: string, ctx: PluginContext): Promise<Uint8Array>;
+  /** Where the entry's bytes lie unmodified in the file, when the container stores them so. */
+  storedRange?(name: string): Promise<{ offset: number; length: number } | null>;
+  /** The first bytes of an entry (enough to tell an image's type). */
+  readHead?(name: string, byteCount: number, ctx: PluginContext): Promise<Uint8Array>;
 }
 
 export interface ComicArchiveFormat {
@@ -90,13 +95,8 @@ async function readComicInfo(archive: ComicArchive, ctx: PluginContext, problems
   }
 }
 
-/** One page (1-based) as image bytes, optionally scaled to `maxWidth`. */
-export async function readComicPage(
-  archive: ComicArchive,
-  pageNumber: number,
-  ctx: PluginContext,
-  options: ReadPageOptions = {},
-): Promise<PageImage> {
+/** The entry name of page `pageNumber` (1-based), or a page_extraction error. */
+function pageEntryName(archive: ComicArchive, pageNumber: number): string {
   const pageNames = selectPages(archive.fileNames);
   const name = pageNames[pageNumber - 1];
   if (!Number.isInteger(pageNumber) || name === undefined) {
@@ -105,8 +105,30 @@ export async function readComicPage(
       pageCount: pageNames.length,
     });
   }
+  return name;
+}
+
+const mediaTypeOf = (name: string, head: Uint8Array) =>
+  sniffImageMediaType(head) ?? pageMediaTypeForName(name) ?? "application/octet-stream";
+
+/** One page (1-based) as image bytes, optionally scaled to `maxWidth`. */
+export async function readComicPage(
+  archive: ComicArchive,
+  pageNumber: number,
+  ctx: PluginContext,
+  options: ReadPageOptions = {},
+): Promise<PageImage> {
+  const name = pageEntryName(archive, pageNumber);
   archive.assertReadable(name);
   const bytes = await archive.read(name, ctx);
-  const page = { bytes, mediaType: sniffImageMediaType(bytes) ?? pageMediaTypeForName(name) ?? "application/octet-stream" };
+  const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
   return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+}
+
+/** Where page `pageNumber` lies unmodified in the file, when the container stores it so. */
+export async function locateComicPage(archive: ComicArchive, pageNumber: number, ctx: PluginContext): Promise<PageLocation | null> {
+  const name = pageEntryName(archive, pageNumber);
+  const range = archive.storedRange ? await archive.storedRange(name) : null;
+  if (!range || !archive.readHead) return null;
+  return { ...range, mediaType: mediaTypeOf(name, await archive.readHead(name, 32, ctx)) };
 }

@@ -118,6 +118,16 @@ export interface PageImage {
   mediaType: string;
 }
 
+/**
+ * Where a page's bytes lie verbatim inside the book's file (a stored ZIP entry), so the server
+ * can send them straight from the file without reading them into memory.
+ */
+export interface PageLocation {
+  offset: number;
+  length: number;
+  mediaType: string;
+}
+
 export interface ReadPageOptions {
   /** Render or scale so that the image is no wider than this (PDF rendering, resizing). */
   maxWidth?: number;
@@ -182,6 +192,11 @@ export interface FormatPlugin {
   analyze(path: string, ctx: PluginContext): Promise<AnalysisResult>;
   /** One page, 1-based. Reads only what that page needs. */
   readPage(path: string, pageNumber: number, ctx: PluginContext, options?: ReadPageOptions): Promise<PageImage>;
+  /**
+   * Optional: where page `pageNumber` lies unmodified in the file, or null when it does not
+   * (compressed, encrypted, rendered). Lets the server answer with the file range itself.
+   */
+  locatePage?(path: string, pageNumber: number, ctx: PluginContext): Promise<PageLocation | null>;
   /** Optional: a thumbnail made without going through readPage (the registry's default does). */
   thumbnail?(path: string, ctx: PluginContext, options: ThumbnailOptions): Promise<Uint8Array>;
   /** Optional: a resource of the book by its path inside the book (EPUB web reader). */

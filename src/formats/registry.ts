@@ -10,6 +10,7 @@ import {
   type BookResource,
   type FormatPlugin,
   type PageImage,
+  type PageLocation,
   type PluginContext,
   type Publication,
   type ReadPageOptions,
@@ -135,6 +136,14 @@ export class FormatRegistry {
     const plugin = await this.pluginFor(path, options);
     const readOptions = options.maxWidth ? { maxWidth: options.maxWidth } : undefined;
     return this.guarded(options, (ctx) => plugin.readPage(path, pageNumber, ctx, readOptions));
+  }
+
+  /** Where page `pageNumber` lies unmodified in the file, or null (the plugin cannot say, or it does not). */
+  async locatePage(path: string, pageNumber: number, options: CallOptions = {}): Promise<PageLocation | null> {
+    const plugin = await this.pluginFor(path, options);
+    const locatePage = plugin.locatePage?.bind(plugin);
+    if (!locatePage) return null;
+    return this.guarded(options, (ctx) => locatePage(path, pageNumber, ctx));
   }
 
   /**

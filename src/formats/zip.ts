@@ -112,6 +112,16 @@ export class ZipArchive {
   }
 
   /**
+   * Where a stored (uncompressed, unencrypted) entry's bytes are in the file, or null for any
+   * other entry. The bytes are not read, so no CRC is checked: the caller sends them as they are.
+   */
+  async storedRange(entry: ZipEntry): Promise<{ offset: number; length: number } | null> {
+    if (entry.encrypted || entry.method !== METHOD_STORED || entry.compressedSize !== entry.uncompressedSize) return null;
+    checkDeclaredEntrySize(this.limits, entry.name, entry.compressedSize, entry.uncompressedSize);
+    return { offset: await this.dataOffset(entry), length: entry.compressedSize };
+  }
+
+  /**
    * Throws the typed error that reading the entry would raise (encrypted, unsupported method,
    * declared sizes over the limits), without reading anything.
    */

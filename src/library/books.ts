@@ -3,7 +3,7 @@
  * book does not exist), with the caller's own progress. Also re-analysis of one book,
  * permanent deletion of a soft-deleted one, and analysis errors grouped by type.
  */
-import type { BookEdit, BookErrorView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
+import type { BookEdit, BookErrorView, BookFileView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
 import { BOOK_ERROR_TYPES, type BookErrorType } from "../formats/contract";
@@ -51,6 +51,13 @@ export class BookService {
   /** The book, or 404 when it does not exist or the caller may not see it. */
   async get(caller: Caller, id: string): Promise<BookView> {
     const book = await this.repositories.books.findOne(id, caller.id, await this.access.seriesVisibility(caller));
+    if (!book) throw notFound("book");
+    return book;
+  }
+
+  /** The little that serving pages needs (one small query), or 404 as `get` would answer. */
+  async fileOf(caller: Caller, id: string): Promise<BookFileView> {
+    const book = await this.repositories.books.fileOf(id, await this.access.seriesVisibility(caller));
     if (!book) throw notFound("book");
     return book;
   }

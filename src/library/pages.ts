@@ -6,23 +6,35 @@
  */
 import { createHash } from "node:crypto";
 import { DomainError } from "../errors";
-import type { PageImage } from "../formats/contract";
+import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import type { BookView, PageRecord, Repositories } from "../db";
+import type { BookFileView, PageRecord, Repositories } from "../db";
 import { readFailure, statOnDisk } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
 /** One page of one book at one width: what to read, and its validator. */
 export interface PageRef {
-  book: BookView;
+  book: BookFileView;
   number: number;
   width: number | undefined;
   /** Stable for the same content, page and width; also the page cache key. */
   tag: string;
 }
 
+const MAX_REMEMBERED_LOCATIONS = 20_000;
+
+/** A page to send: bytes in memory, or a range of the book's file sent as it is (zero-copy). */
+export type PageContent =
+  | { kind: "bytes"; image: PageImage }
+  | { kind: "file"; path: string; offset: number; length: number; mediaType: string };
+
 export class PageService {
+  /**
+   * Where stored pages lie in their files, by page tag (content hash + page + width): a reader
+   * paging through a book asks again and again, and a tag's answer never changes.
+   */
+  private readonly locations = new Map<string, PageLocation>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
 
@@ -40,12 +52,40 @@ export class PageService {
 
   /** The page, or 404 when the book is not visible or `number` is outside 1..pageCount. */
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
-    const book = await this.books.get(caller, bookId);
+    const book = await this.books.fileOf(caller, bookId);
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new DomainError("NotFound", `page ${number} does not exist: the book has ${book.pageCount} pages`);
     }
     const tag = createHash("sha256").update(`${book.fileHash}:${number}:${width ?? "original"}`).digest("hex");
     return { book, number, width, tag };
+  }
+
+  /**
+   * What to send for the page: a stored page at its original width is a range of the book's
+   * file (no bytes pass through the server's memory); anything else is read or rendered.
+   */
+  async content(page: PageRef): Promise<PageContent> {
+    if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
+      await statOnDisk(page.book.filePath); // a clear 404 when the file went away since the scan
+      const location = this.locations.get(page.tag) ?? (await this.findLocation(page));
+      if (location) return { kind: "file", path: page.book.filePath, ...location };
+    }
+    return { kind: "bytes", image: await this.read(page) };
+  }
+
+  private async findLocation(page: PageRef): Promise<PageLocation | null> {
+    let location;
+    try {
+      location = await this.formats.locatePage(page.book.filePath, page.number, { formatId: page.book.fileFormat });
+    } catch (error) {
+      throw readFailure(error);
+    }
+    if (location) {
+      // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
+      if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
+      this.locations.set(page.tag, location);
+    }
+    return location;
   }
 
   async read(page: PageRef): Promise<PageImage> {

@@ -72,6 +72,39 @@ export interface BookErrorView {
   occurredAt: Date;
 }
 
+/** The fields of a book that reading its pages or its file needs. */
+export interface BookFileView {
+  id: string;
+  filePath: string;
+  fileFormat: string;
+  fileHash: string;
+  pageCount: number;
+}
+
+interface BookViewRow {
+  book: Omit<BookView, "libraryName" | "seriesName" | "readingDirection" | "progress">;
+  libraryName: string;
+  libraryDirection: ReadingDirection;
+  seriesName: string;
+  seriesDirection: ReadingDirection | null;
+  progressPage: number | null;
+  progressCompleted: boolean | null;
+  progressUpdatedAt: Date | null;
+}
+
+function toBookView(row: BookViewRow): BookView {
+  return {
+    ...row.book,
+    libraryName: row.libraryName,
+    seriesName: row.seriesName,
+    readingDirection: row.seriesDirection ?? row.libraryDirection,
+    progress:
+      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
+        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
+        : null,
+  };
+}
+
 export class BookQueryRepository {
   constructor(private readonly database: Database) {}
 
@@ -90,7 +123,7 @@ export class BookQueryRepository {
     page: { offset: number; limit: number },
     sort: { field: BookSort; direction: "asc" | "desc" } = { field: "series", direction: "asc" },
   ): Promise<{ rows: BookView[]; total: number }> {
-    const { books, libraries, series, readProgress } = this.database.tables;
+    const { books, series } = this.database.tables;
     const where = this.conditions(filter);
     const order = sort.direction === "desc" ? desc : asc;
     // Both databases must agree: titles compare lower-cased (PostgreSQL collations and SQLite's
@@ -106,10 +139,45 @@ export class BookQueryRepository {
           : sort.field === "number"
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
             : [order(series.nameSort), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
-    const progressJoin = userId
-      ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId))
-      : sql`false`;
-    const rows = await this.db
+    const rows = await this.selectViews(where, userId).orderBy(...orderBy).limit(page.limit).offset(page.offset);
+    const [totalRow] = await this.db
+      .select({ n: count() })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(where);
+    return { total: totalRow?.n ?? 0, rows: rows.map(toBookView) };
+  }
+
+  async findOne(id: string, userId: string | null, seriesVisible?: SQL): Promise<BookView | undefined> {
+    const [row] = await this.selectViews(this.conditions({ ids: [id], seriesVisible }), userId).limit(1);
+    return row ? toBookView(row) : undefined;
+  }
+
+  /**
+   * Just what serving a page or the file needs, in one small query (the hot path of readers):
+   * the book if it exists and its series is visible.
+   */
+  async fileOf(id: string, seriesVisible?: SQL): Promise<BookFileView | undefined> {
+    const { books, series } = this.database.tables;
+    const [row] = await this.db
+      .select({
+        id: books.id,
+        filePath: books.filePath,
+        fileFormat: books.fileFormat,
+        fileHash: books.fileHash,
+        pageCount: books.pageCount,
+      })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(eq(books.id, id), seriesVisible))
+      .limit(1);
+    return row;
+  }
+
+  private selectViews(where: SQL | undefined, userId: string | null) {
+    const { books, libraries, series, readProgress } = this.database.tables;
+    const progressJoin = userId ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId)) : sql`false`;
+    return this.db
       .select({
         book: books,
         libraryName: libraries.name,
@@ -125,32 +193,7 @@ export class BookQueryRepository {
       .innerJoin(series, eq(series.id, books.seriesId))
       .leftJoin(readProgress, progressJoin)
       .where(where)
-      .orderBy(...orderBy)
-      .limit(page.limit)
-      .offset(page.offset);
-    const [totalRow] = await this.db
-      .select({ n: count() })
-      .from(books)
-      .innerJoin(series, eq(series.id, books.seriesId))
-      .where(where);
-    return {
-      total: totalRow?.n ?? 0,
-      rows: rows.map((row) => ({
-        ...row.book,
-        libraryName: row.libraryName,
-        seriesName: row.seriesName,
-        readingDirection: row.seriesDirection ?? row.libraryDirection,
-        progress:
-          row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-            ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-            : null,
-      })),
-    };
-  }
-
-  async findOne(id: string, userId: string | null, seriesVisible?: SQL): Promise<BookView | undefined> {
-    const { rows } = await this.find({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 });
-    return rows[0];
+      .$dynamic();
   }
 
   /** Per error type: how many (visible, present) books carry at least one error of it. */

@@ -22,8 +22,14 @@ export function bookPageRoutes(services: Services) {
         const etag = strongEtag(page.tag);
         // Revalidation is answered from the catalogue alone: the book is not opened.
         if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
-        const image = await pages.read(page);
-        return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
+        const content = await pages.content(page);
+        return content.kind === "file"
+          ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), {
+              etag,
+              cacheControl: IMMUTABLE,
+              mediaType: content.mediaType,
+            })
+          : binaryResponse(request, content.image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: content.image.mediaType });
       },
       {
         auth: "user",

@@ -1,0 +1,155 @@
+/**
+ * Reading benchmarks (issue 6), on the compiled binary run alone (scripts/isolated-binary.ts):
+ *
+ * 1. Page serving from a CBZ with 16 concurrent clients (`wrk -c16`) against nginx serving the
+ *    same page bytes as a static file, in the same run: the request-rate ratio.
+ * 2. p99 latency of the list endpoints on a 10,000-book catalogue (`wrk -c4 --latency`):
+ *    books, series, a series' books, libraries.
+ *
+ *   bun bench/reading.ts [--database sqlite|postgres] [--books 10000] [--seconds 10]
+ *
+ * Needs Debian's nginx and wrk (`apt-get install nginx-light wrk`).
+ */
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { zipSync } from "fflate";
+import sharp from "sharp";
+import { buildIsolatedBinary } from "../scripts/isolated-binary";
+import { markdownTable, ratio } from "./measure";
+import { api, startBenchServer, type BenchServer } from "./server";
+
+const { values } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    books: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "10" },
+  },
+});
+const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
+const BOOKS = Number(values.books);
+const SECONDS = Number(values.seconds);
+
+interface WrkResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** Runs wrk and reads its summary (requests/sec, the 99% latency line of --latency). */
+async function wrk(url: string, connections: number, headers: Record<string, string> = {}): Promise<WrkResult> {
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
+  const child = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${SECONDS}s`, "--latency", ...headerArgs, url], { stdout: "pipe", stderr: "inherit" });
+  const output = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error(`wrk failed:\n${output}`);
+  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output);
+  const p99Ms = p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[p99[2] as "us" | "ms" | "s"] : NaN;
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  return { requestsPerSecond: rate, p99Ms, errors };
+}
+
+/** nginx serving one folder on a free port, as a reference for static bytes. */
+async function startNginx(root: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  const conf = join(root, "nginx.conf");
+  writeFileSync(
+    conf,
+    `worker_processes 2; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; server { listen 127.0.0.1:${port}; root ${root}/www; } }`,
+  );
+  const child = Bun.spawn(["nginx", "-c", conf, "-p", root], { stdout: "ignore", stderr: "inherit" });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if ((await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined)) !== undefined) break;
+    await Bun.sleep(20);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGQUIT");
+      await child.exited;
+    },
+  };
+}
+
+async function noisyPage(): Promise<Uint8Array> {
+  const image = sharp({ create: { width: 1000, height: 1500, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } });
+  return new Uint8Array(await image.jpeg({ quality: 80 }).toBuffer());
+}
+
+async function waitForScan(server: BenchServer, libraryId: string): Promise<void> {
+  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
+  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
+    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
+    if (status.status === "failed") throw new Error(status.failureReason);
+  }
+}
+
+const binary = await buildIsolatedBinary();
+const rows: string[][] = [];
+try {
+  const work = binary.scratch("reading");
+  // nginx workers run as www-data and must reach the files: every folder on the way needs o+x.
+  for (let folder = work; folder !== dirname(folder); folder = dirname(folder)) chmodSync(folder, statSync(folder).mode | 0o005);
+  const page = await noisyPage();
+  mkdirSync(join(work, "www"), { recursive: true });
+  writeFileSync(join(work, "www", "page.jpg"), page);
+  chmodSync(join(work, "www"), 0o755);
+  chmodSync(join(work, "www", "page.jpg"), 0o644);
+
+  // A library: one book with the real page, and BOOKS small books for the list endpoints.
+  const library = join(work, "library");
+  const small = new Uint8Array(await sharp({ create: { width: 60, height: 90, channels: 3, background: "#335577" } }).jpeg().toBuffer());
+  for (let index = 0; index < BOOKS; index++) {
+    const series = `Series ${String(index % 100).padStart(3, "0")}`;
+    mkdirSync(join(library, series), { recursive: true });
+    const entries: Record<string, Uint8Array> = { "id.txt": new TextEncoder().encode(String(index)), "001.jpg": index === 0 ? page : small };
+    writeFileSync(join(library, series, `${series} #${String(Math.floor(index / 100) + 1).padStart(3, "0")}.cbz`), zipSync(entries, { level: 0 }));
+  }
+
+  const server = await startBenchServer(binary, DATABASE);
+  const nginx = await startNginx(work);
+  try {
+    const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
+    await waitForScan(server, created.id);
+    const { data: pageBooks } = await api(server, "GET", `/api/v1/books?libraryId=${created.id}&sort=createdAt,asc&pageSize=1`);
+    const bookId = pageBooks[0].id as string;
+    const auth = { authorization: `Bearer ${server.token}` };
+
+    const reference = await wrk(`${nginx.url}/page.jpg`, 16);
+    const pages = await wrk(`${server.url}/api/v1/books/${bookId}/pages/1`, 16, auth);
+    rows.push([
+      `CBZ page (${(page.length / 1024).toFixed(0)} KiB), 16 connections`,
+      `${pages.requestsPerSecond.toFixed(0)} req/s (p99 ${pages.p99Ms.toFixed(1)} ms, ${pages.errors} errors)`,
+      `nginx, same bytes as a static file: ${reference.requestsPerSecond.toFixed(0)} req/s (${reference.errors} errors)`,
+      ratio(pages.requestsPerSecond, reference.requestsPerSecond),
+      "≥ 0.50×",
+    ]);
+
+    const { data: seriesPage } = await api(server, "GET", "/api/v1/series?pageSize=1");
+    const lists: [string, string][] = [
+      ["GET /api/v1/books?pageSize=50", "/api/v1/books?pageSize=50"],
+      ["GET /api/v1/books?pageSize=50&page=150", "/api/v1/books?pageSize=50&page=150"],
+      ["GET /api/v1/books?q=series 042&pageSize=50", "/api/v1/books?q=series%20042&pageSize=50"],
+      ["GET /api/v1/series?pageSize=50", "/api/v1/series?pageSize=50"],
+      ["GET /api/v1/series/{id}/books?pageSize=50", `/api/v1/series/${seriesPage[0].id}/books?pageSize=50`],
+      ["GET /api/v1/libraries", "/api/v1/libraries"],
+    ];
+    for (const [label, path] of lists) {
+      const result = await wrk(`${server.url}${path}`, 4, auth);
+      rows.push([`${label}, ${BOOKS} books, 4 connections`, `p99 ${result.p99Ms.toFixed(1)} ms (${result.requestsPerSecond.toFixed(0)} req/s, ${result.errors} errors)`, "-", "-", "p99 < 50 ms"]);
+    }
+  } finally {
+    await nginx.stop();
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+} finally {
+  binary.remove();
+}
+
+console.log(`\nReading on ${DATABASE} (${new Date().toISOString()})\n`);
+console.log(markdownTable(["measure", "result", "reference (same run)", "ratio", "target"], rows));

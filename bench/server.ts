@@ -1,0 +1,78 @@
+/**
+ * The compiled server for benchmarks: started alone (scripts/isolated-binary.ts) on SQLite or a
+ * throwaway PostgreSQL database, with an admin signed in, and a small JSON client for it.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import type { IsolatedBinary } from "../scripts/isolated-binary";
+
+const POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
+const PASSWORD = "benchmark password";
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | "postgres"): Promise<BenchServer> {
+  const dataDir = binary.scratch("data");
+  let database: Record<string, unknown> = { type: "sqlite" };
+  let dropDatabase = async () => undefined as void;
+  if (kind === "postgres") {
+    const name = `longbox_bench_${process.pid}`;
+    const admin = postgres(POSTGRES_ADMIN, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    database = { type: "postgres", postgres: { url: `postgres://postgres@127.0.0.1:5432/${name}` } };
+    dropDatabase = async () => {
+      const cleanup = postgres(POSTGRES_ADMIN, { max: 1, onnotice: () => undefined });
+      await cleanup.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await cleanup.end();
+    };
+  }
+  const configPath = join(dataDir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database }));
+  const child = Bun.spawn([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env, stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let output = "";
+  let url: string | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server exited: ${output}`);
+    output += new TextDecoder().decode(value);
+    url = /longbox listening url=(\S+)/.exec(output)?.[1];
+  }
+  void (async () => {
+    while (!(await reader.read()).done); // keep the pipe drained
+  })();
+  const json = { "content-type": "application/json" };
+  await fetch(`${url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+  const login = await fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+  const { token } = (await login.json()) as { token: string };
+  return {
+    url,
+    pid: child.pid,
+    token,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.exited;
+      await dropDatabase();
+    },
+  };
+}
+
+export async function api(server: BenchServer, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MiB. */
+export const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
