@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import type { IsolatedBinary } from "../scripts/isolated-binary";
+import { startServerProcess } from "../scripts/server-process";
 
 const POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
 const PASSWORD = "benchmark password";
@@ -36,19 +37,7 @@ export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | 
   }
   const configPath = join(dataDir, "config.yaml");
   writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database }));
-  const child = Bun.spawn([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env, stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  let output = "";
-  let url: string | undefined;
-  while (!url) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server exited: ${output}`);
-    output += new TextDecoder().decode(value);
-    url = /longbox listening url=(\S+)/.exec(output)?.[1];
-  }
-  void (async () => {
-    while (!(await reader.read()).done); // keep the pipe drained
-  })();
+  const { url, child } = await startServerProcess([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env });
   const json = { "content-type": "application/json" };
   await fetch(`${url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
   const login = await fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });

@@ -40,13 +40,7 @@ import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 
-export interface Services {
-  config: Config;
-  paths: DataPaths;
-  jwtSecret: string;
-  log: Logger;
-  database: Database;
-  repositories: Repositories;
+export interface Services extends ServiceInputs {
   passwords: PasswordHasher;
   users: UserService;
   userAdministration: UserAdministration;

@@ -22,13 +22,8 @@ export interface LibraryInput {
   scanningConfig?: Partial<LibraryScanningConfig>;
 }
 
-export interface LibraryDto {
-  id: string;
-  name: string;
-  path: string;
-  defaultReadingDirection: ReadingDirection;
-  seriesStrategy: SeriesStrategy;
-  scanningConfig: LibraryScanningConfig;
+/** A library as the API shows it: the record with its (visible) counts, dates as ISO text. */
+export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt"> {
   seriesCount: number;
   bookCount: number;
   createdAt: string;

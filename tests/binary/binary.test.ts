@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startServerProcess } from "../../scripts/server-process";
 import { buildIsolatedBinary, type IsolatedBinary } from "../../scripts/isolated-binary";
 import type { AnalyzeReport } from "../../src/formats/analyze-command";
 import { VERSION } from "../../src/version";
@@ -125,42 +126,12 @@ describe("the compiled binary", () => {
   }, 240_000);
 });
 
-interface RunningBinary {
-  url: string;
-  process: Bun.Subprocess<"ignore", "pipe", "pipe">;
-}
-
-/** Starts `longbox serve` on a free port and waits for its "longbox listening url=..." line. */
-async function serve(configPath: string, env: Record<string, string>): Promise<RunningBinary> {
-  const child = Bun.spawn([binary.path, "serve", "--config", configPath, "--port", "0"], {
+/** Starts `longbox serve` on a free port and waits until it listens. */
+async function serve(configPath: string, env: Record<string, string>) {
+  const { url, child } = await startServerProcess([binary.path, "serve", "--config", configPath, "--port", "0"], {
     cwd: binary.workDir,
     env,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const stderr = new Response(child.stderr).text();
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the server did not log "longbox listening" within ${START_TIMEOUT_MS} ms:\n${output}`));
-    }, START_TIMEOUT_MS);
-    void (async () => {
-      const decoder = new TextDecoder();
-      const reader = child.stdout.getReader();
-      // Reads to the end, so that the server never blocks on a full pipe.
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        output += decoder.decode(chunk.value, { stream: true });
-        const match = /longbox listening url=(\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      }
-      clearTimeout(timer);
-      reject(new Error(`the server exited before listening:\n${output}${await stderr}`));
-    })();
+    timeoutMs: START_TIMEOUT_MS,
   });
   return { url, process: child };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startServerProcess } from "../../scripts/server-process";
 import { PASSWORD } from "../auth/support/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
@@ -18,23 +19,9 @@ const BOOKS = 400;
 
 /** A `longbox serve` child process and a tiny HTTP client for it. */
 async function startProcess(configPath: string) {
-  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
+  const { url, child } = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
     env: { PATH: process.env.PATH ?? "" },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const reader = child.stdout.getReader();
-  let output = "";
-  let url: string | undefined;
-  while (!url) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server exited: ${output}`);
-    output += new TextDecoder().decode(value);
-    url = /longbox listening url=(\S+)/.exec(output)?.[1];
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
     const response = await fetch(`${url}${path}`, {
       method,

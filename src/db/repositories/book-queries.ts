@@ -5,40 +5,16 @@
  */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
-import type { StoredBookMetadata } from "../schema/types";
-import type { PageRecord } from "./catalogue";
+import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { containsIgnoringCase, containsPattern } from "./text-search";
 
-export interface BookView {
-  id: string;
-  libraryId: string;
+/** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
+export interface BookView extends BookRow {
   libraryName: string;
-  seriesId: string;
   seriesName: string;
-  title: string;
-  titleSort: string | null;
-  number: number | null;
-  numberSort: number | null;
-  volume: number | null;
-  year: number | null;
-  summary: string | null;
-  metadata: StoredBookMetadata;
-  fileFormat: string;
-  mediaType: string;
-  fileHash: string;
-  filePath: string;
-  fileSize: number;
-  pageCount: number;
-  coverPage: number | null;
-  analyzed: boolean;
-  analysisError: string | null;
-  deleted: boolean;
+  /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  thumbnailPath: string | null;
-  customCoverPath: string | null;
-  createdAt: Date;
-  updatedAt: Date;
   progress: { page: number; completed: boolean; updatedAt: Date } | null;
 }
 
@@ -82,7 +58,7 @@ export interface BookFileView {
 }
 
 interface BookViewRow {
-  book: Omit<BookView, "libraryName" | "seriesName" | "readingDirection" | "progress">;
+  book: BookRow;
   libraryName: string;
   libraryDirection: ReadingDirection;
   seriesName: string;

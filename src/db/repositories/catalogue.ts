@@ -4,9 +4,8 @@
  * never leaves half a book behind.
  */
 import { and, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
-import type { Database } from "../database";
+import type { Database, Tables } from "../database";
 import { newId } from "../ids";
-import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
 
 /** What the scanner needs to know of a catalogued file to compare it with the disk. */
@@ -46,28 +45,14 @@ export interface BookErrorRecord {
   occurredAt: Date;
 }
 
+/** A row of the books table, as both databases return it. */
+export type BookRow = Tables["books"]["$inferSelect"];
+
 /** Everything a scan knows about one file, ready to be stored. */
-export interface BookContent {
-  seriesId: string;
-  title: string;
-  titleSort: string | null;
-  number: number | null;
-  numberSort: number | null;
-  volume: number | null;
-  year: number | null;
-  summary: string | null;
-  metadata: StoredBookMetadata;
-  fileFormat: string;
-  mediaType: string;
-  fileHash: string;
-  filePath: string;
-  fileSize: number;
-  fileModifiedAt: number;
-  pageCount: number;
-  coverPage: number | null;
-  analyzed: boolean;
-  analysisError: string | null;
-}
+export type BookContent = Omit<
+  BookRow,
+  "id" | "libraryId" | "lockedFields" | "thumbnailPath" | "customCoverPath" | "deleted" | "deletedAt" | "createdAt" | "updatedAt"
+>;
 
 export class CatalogueRepository {
   constructor(private readonly database: Database) {}
