@@ -145,7 +145,65 @@ const SURFACES: SurfaceProbe[] = [
     },
     expected: (visible) => ({ seriesCount: visible.length, bookCount: visible.length * 2 }),
   },
+  {
+    surface: "GET /api/v1/series (list and total)",
+    async observe(server, viewer, world) {
+      const body = await answer(server, viewer, `/api/v1/series?libraryId=${world.libraryId}&pageSize=500`);
+      return { ids: sorted(body.data.map((series: { id: string }) => series.id)), total: body.total };
+    },
+    expected: (visible) => ({ ids: sorted(visible.map((s) => s.id)), total: visible.length }),
+  },
+  {
+    surface: "series reads: GET /api/v1/series/{id}, its books and its thumbnail (404 when hidden)",
+    async observe(server, viewer, world) {
+      const statuses: Record<string, number[]> = {};
+      for (const series of Object.values(world.series)) {
+        statuses[series.id] = [];
+        for (const path of ["", "/books", "/thumbnail"]) {
+          statuses[series.id]!.push(await statusOf(server, viewer, `/api/v1/series/${series.id}${path}`));
+        }
+      }
+      return statuses;
+    },
+    expected(visible, world) {
+      const shown = new Set(visible.map((s) => s.id));
+      return Object.fromEntries(Object.values(world.series).map((s) => [s.id, shown.has(s.id) ? [200, 200, 200] : [404, 404, 404]]));
+    },
+  },
+  {
+    surface: "book content: pages list, page 1, the file, the thumbnail, progress (404 when hidden)",
+    async observe(server, viewer, world) {
+      const statuses: Record<string, number[]> = {};
+      for (const series of Object.values(world.series)) {
+        const id = series.readableBookId;
+        statuses[id] = [
+          await statusOf(server, viewer, `/api/v1/books/${id}/pages`),
+          await statusOf(server, viewer, `/api/v1/books/${id}/pages/1`),
+          await statusOf(server, viewer, `/api/v1/books/${id}/file`),
+          await statusOf(server, viewer, `/api/v1/books/${id}/thumbnail`),
+          await statusOf(server, viewer, `/api/v1/books/${id}/progress`, { method: "PUT", body: JSON.stringify({ page: 1 }) }),
+        ];
+      }
+      return statuses;
+    },
+    expected(visible, world) {
+      const shown = new Set(visible.map((s) => s.readableBookId));
+      return Object.fromEntries(
+        Object.values(world.series).map((s) => [s.readableBookId, shown.has(s.readableBookId) ? [200, 200, 200, 200, 200] : [404, 404, 404, 404, 404]]),
+      );
+    },
+  },
 ];
+
+/** The status of a request as the viewer (the body is read and dropped). */
+async function statusOf(server: TestServer, viewer: Viewer, path: string, init: RequestInit = {}): Promise<number> {
+  const response = await server.fetch(path, {
+    ...init,
+    headers: { ...viewer.headers, ...(init.body ? { "content-type": "application/json" } : {}) },
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
 
 forEachDatabase("Sharing-tag visibility on every surface", (server) => {
   const world = {} as World;
