@@ -7,6 +7,7 @@ import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-o
 import type { Database } from "../database";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
+import { bytewise } from "./ordering";
 import { containsIgnoringCase, containsPattern } from "./text-search";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
@@ -105,7 +106,8 @@ export class BookQueryRepository {
     // Both databases must agree: titles compare lower-cased (PostgreSQL collations and SQLite's
     // binary order differ on case), and books without a number come last (PostgreSQL sorts NULL
     // last, SQLite first).
-    const title = sql`lower(${books.title})`;
+    const title = bytewise(this.database, sql`lower(${books.title})`);
+    const seriesName = bytewise(this.database, series.nameSort);
     const unnumberedLast = asc(sql`${books.numberSort} is null`);
     const orderBy =
       sort.field === "title"
@@ -114,13 +116,28 @@ export class BookQueryRepository {
           ? [order(books.createdAt), asc(books.id)]
           : sort.field === "number"
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
-            : [order(series.nameSort), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
-    const rows = await this.selectViews(where, userId).orderBy(...orderBy).limit(page.limit).offset(page.offset);
-    const [totalRow] = await this.db
-      .select({ n: count() })
-      .from(books)
-      .innerJoin(series, eq(series.id, books.seriesId))
-      .where(where);
+            : [order(seriesName), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
+    // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full
+    // rows (metadata JSON included) of just that page. Sorting wide rows of a 10,000-book
+    // library was most of a list request's time.
+    const pageIds = (
+      await this.db
+        .select({ id: books.id })
+        .from(books)
+        .innerJoin(series, eq(series.id, books.seriesId))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(page.limit)
+        .offset(page.offset)
+    ).map((row) => row.id);
+    const rows = pageIds.length === 0 ? [] : await this.selectViews(inArray(books.id, pageIds), userId);
+    const position = new Map(pageIds.map((id, index) => [id, index]));
+    rows.sort((a, b) => position.get(a.book.id)! - position.get(b.book.id)!);
+    // The series join is needed for counting only when a condition looks at the series.
+    const countQuery = this.db.select({ n: count() }).from(books);
+    const [totalRow] = await (filter.q || filter.seriesVisible
+      ? countQuery.innerJoin(series, eq(series.id, books.seriesId)).where(where)
+      : countQuery.where(where));
     return { total: totalRow?.n ?? 0, rows: rows.map(toBookView) };
   }
 

@@ -7,6 +7,7 @@
 import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
+import { bytewise } from "./ordering";
 import { containsIgnoringCase } from "./text-search";
 
 export interface SeriesView {
@@ -69,7 +70,7 @@ export class SeriesQueryRepository {
           .where(and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId), eq(readProgress.completed, completed))),
       );
     const order = sort.direction === "desc" ? desc : asc;
-    const sortColumn = { name: series.nameSort, createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
+    const sortColumn = { name: bytewise(this.database, series.nameSort), createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
     // Series without a year come last on both databases (their NULL ordering differs).
     const orderBy = sort.field === "year" ? [asc(sql`${series.year} is null`), order(sortColumn)] : [order(sortColumn)];
     const rows = await this.db
@@ -84,7 +85,7 @@ export class SeriesQueryRepository {
       .from(series)
       .innerJoin(libraries, eq(libraries.id, series.libraryId))
       .where(where)
-      .orderBy(...orderBy, asc(series.nameSort), asc(series.id))
+      .orderBy(...orderBy, asc(bytewise(this.database, series.nameSort)), asc(series.id))
       .limit(page.limit)
       .offset(page.offset);
     const [totalRow] = await this.db.select({ n: count() }).from(series).where(where);
