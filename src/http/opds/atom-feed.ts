@@ -5,7 +5,8 @@
  */
 import type { BookView } from "../../db";
 import { bookMetadata } from "./book-metadata";
-import { pageLinks, type Feed, type NavigationEntry, type PublicationEntry } from "./catalog";
+import type { Feed, NavigationEntry, PublicationEntry } from "./catalog";
+import { feedLinks } from "./feed-links";
 import type { OpdsUrls } from "./urls";
 import {
   ATOM_NAMESPACE,
@@ -37,21 +38,10 @@ const NAMESPACES = {
 
 export function atomFeed(feed: Feed, rendering: AtomRendering): string {
   const { urls } = rendering;
-  const link = (rel: string, href: string, type: string) => ({ "@_rel": rel, "@_href": href, "@_type": type });
-  const ownType = atomFeedType(feed.kind);
   const links = [
-    link("self", urls.feed(feed.self, feed.paging?.page), ownType),
-    link("start", urls.start(), atomFeedType("navigation")),
-    feed.up ? link("up", urls.feed(feed.up), atomFeedType("navigation")) : undefined,
-    link("search", urls.searchDescription(), OPENSEARCH_TYPE),
+    ...feedLinks(feed, urls).map((link) => ({ "@_rel": link.rel, "@_href": link.href, "@_type": atomFeedType(link.kind) })),
+    { "@_rel": "search", "@_href": urls.searchDescription(), "@_type": OPENSEARCH_TYPE },
   ];
-  if (feed.paging) {
-    const pages = pageLinks(feed.paging);
-    links.push(link("first", urls.feed(feed.self, pages.first), ownType));
-    if (pages.previous) links.push(link("previous", urls.feed(feed.self, pages.previous), ownType));
-    if (pages.next) links.push(link("next", urls.feed(feed.self, pages.next), ownType));
-    links.push(link("last", urls.feed(feed.self, pages.last), ownType));
-  }
   return xmlDocument({
     feed: {
       ...NAMESPACES,
@@ -59,7 +49,7 @@ export function atomFeed(feed: Feed, rendering: AtomRendering): string {
       title: feed.title,
       updated: feed.updated.toISOString(),
       author: { name: "Longbox", uri: urls.origin },
-      link: links.filter((candidate) => candidate !== undefined),
+      link: links,
       "opensearch:totalResults": feed.paging?.total,
       "opensearch:itemsPerPage": feed.paging?.pageSize,
       "opensearch:startIndex": feed.paging ? (feed.paging.page - 1) * feed.paging.pageSize + 1 : undefined,

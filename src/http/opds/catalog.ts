@@ -212,17 +212,6 @@ export class OpdsCatalog {
   }
 }
 
-/** The pages a paged feed links to: first and last always, previous and next where they exist. */
-export function pageLinks(paging: Paging): { first: number; last: number; previous?: number; next?: number } {
-  const last = Math.max(1, Math.ceil(paging.total / paging.pageSize));
-  return {
-    first: 1,
-    last,
-    previous: paging.page > 1 ? Math.min(paging.page - 1, last) : undefined,
-    next: paging.page < last ? paging.page + 1 : undefined,
-  };
-}
-
 function window(page: PageRequest): { offset: number; limit: number } {
   return { offset: (page.page - 1) * page.pageSize, limit: page.pageSize };
 }

@@ -3,7 +3,8 @@
  * images and acquisition links, feed-level paging links, a templated search link).
  */
 import { bookMetadata } from "./book-metadata";
-import { pageLinks, type Feed, type NavigationEntry, type PublicationEntry } from "./catalog";
+import type { Feed, NavigationEntry, PublicationEntry } from "./catalog";
+import { feedLinks } from "./feed-links";
 import type { OpdsUrls } from "./urls";
 import { OPDS2_TYPE, REL_ACQUISITION } from "./vocabulary";
 
@@ -24,18 +25,9 @@ interface Link {
 
 export function opds2Feed(feed: Feed, { urls, thumbnailType }: Opds2Rendering): Record<string, unknown> {
   const links: Link[] = [
-    { rel: "self", href: urls.feed(feed.self, feed.paging?.page), type: OPDS2_TYPE },
-    { rel: "start", href: urls.start(), type: OPDS2_TYPE },
+    ...feedLinks(feed, urls).map((link) => ({ rel: link.rel, href: link.href, type: OPDS2_TYPE })),
     { rel: "search", href: urls.searchTemplate(), type: OPDS2_TYPE, templated: true },
   ];
-  if (feed.up) links.push({ rel: "up", href: urls.feed(feed.up), type: OPDS2_TYPE });
-  if (feed.paging) {
-    const pages = pageLinks(feed.paging);
-    links.push({ rel: "first", href: urls.feed(feed.self, pages.first), type: OPDS2_TYPE });
-    if (pages.previous) links.push({ rel: "previous", href: urls.feed(feed.self, pages.previous), type: OPDS2_TYPE });
-    if (pages.next) links.push({ rel: "next", href: urls.feed(feed.self, pages.next), type: OPDS2_TYPE });
-    links.push({ rel: "last", href: urls.feed(feed.self, pages.last), type: OPDS2_TYPE });
-  }
   const metadata = {
     title: feed.title,
     identifier: feed.id,

@@ -6,6 +6,7 @@
  */
 import type { Config } from "../../config/schema";
 import { publicOrigin } from "../client-address";
+import { DEFAULT_PAGE_SIZE } from "../paging";
 import type { FeedRef } from "./catalog";
 
 export type OpdsVersion = "v1.2" | "v2";
@@ -27,10 +28,11 @@ export class OpdsUrls {
     return new OpdsUrls(publicOrigin(request, application.base_url, application.trust_proxy), version);
   }
 
-  /** A feed of this version; `page` replaces any page in the reference's query. */
-  feed(ref: FeedRef, page?: number): string {
+  /** A feed of this version; for one page of a paged feed, with its page size unless it is the default. */
+  feed(ref: FeedRef, page?: { page: number; pageSize: number }): string {
     const query = new URLSearchParams(ref.query);
-    if (page !== undefined) query.set("page", String(page));
+    if (page && page.pageSize !== DEFAULT_PAGE_SIZE) query.set("pageSize", String(page.pageSize));
+    if (page) query.set("page", String(page.page));
     const search = query.toString();
     return `${this.origin}${OPDS_ROOTS[this.version]}/${ref.path}${search ? `?${search}` : ""}`;
   }
