@@ -6,7 +6,7 @@
 import type { BookView } from "../../db";
 import { bookMetadata } from "./book-metadata";
 import type { Feed, NavigationEntry, PublicationEntry } from "./catalog";
-import { feedLinks } from "./feed-links";
+import { feedLinks, type FeedRendering } from "./feed-links";
 import type { OpdsUrls } from "./urls";
 import {
   ATOM_NAMESPACE,
@@ -22,12 +22,6 @@ import { xmlDocument, type XmlElement } from "./xml";
 
 export const ATOM_CONTENT_TYPE = "application/atom+xml; charset=utf-8";
 
-export interface AtomRendering {
-  urls: OpdsUrls;
-  /** The media type of thumbnails (the configured thumbnail format). */
-  thumbnailType: string;
-}
-
 const NAMESPACES = {
   "@_xmlns": ATOM_NAMESPACE,
   "@_xmlns:opds": "http://opds-spec.org/2010/catalog",
@@ -36,7 +30,7 @@ const NAMESPACES = {
   "@_xmlns:opensearch": "http://a9.com/-/spec/opensearch/1.1/",
 };
 
-export function atomFeed(feed: Feed, rendering: AtomRendering): string {
+export function atomFeed(feed: Feed, rendering: FeedRendering): string {
   const { urls } = rendering;
   const links = [
     ...feedLinks(feed, urls).map((link) => ({ "@_rel": link.rel, "@_href": link.href, "@_type": atomFeedType(link.kind) })),
@@ -61,7 +55,7 @@ export function atomFeed(feed: Feed, rendering: AtomRendering): string {
   });
 }
 
-function navigationEntry(entry: NavigationEntry, feedUpdated: Date, { urls, thumbnailType }: AtomRendering): XmlElement {
+function navigationEntry(entry: NavigationEntry, feedUpdated: Date, { urls, thumbnailType }: FeedRendering): XmlElement {
   const links: XmlElement[] = [{ "@_rel": entry.relation, "@_href": urls.feed(entry.target), "@_type": atomFeedType(entry.targetKind) }];
   if (entry.seriesId) {
     const thumbnail = urls.seriesThumbnail(entry.seriesId);
@@ -77,7 +71,7 @@ function navigationEntry(entry: NavigationEntry, feedUpdated: Date, { urls, thum
   };
 }
 
-function publicationEntry({ book, streamable }: PublicationEntry, { urls, thumbnailType }: AtomRendering): XmlElement {
+function publicationEntry({ book, streamable }: PublicationEntry, { urls, thumbnailType }: FeedRendering): XmlElement {
   const metadata = bookMetadata(book);
   const thumbnail = urls.bookThumbnail(book.id);
   const links: XmlElement[] = [

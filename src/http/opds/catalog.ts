@@ -7,6 +7,7 @@
 import type { BookView, SeriesView } from "../../db";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
+import type { PageRequest } from "../paging";
 
 export type FeedKind = "navigation" | "acquisition";
 
@@ -57,12 +58,6 @@ export interface Feed {
   publications: PublicationEntry[];
   /** The newest change among the entries (Atom's feed-level `updated`). */
   updated: Date;
-}
-
-/** What a paged feed was asked for: `page` is 1-based. */
-export interface PageRequest {
-  page: number;
-  pageSize: number;
 }
 
 const ROOT: FeedRef = { path: "catalog" };
@@ -128,7 +123,7 @@ export class OpdsCatalog {
       kind: "navigation",
       self: { path: `libraries/${library.id}` },
       up: ROOT,
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       navigation: rows.map(seriesEntry),
     });
   }
@@ -142,7 +137,7 @@ export class OpdsCatalog {
       kind: "navigation",
       self: ALL_SERIES,
       up: ROOT,
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       navigation: rows.map(seriesEntry),
     });
   }
@@ -157,7 +152,7 @@ export class OpdsCatalog {
       kind: "acquisition",
       self: { path: `series/${series.id}` },
       up: { path: `libraries/${series.libraryId}` },
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       publications: await this.publications(rows),
     });
   }
@@ -170,7 +165,7 @@ export class OpdsCatalog {
       kind: "acquisition",
       self: RECENT,
       up: ROOT,
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       publications: await this.publications(rows),
     });
   }
@@ -183,7 +178,7 @@ export class OpdsCatalog {
       kind: "acquisition",
       self: CONTINUE_READING,
       up: ROOT,
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       publications: await this.publications(rows),
     });
   }
@@ -201,7 +196,7 @@ export class OpdsCatalog {
       kind: "acquisition",
       self: { path: "search", query: { q: text } },
       up: ROOT,
-      paging: { ...page, total },
+      paging: { page: page.page, pageSize: page.pageSize, total },
       publications: await this.publications(rows),
     });
   }
@@ -213,7 +208,7 @@ export class OpdsCatalog {
 }
 
 function window(page: PageRequest): { offset: number; limit: number } {
-  return { offset: (page.page - 1) * page.pageSize, limit: page.pageSize };
+  return { offset: page.offset, limit: page.pageSize };
 }
 
 function seriesEntry(series: SeriesView): NavigationEntry {

@@ -6,6 +6,13 @@
 import type { Feed, FeedKind, Paging } from "./catalog";
 import type { OpdsUrls } from "./urls";
 
+/** What a version's writer needs besides the feed. */
+export interface FeedRendering {
+  urls: OpdsUrls;
+  /** The media type of thumbnails (the configured thumbnail format). */
+  thumbnailType: string;
+}
+
 export interface FeedLink {
   rel: "self" | "start" | "up" | "first" | "previous" | "next" | "last";
   href: string;

@@ -4,16 +4,11 @@
  */
 import { bookMetadata } from "./book-metadata";
 import type { Feed, NavigationEntry, PublicationEntry } from "./catalog";
-import { feedLinks } from "./feed-links";
+import { feedLinks, type FeedRendering } from "./feed-links";
 import type { OpdsUrls } from "./urls";
 import { OPDS2_TYPE, REL_ACQUISITION } from "./vocabulary";
 
 export const OPDS2_CONTENT_TYPE = `${OPDS2_TYPE}; charset=utf-8`;
-
-export interface Opds2Rendering {
-  urls: OpdsUrls;
-  thumbnailType: string;
-}
 
 interface Link {
   rel?: string;
@@ -23,7 +18,7 @@ interface Link {
   templated?: boolean;
 }
 
-export function opds2Feed(feed: Feed, { urls, thumbnailType }: Opds2Rendering): Record<string, unknown> {
+export function opds2Feed(feed: Feed, { urls, thumbnailType }: FeedRendering): Record<string, unknown> {
   const links: Link[] = [
     ...feedLinks(feed, urls).map((link) => ({ rel: link.rel, href: link.href, type: OPDS2_TYPE })),
     { rel: "search", href: urls.searchTemplate(), type: OPDS2_TYPE, templated: true },

@@ -7,15 +7,14 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { DEFAULT_PAGE_SIZE, pagingQuery } from "../paging";
+import { pageRequest, pagingQuery } from "../paging";
 import { atomFeed, ATOM_CONTENT_TYPE } from "./atom-feed";
-import { OpdsCatalog, type Feed, type PageRequest } from "./catalog";
+import { OpdsCatalog, type Feed } from "./catalog";
 import { opds2Feed, OPDS2_CONTENT_TYPE } from "./opds2-feed";
 import { openSearchDescription, OPENSEARCH_CONTENT_TYPE } from "./opensearch";
 import { pageStreamRoute } from "./page-stream";
 import { OPDS_ROOTS, OpdsUrls, type OpdsVersion } from "./urls";
 import { thumbnailType } from "./vocabulary";
-
 
 const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
@@ -55,10 +54,6 @@ export function opdsRoutes(services: Services) {
     .use(pageStreamRoute(services));
 }
 
-function pageOf(query: { page?: number; pageSize?: number }): PageRequest {
-  return { page: query.page ?? 1, pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE };
-}
-
 /** The catalogue's feeds in one version's syntax. */
 function feedRoutes(services: Services, catalog: OpdsCatalog, writer: FeedWriter) {
   const urlsFor = (request: Request) => OpdsUrls.forRequest(request, services.config.application, writer.version);
@@ -71,32 +66,32 @@ function feedRoutes(services: Services, catalog: OpdsCatalog, writer: FeedWriter
     })
     .get(
       "/libraries/:id",
-      async ({ caller, params, query, request }) => writer.write(await catalog.library(caller.user, params.id, pageOf(query)), urlsFor(request)),
+      async ({ caller, params, query, request }) => writer.write(await catalog.library(caller.user, params.id, pageRequest(query)), urlsFor(request)),
       { auth: "user", params: IdParams, query: pagingQuery, detail: detail("a library's series (paged)") },
     )
-    .get("/series", async ({ caller, query, request }) => writer.write(await catalog.allSeries(caller.user, pageOf(query)), urlsFor(request)), {
+    .get("/series", async ({ caller, query, request }) => writer.write(await catalog.allSeries(caller.user, pageRequest(query)), urlsFor(request)), {
       auth: "user",
       query: pagingQuery,
       detail: detail("every series (paged)"),
     })
     .get(
       "/series/:id",
-      async ({ caller, params, query, request }) => writer.write(await catalog.series(caller.user, params.id, pageOf(query)), urlsFor(request)),
+      async ({ caller, params, query, request }) => writer.write(await catalog.series(caller.user, params.id, pageRequest(query)), urlsFor(request)),
       { auth: "user", params: IdParams, query: pagingQuery, detail: detail("a series' books in reading order (paged)") },
     )
-    .get("/recent", async ({ caller, query, request }) => writer.write(await catalog.recentlyAdded(caller.user, pageOf(query)), urlsFor(request)), {
+    .get("/recent", async ({ caller, query, request }) => writer.write(await catalog.recentlyAdded(caller.user, pageRequest(query)), urlsFor(request)), {
       auth: "user",
       query: pagingQuery,
       detail: detail("recently added books (paged)"),
     })
     .get(
       "/continue-reading",
-      async ({ caller, query, request }) => writer.write(await catalog.continueReading(caller.user, pageOf(query)), urlsFor(request)),
+      async ({ caller, query, request }) => writer.write(await catalog.continueReading(caller.user, pageRequest(query)), urlsFor(request)),
       { auth: "user", query: pagingQuery, detail: detail("books the caller has started and not finished (paged)") },
     )
     .get(
       "/search",
-      async ({ caller, query, request }) => writer.write(await catalog.search(caller.user, query.q, pageOf(query)), urlsFor(request)),
+      async ({ caller, query, request }) => writer.write(await catalog.search(caller.user, query.q, pageRequest(query)), urlsFor(request)),
       {
         auth: "user",
         query: t.Composite([pagingQuery, t.Object({ q: t.String({ minLength: 1, maxLength: 200 }) })]),
