@@ -34,6 +34,16 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
   }
 }
 
+/** The page re-encoded as JPEG, for clients that accept only a few image types. */
+export async function toJpeg(page: PageImage, maxPixels: number): Promise<PageImage> {
+  try {
+    const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" }).rotate().jpeg({ quality: 85 });
+    return { bytes: new Uint8Array(await image.toBuffer()), mediaType: "image/jpeg" };
+  } catch (error) {
+    throw decodeFailure("page_extraction", error, maxPixels);
+  }
+}
+
 function decodeFailure(type: "thumbnail" | "page_extraction", error: unknown, maxPixels: number) {
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) {

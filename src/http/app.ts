@@ -22,6 +22,7 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { opdsRoutes } from "./opds/routes";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
@@ -52,7 +53,8 @@ export function createHttpApp(services: Services) {
     .use(bookFileRoutes(services))
     .use(coverRoutes(services))
     .use(progressRoutes(services))
-    .use(publicationRoutes(services));
+    .use(publicationRoutes(services))
+    .use(opdsRoutes(services));
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -15,13 +15,17 @@ export function clientIp(request: Request, server: Server<unknown> | null, trust
 
 export function requestOrigin(request: Request, trustProxy: boolean): string {
   const url = new URL(request.url);
-  if (trustProxy) {
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-    if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
-    if (host) url.host = host;
+  if (!trustProxy) return url.origin;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
+  // Built anew rather than by setting URL.host, which keeps the old port when the forwarded
+  // host names none (https://books.example.org:8080 instead of https://books.example.org).
+  try {
+    return new URL(`${scheme}://${host || url.host}`).origin;
+  } catch {
+    return url.origin;
   }
-  return url.origin;
 }
 
 /** application.base_url when configured, else the origin the request was addressed to. */

@@ -48,6 +48,16 @@ export class BookService {
     return this.repositories.books.find({ ...filter, seriesVisible }, caller.id, page, sort);
   }
 
+  /** Present books, the most recently catalogued first. */
+  recentlyAdded(caller: Caller, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+    return this.list(caller, { deleted: false }, page, { field: "createdAt", direction: "desc" });
+  }
+
+  /** Present books the caller has started and not completed, the most recently read first. */
+  continueReading(caller: Caller, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+    return this.list(caller, { deleted: false, inProgressFor: caller.id }, page, { field: "lastRead", direction: "desc" });
+  }
+
   /** The book, or 404 when it does not exist or the caller may not see it. */
   async get(caller: Caller, id: string): Promise<BookView> {
     const book = await this.repositories.books.findOne(id, caller.id, await this.access.seriesVisibility(caller));

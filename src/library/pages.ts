@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { DomainError } from "../errors";
 import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import type { BookFileView, PageRecord, Repositories } from "../db";
+import { toJpeg } from "../formats/resize";
+import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
 import { readFailure, statOnDisk } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
@@ -48,6 +49,17 @@ export class PageService {
   async list(caller: Caller, bookId: string): Promise<PageRecord[]> {
     const book = await this.books.get(caller, bookId);
     return this.repositories.books.pages(book.id);
+  }
+
+  /**
+   * Which of these (visible) books can be read as a sequence of images: every page is an image.
+   * Comic archives, PDFs (rendered pages) and fixed-layout EPUBs qualify; a reflowable EPUB,
+   * whose pages are XHTML documents, does not.
+   */
+  async imageOnly(books: Pick<BookView, "id" | "pageCount">[]): Promise<Set<string>> {
+    const withPages = books.filter((book) => book.pageCount > 0).map((book) => book.id);
+    const excluded = await this.repositories.books.withNonImagePages(withPages);
+    return new Set(withPages.filter((id) => !excluded.has(id)));
   }
 
   /** The page, or 404 when the book is not visible or `number` is outside 1..pageCount. */
@@ -96,6 +108,17 @@ export class PageService {
     const reading = this.readFromBook(page).finally(() => this.inFlight.delete(page.tag));
     this.inFlight.set(page.tag, reading);
     return reading;
+  }
+
+  /** The page in one of `mediaTypes`: as read when it already is one, else re-encoded as JPEG. */
+  async readAs(page: PageRef, mediaTypes: readonly string[]): Promise<PageImage> {
+    const image = await this.read(page);
+    if (mediaTypes.includes(image.mediaType)) return image;
+    try {
+      return await toJpeg(image, this.formats.limits.maxPixels);
+    } catch (error) {
+      throw readFailure(error);
+    }
   }
 
   private async readFromBook(page: PageRef): Promise<PageImage> {

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { adminSession, bearer, createUser, login } from "../auth/support/auth";
 import { scannedLibrary } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
+import { parseFeed } from "../opds/support";
 
 type SeriesKey = "Alpha" | "Beta" | "Gamma" | "Delta";
 type TagKey = "T1" | "T2";
@@ -74,6 +75,25 @@ async function answer(server: TestServer, viewer: Viewer, path: string) {
   if (status !== 200) throw new Error(`GET ${path} as ${viewer.name}: ${status} ${JSON.stringify(body)}`);
   return body;
 }
+
+/** Ids of an OPDS 1.2 feed's entries (`urn:uuid:<id>`), sorted, and its total. */
+async function atomFeedIds(server: TestServer, viewer: Viewer, path: string) {
+  const feed = parseFeed(await answer(server, viewer, path));
+  return { ids: sorted((feed.entry ?? []).map((entry) => entry.id.replace("urn:uuid:", ""))), total: Number(feed["opensearch:totalResults"]) };
+}
+
+/** Ids at the end of an OPDS 2 feed's navigation hrefs or in its publications' identifiers, sorted, and its total. */
+async function opds2FeedIds(server: TestServer, viewer: Viewer, path: string) {
+  const feed = await answer(server, viewer, path);
+  const ids = [
+    ...(feed.navigation ?? []).flatMap((link: { href: string }) => (link.href.includes("/series/") ? [link.href.split("/").pop()!] : [])),
+    ...(feed.publications ?? []).map((publication: { metadata: { identifier: string } }) => publication.metadata.identifier.replace("urn:uuid:", "")),
+  ];
+  return { ids: sorted(ids), total: feed.metadata.numberOfItems };
+}
+
+const seriesIdsOf = (series: SeriesInWorld[]) => ({ ids: sorted(series.map((s) => s.id)), total: series.length });
+const booksWithTotal = (series: SeriesInWorld[]) => ({ ids: bookIdsOf(series), total: series.length * 2 });
 
 const SURFACES: SurfaceProbe[] = [
   {
@@ -144,6 +164,72 @@ const SURFACES: SurfaceProbe[] = [
       return { seriesCount: library.seriesCount, bookCount: library.bookCount };
     },
     expected: (visible) => ({ seriesCount: visible.length, bookCount: visible.length * 2 }),
+  },
+  {
+    surface: "OPDS 1.2 all series",
+    observe: (server, viewer) => atomFeedIds(server, viewer, "/opds/v1.2/series?pageSize=500"),
+    expected: seriesIdsOf,
+  },
+  {
+    surface: "OPDS 1.2 library navigation",
+    observe: (server, viewer, world) => atomFeedIds(server, viewer, `/opds/v1.2/libraries/${world.libraryId}?pageSize=500`),
+    expected: seriesIdsOf,
+  },
+  {
+    surface: "OPDS 1.2 series acquisition feeds (404 when hidden)",
+    async observe(server, viewer, world) {
+      const answers: Record<string, unknown> = {};
+      for (const series of Object.values(world.series)) {
+        const response = await server.fetch(`/opds/v1.2/series/${series.id}`, { headers: viewer.headers });
+        answers[series.id] = response.status === 200 ? (await atomFeedIds(server, viewer, `/opds/v1.2/series/${series.id}`)).ids : response.status;
+      }
+      return answers;
+    },
+    expected(visible, world) {
+      const shown = new Set(visible.map((s) => s.id));
+      return Object.fromEntries(Object.values(world.series).map((s) => [s.id, shown.has(s.id) ? bookIdsOf([s]) : 404]));
+    },
+  },
+  {
+    surface: "OPDS 1.2 recently added",
+    observe: (server, viewer) => atomFeedIds(server, viewer, "/opds/v1.2/recent?pageSize=500"),
+    expected: booksWithTotal,
+  },
+  {
+    surface: "OPDS 1.2 search",
+    observe: (server, viewer) => atomFeedIds(server, viewer, "/opds/v1.2/search?q=00&pageSize=500"),
+    expected: booksWithTotal,
+  },
+  {
+    surface: "OPDS 1.2 page streaming and the acquisition link's file (404 when hidden)",
+    async observe(server, viewer, world) {
+      const statuses: Record<string, number[]> = {};
+      for (const series of Object.values(world.series)) {
+        const page = await server.fetch(`/opds/v1.2/books/${series.readableBookId}/pages/0`, { headers: viewer.headers });
+        const file = await server.fetch(`/api/v1/books/${series.readableBookId}/file`, { headers: viewer.headers });
+        statuses[series.readableBookId] = [page.status, file.status];
+      }
+      return statuses;
+    },
+    expected(visible, world) {
+      const shown = new Set(visible.map((s) => s.id));
+      return Object.fromEntries(Object.values(world.series).map((s) => [s.readableBookId, shown.has(s.id) ? [200, 200] : [404, 404]]));
+    },
+  },
+  {
+    surface: "OPDS 2 all series",
+    observe: (server, viewer) => opds2FeedIds(server, viewer, "/opds/v2/series?pageSize=500"),
+    expected: seriesIdsOf,
+  },
+  {
+    surface: "OPDS 2 recently added",
+    observe: (server, viewer) => opds2FeedIds(server, viewer, "/opds/v2/recent?pageSize=500"),
+    expected: booksWithTotal,
+  },
+  {
+    surface: "OPDS 2 search",
+    observe: (server, viewer) => opds2FeedIds(server, viewer, "/opds/v2/search?q=00&pageSize=500"),
+    expected: booksWithTotal,
   },
   {
     surface: "GET /api/v1/series (list and total)",

@@ -29,9 +29,12 @@ export interface BookFilter {
   q?: string;
   /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
   seriesVisible?: SQL | undefined;
+  /** Only books this user has started and not completed ("continue reading"). */
+  inProgressFor?: string;
 }
 
-export type BookSort = "series" | "title" | "createdAt" | "number";
+/** `lastRead`: by the caller's progress time, books without progress last. */
+export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead";
 
 /** What ordering a series' books naturally needs (see BookService.seriesBooks). */
 export interface BookOrderKey {
@@ -100,7 +103,7 @@ export class BookQueryRepository {
     page: { offset: number; limit: number },
     sort: { field: BookSort; direction: "asc" | "desc" } = { field: "series", direction: "asc" },
   ): Promise<{ rows: BookView[]; total: number }> {
-    const { books, series } = this.database.tables;
+    const { books, series, readProgress } = this.database.tables;
     const where = this.conditions(filter);
     const order = sort.direction === "desc" ? desc : asc;
     // Both databases must agree: titles compare lower-cased (PostgreSQL collations and SQLite's
@@ -116,15 +119,19 @@ export class BookQueryRepository {
           ? [order(books.createdAt), asc(books.id)]
           : sort.field === "number"
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
-            : [order(seriesName), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
+            : sort.field === "lastRead"
+              ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
+              : [order(seriesName), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
     // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full
     // rows (metadata JSON included) of just that page. Sorting wide rows of a 10,000-book
     // library was most of a list request's time.
+    const progressJoin = userId ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId)) : sql`false`;
     const pageIds = (
       await this.db
         .select({ id: books.id })
         .from(books)
         .innerJoin(series, eq(series.id, books.seriesId))
+        .leftJoin(readProgress, progressJoin)
         .where(where)
         .orderBy(...orderBy)
         .limit(page.limit)
@@ -259,9 +266,20 @@ export class BookQueryRepository {
       .orderBy(asc(p.number));
   }
 
+  /** Which of these books have a page that is not an image (the spine documents of a reflowable EPUB). */
+  async withNonImagePages(bookIds: string[]): Promise<Set<string>> {
+    if (bookIds.length === 0) return new Set();
+    const p = this.database.tables.bookPages;
+    const rows = await this.db
+      .selectDistinct({ bookId: p.bookId })
+      .from(p)
+      .where(and(inArray(p.bookId, bookIds), sql`${p.mediaType} not like 'image/%'`));
+    return new Set(rows.map((row) => row.bookId));
+  }
+
   /** Conditions on books joined with their series (every query here joins it). */
   private conditions(filter: BookFilter): SQL | undefined {
-    const { books, series } = this.database.tables;
+    const { books, series, readProgress } = this.database.tables;
     return and(
       filter.ids ? inArray(books.id, filter.ids) : undefined,
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
@@ -269,6 +287,15 @@ export class BookQueryRepository {
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsIgnoringCase(books.title, filter.q), containsIgnoringCase(series.name, filter.q), this.authorNamed(filter.q)) : undefined,
       filter.seriesVisible,
+      filter.inProgressFor
+        ? inArray(
+            books.id,
+            this.db
+              .select({ id: readProgress.bookId })
+              .from(readProgress)
+              .where(and(eq(readProgress.userId, filter.inProgressFor), eq(readProgress.completed, false))),
+          )
+        : undefined,
     );
   }
 
