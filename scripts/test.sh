@@ -4,6 +4,8 @@
 # Extra arguments go to `bun test` (e.g. `npm test -- tests/http`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Run the same way from npm (which puts node_modules/.bin on PATH) or straight from a shell.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 pg_ready() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
 if [[ "${LONGBOX_TEST_DATABASES:-sqlite,postgres}" == *postgres* ]] && ! pg_ready; then
