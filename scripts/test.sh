@@ -1,11 +1,29 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`): type check, make sure PostgreSQL answers (start the local
-# cluster when it is installed but down), then every bun:test file on SQLite and PostgreSQL.
+# The whole test suite (`npm test`): install the Debian tools the tests use when they are missing
+# (as root), make sure PostgreSQL answers (start the local cluster when it is installed but
+# down), type check, then every bun:test file on SQLite and PostgreSQL.
 # Extra arguments go to `bun test` (e.g. `npm test -- tests/http`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # Run the same way from npm (which puts node_modules/.bin on PATH) or straight from a shell.
 export PATH="$PWD/node_modules/.bin:$PATH"
+
+# Debian packages the tests use: PostgreSQL, jing (OPDS 1.2 schema validation), prometheus (its
+# promtool parses the metrics exposition).
+missing=()
+command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+command -v jing >/dev/null || missing+=(jing)
+command -v promtool >/dev/null || missing+=(prometheus)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || exit 1
+  else
+    echo "the tests need these Debian packages: ${missing[*]} (install them as root)" >&2
+    exit 1
+  fi
+fi
 
 pg_ready() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
 if [[ "${LONGBOX_TEST_DATABASES:-sqlite,postgres}" == *postgres* ]] && ! pg_ready; then
