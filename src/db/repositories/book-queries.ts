@@ -8,7 +8,7 @@ import type { Database } from "../database";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
-import { containsIgnoringCase, containsPattern } from "./text-search";
+import { containsIgnoringCase, containsLowerCased } from "./text-search";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -285,7 +285,7 @@ export class BookQueryRepository {
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
       filter.seriesId ? eq(books.seriesId, filter.seriesId) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
-      filter.q ? or(containsIgnoringCase(books.title, filter.q), containsIgnoringCase(series.name, filter.q), this.authorNamed(filter.q)) : undefined,
+      filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
       filter.inProgressFor
         ? inArray(
@@ -297,14 +297,5 @@ export class BookQueryRepository {
           )
         : undefined,
     );
-  }
-
-  /** An author's name in the metadata JSON contains the text (JSON functions differ per database). */
-  private authorNamed(text: string): SQL {
-    const { metadata } = this.database.tables.books;
-    const pattern = containsPattern(text);
-    return this.database.dialect === "postgres"
-      ? sql`exists (select 1 from jsonb_array_elements(coalesce(${metadata} -> 'authors', '[]'::jsonb)) as author where lower(author ->> 'name') like ${pattern} escape '\\')`
-      : sql`exists (select 1 from json_each(${metadata}, '$.authors') as author where lower(json_extract(author.value, '$.name')) like ${pattern} escape '\\')`;
   }
 }

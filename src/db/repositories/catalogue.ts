@@ -6,6 +6,7 @@
 import { and, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
+import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
 
 /** What the scanner needs to know of a catalogued file to compare it with the disk. */
@@ -51,8 +52,22 @@ export type BookRow = Tables["books"]["$inferSelect"];
 /** Everything a scan knows about one file, ready to be stored. */
 export type BookContent = Omit<
   BookRow,
-  "id" | "libraryId" | "lockedFields" | "thumbnailPath" | "customCoverPath" | "deleted" | "deletedAt" | "createdAt" | "updatedAt"
+  | "id"
+  | "libraryId"
+  | "lockedFields"
+  | "thumbnailPath"
+  | "customCoverPath"
+  | "deleted"
+  | "deletedAt"
+  | "createdAt"
+  | "updatedAt"
+  | "searchText"
 >;
+
+/** What `q` searches in a book besides its series name: the title and the authors' names. */
+export function bookSearchText(title: string, metadata: StoredBookMetadata): string {
+  return [title, ...(metadata.authors ?? []).map((author) => author.name)].join("\n").toLowerCase();
+}
 
 export class CatalogueRepository {
   constructor(private readonly database: Database) {}
@@ -138,10 +153,14 @@ export class CatalogueRepository {
       const now = new Date();
       let id = target.bookId;
       if (id) {
-        const [current] = await this.db.select({ lockedFields: books.lockedFields }).from(books).where(eq(books.id, id));
+        const [current] = await this.db
+          .select({ lockedFields: books.lockedFields, title: books.title })
+          .from(books)
+          .where(eq(books.id, id));
         const locked = new Set(current?.lockedFields ?? []);
         const changes: Partial<typeof books.$inferInsert> = { ...content, deleted: false, deletedAt: null, updatedAt: now };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];
+        changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, content.metadata);
         await this.db.update(books).set(changes).where(eq(books.id, id));
         await this.db.delete(bookPages).where(eq(bookPages.bookId, id));
         await this.db.delete(bookErrors).where(eq(bookErrors.bookId, id));
@@ -151,6 +170,7 @@ export class CatalogueRepository {
           id,
           libraryId: target.libraryId,
           ...content,
+          searchText: bookSearchText(content.title, content.metadata),
           lockedFields: [],
           thumbnailPath: null,
           customCoverPath: null,
@@ -273,5 +293,5 @@ export class CatalogueRepository {
 
 /** Sort key: case-folded, leading articles kept (users of Komga expect plain alphabetical). */
 export function sortName(name: string): string {
-  return name.normalize("NFKC").toLocaleLowerCase("en");
+  return name.normalize("NFKC").toLowerCase();
 }

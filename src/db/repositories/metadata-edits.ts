@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "../database";
+import { bookSearchText } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 
 export interface SeriesEdit {
@@ -48,10 +49,14 @@ export class MetadataEditRepository {
   async editBook(id: string, edit: BookEdit): Promise<boolean> {
     const b = this.database.tables.books;
     return this.database.transaction(async () => {
-      const [current] = await this.db.select({ lockedFields: b.lockedFields }).from(b).where(eq(b.id, id));
+      const [current] = await this.db
+        .select({ lockedFields: b.lockedFields, title: b.title, metadata: b.metadata })
+        .from(b)
+        .where(eq(b.id, id));
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
-      await this.db.update(b).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
+      const searchText = bookSearchText(edit.title ?? current.title, current.metadata);
+      await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
       return true;
     });
   }

@@ -57,31 +57,14 @@ export class SeriesQueryRepository {
     page: { offset: number; limit: number },
     sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
   ): Promise<{ rows: SeriesView[]; total: number }> {
-    const { series, libraries, books, readProgress } = this.database.tables;
+    const { series, libraries } = this.database.tables;
     const where = this.conditions(filter);
-    const presentBooks = and(eq(books.seriesId, series.id), eq(books.deleted, false));
-    const countOf = (condition: SQL | undefined) =>
-      sql<number>`(${this.db.select({ n: count() }).from(books).where(and(presentBooks, condition))})`;
-    const progressOf = (completed: boolean) =>
-      exists(
-        this.db
-          .select({ one: sql`1` })
-          .from(readProgress)
-          .where(and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId), eq(readProgress.completed, completed))),
-      );
     const order = sort.direction === "desc" ? desc : asc;
     const sortColumn = { name: bytewise(this.database, series.nameSort), createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
     // Series without a year come last on both databases (their NULL ordering differs).
     const orderBy = sort.field === "year" ? [asc(sql`${series.year} is null`), order(sortColumn)] : [order(sortColumn)];
     const rows = await this.db
-      .select({
-        series,
-        libraryName: libraries.name,
-        libraryDirection: libraries.defaultReadingDirection,
-        bookCount: countOf(undefined),
-        booksReadCount: countOf(progressOf(true)),
-        booksInProgressCount: countOf(progressOf(false)),
-      })
+      .select({ series, libraryName: libraries.name, libraryDirection: libraries.defaultReadingDirection })
       .from(series)
       .innerJoin(libraries, eq(libraries.id, series.libraryId))
       .where(where)
@@ -89,6 +72,10 @@ export class SeriesQueryRepository {
       .limit(page.limit)
       .offset(page.offset);
     const [totalRow] = await this.db.select({ n: count() }).from(series).where(where);
+    const counts = await this.bookCounts(
+      rows.map((row) => row.series.id),
+      userId,
+    );
     return {
       total: totalRow?.n ?? 0,
       rows: rows.map((row) => {
@@ -97,12 +84,39 @@ export class SeriesQueryRepository {
           ...fields,
           libraryName: row.libraryName,
           readingDirection: readingDirection ?? row.libraryDirection,
-          bookCount: Number(row.bookCount),
-          booksReadCount: Number(row.booksReadCount),
-          booksInProgressCount: Number(row.booksInProgressCount),
+          ...(counts.get(row.series.id) ?? { bookCount: 0, booksReadCount: 0, booksInProgressCount: 0 }),
         };
       }),
     };
+  }
+
+  /**
+   * Present books per series, and how many of them the user completed or has in progress: one
+   * grouped pass over the page's series (correlated subqueries per series cost far more).
+   */
+  private async bookCounts(seriesIds: string[], userId: string) {
+    const counts = new Map<string, { bookCount: number; booksReadCount: number; booksInProgressCount: number }>();
+    if (seriesIds.length === 0) return counts;
+    const { books, readProgress } = this.database.tables;
+    const rows = await this.db
+      .select({
+        seriesId: books.seriesId,
+        bookCount: count(),
+        booksReadCount: sql<number>`sum(case when ${readProgress.completed} = ${true} then 1 else 0 end)`,
+        booksInProgressCount: sql<number>`sum(case when ${readProgress.completed} = ${false} then 1 else 0 end)`,
+      })
+      .from(books)
+      .leftJoin(readProgress, and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId)))
+      .where(and(inArray(books.seriesId, seriesIds), eq(books.deleted, false)))
+      .groupBy(books.seriesId);
+    for (const row of rows) {
+      counts.set(row.seriesId, {
+        bookCount: Number(row.bookCount),
+        booksReadCount: Number(row.booksReadCount ?? 0),
+        booksInProgressCount: Number(row.booksInProgressCount ?? 0),
+      });
+    }
+    return counts;
   }
 
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {

@@ -14,3 +14,8 @@ export function containsPattern(text: string): string {
 export function containsIgnoringCase(expression: SQLWrapper, text: string): SQL {
   return sql`lower(${expression}) like ${containsPattern(text)} escape '\\'`;
 }
+
+/** The same for a column whose text is already stored lower-cased (no lower() per row). */
+export function containsLowerCased(expression: SQLWrapper, text: string): SQL {
+  return sql`${expression} like ${containsPattern(text)} escape '\\'`;
+}

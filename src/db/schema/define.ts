@@ -133,6 +133,8 @@ export function defineSchema(d: SchemaKit) {
       seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
       title: d.text("title").notNull(),
       titleSort: d.text("title_sort"),
+      /** Lower-cased title and author names, kept with the row so text search reads one column. */
+      searchText: d.text("search_text").notNull(),
       number: d.integer("number"),
       numberSort: d.doublePrecision("number_sort"),
       volume: d.integer("volume"),

@@ -35,6 +35,7 @@ CREATE TABLE "books" (
 	"series_id" uuid NOT NULL,
 	"title" text NOT NULL,
 	"title_sort" text,
+	"search_text" text NOT NULL,
 	"number" integer,
 	"number_sort" double precision,
 	"volume" integer,

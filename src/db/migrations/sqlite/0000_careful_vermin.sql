@@ -42,6 +42,7 @@ CREATE TABLE `books` (
 	`series_id` text NOT NULL,
 	`title` text NOT NULL,
 	`title_sort` text,
+	`search_text` text NOT NULL,
 	`number` integer,
 	`number_sort` real,
 	`volume` integer,
