@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "bun:test";
-import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { scannedLibrary } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 

@@ -13,7 +13,7 @@
  * computes the same thing from the series the viewer may see, using the ids in `world`.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { scannedLibrary } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { parseFeed } from "../opds/support";

@@ -4,7 +4,7 @@ import { errorHandling } from "../../src/http/errors";
 import { authPlugin } from "../../src/http/auth-plugin";
 import { forEachDatabase } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
-import { adminSession, basic, bearer, createUser, login, PASSWORD } from "./support/auth";
+import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 
 forEachDatabase(
   "API keys, HTTP Basic and the auth plugin",

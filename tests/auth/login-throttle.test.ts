@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { adminSession, basic, createUser, PASSWORD } from "./support/auth";
+import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
 
 /** application.trust_proxy is on in this suite, so X-Forwarded-For chooses the client IP. */
 const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` });

@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
 import { forEachDatabase } from "../helpers/server";
-import { adminSession, bearer, createUser, decodeJwtPart, forgeJwt, login, PASSWORD, TEST_JWT_SECRET } from "./support/auth";
+import { adminSession, bearer, createUser, decodeJwtPart, forgeJwt, login, PASSWORD, TEST_JWT_SECRET } from "../helpers/auth";
 
 forEachDatabase(
   "login and access tokens",

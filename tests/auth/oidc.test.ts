@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { adminSession, bearer } from "./support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { ADMIN_GROUP, CLIENT_ID, CLIENT_SECRET, startIdentityProvider, TestBrowser } from "./support/oidc-provider";
 
 const PROVIDER = "test";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { PRUNE_REFRESH_TOKENS } from "../../src/jobs";
 import { forEachDatabase } from "../helpers/server";
 import { countRows, rawQuery } from "../helpers/sql";
-import { adminSession, bearer, createUser, login, PASSWORD } from "./support/auth";
+import { adminSession, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 
 const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 

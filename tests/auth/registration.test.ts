@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
-import { basic, PASSWORD } from "./support/auth";
+import { basic, PASSWORD } from "../helpers/auth";
 import { startInbox, verificationLinkIn } from "./support/smtp";
 
 const inbox = await startInbox();

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { PasswordHasher } from "../../src/auth/passwords";
 import { forEachDatabase } from "../helpers/server";
-import { adminSession, bearer, createUser, login, PASSWORD } from "./support/auth";
+import { adminSession, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 
 const CONFIGURED_ARGON2 = { memoryCost: 2048, timeCost: 2, parallelism: 2 };
 

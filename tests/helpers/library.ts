@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { fixture } from "./fixtures";
-import { bearer } from "../auth/support/auth";
+import { bearer } from "./auth";
 import type { TestServer } from "./server";
 
 export function tempFolder(prefix = "longbox-library-"): string {

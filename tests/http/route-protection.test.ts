@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { createHttpApp } from "../../src/http/app";
-import { adminSession, bearer } from "../auth/support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { forEachDatabase } from "../helpers/server";
 
 /** Routes open by design: health, first-run setup, the credential endpoints, OIDC, API docs. */

@@ -7,7 +7,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, renameSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { adminSession, bearer } from "../auth/support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { booksOf, comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";

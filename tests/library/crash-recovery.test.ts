@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
-import { PASSWORD } from "../auth/support/auth";
+import { PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";

@@ -6,7 +6,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { booksOf, comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 

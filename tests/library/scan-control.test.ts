@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { adminSession, bearer } from "../auth/support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { createLibrary, makeCbz, scan, tempFolder, waitForScan } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 

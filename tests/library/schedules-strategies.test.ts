@@ -6,7 +6,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { adminSession, bearer } from "../auth/support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { booksOf, comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 

@@ -4,7 +4,7 @@
  * with `opds.enabled: false` there are no OPDS routes at all.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { adminSession, basic, PASSWORD } from "../auth/support/auth";
+import { adminSession, basic, PASSWORD } from "../helpers/auth";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { parseFeed } from "./support";
 

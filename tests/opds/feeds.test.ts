@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { zipSync } from "fflate";
-import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../auth/support/auth";
+import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, placeFixture, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import {

@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { adminSession, basic, bearer, PASSWORD } from "../auth/support/auth";
+import { adminSession, basic, bearer, PASSWORD } from "../helpers/auth";
 import { createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { linkOf, parseFeed } from "./support";

@@ -5,7 +5,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { fixture } from "../helpers/fixtures";
 import { libraryRoot, scanToCompletion, scannedLibrary } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
-import { adminSession, bearer } from "../auth/support/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { booksOf, createLibrary, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 

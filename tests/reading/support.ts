@@ -6,7 +6,7 @@
 import { expect } from "bun:test";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { adminSession, bearer, createUser, login } from "../auth/support/auth";
+import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { fixture } from "../helpers/fixtures";
 import type { TestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";

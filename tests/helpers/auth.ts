@@ -1,6 +1,6 @@
 /** Small helpers shared by the authentication tests. */
 import { createHmac } from "node:crypto";
-import type { TestServer } from "../../helpers/server";
+import type { TestServer } from "./server";
 
 /** A fixed signing secret written into the test configuration, so tests can forge tokens. */
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
