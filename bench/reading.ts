@@ -41,7 +41,7 @@ interface WrkResult {
 /** Runs wrk and reads its summary (requests/sec, the 99% latency line of --latency). */
 async function wrk(url: string, connections: number, headers: Record<string, string> = {}): Promise<WrkResult> {
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const child = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${SECONDS}s`, "--latency", ...headerArgs, url], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${SECONDS}s`, "--latency", ...headerArgs, url], { stdout: "pipe", stderr: "inherit" });
   const output = await new Response(child.stdout).text();
   if ((await child.exited) !== 0) throw new Error(`wrk failed:\n${output}`);
   const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
