@@ -75,6 +75,6 @@ export class ApiKeyService {
     if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.repositories.apiKeys.recordUse(record.id, now);
     }
-    return (await this.repositories.users.findById(record.userId)) ?? null;
+    return (await this.repositories.users.findForRequest(record.userId)) ?? null;
   }
 }

@@ -62,8 +62,9 @@ export class Authenticator {
 
   private async byAccessToken(token: string): Promise<Caller> {
     const claims = await this.accessTokens.verify(token);
-    // The account is read on every request so that deletion, disabling and role changes apply at once.
-    const user = claims && (await this.repositories.users.findById(claims.userId));
+    // The account is read for the request (not taken from the token) so that deletion,
+    // disabling and role changes apply at once.
+    const user = claims && (await this.repositories.users.findForRequest(claims.userId));
     if (!user) throw invalidCredentials();
     return { user, via: "jwt" };
   }

@@ -26,7 +26,13 @@ export interface NewUser {
 
 export type UserChanges = Partial<Pick<UserRecord, "email" | "passwordHash" | "role" | "emailVerified" | "disabled">>;
 
+/** How long an account read for authentication may be reused (see `findForRequest`). */
+const REQUEST_CACHE_MS = 2000;
+
 export class UserRepository {
+  /** Accounts recently read to authenticate a request, by id, with the time they were read. */
+  private readonly requestCache = new Map<string, { user: UserRecord; readAt: number }>();
+
   constructor(private readonly database: Database) {}
 
   private get db() {
@@ -63,6 +69,23 @@ export class UserRepository {
     return row;
   }
 
+  /**
+   * The account behind a request's credentials. A reader sends a request per page, so the row
+   * read for one is reused for up to two seconds; every change made through this repository
+   * drops it at once, so disabling, demoting or deleting an account takes effect immediately
+   * (changes made by another process within those seconds take effect when they pass).
+   */
+  async findForRequest(id: string): Promise<UserRecord | undefined> {
+    const cached = this.requestCache.get(id);
+    if (cached && Date.now() - cached.readAt < REQUEST_CACHE_MS) return cached.user;
+    const user = await this.findById(id);
+    if (user) {
+      if (this.requestCache.size >= 10_000) this.requestCache.clear();
+      this.requestCache.set(id, { user, readAt: Date.now() });
+    } else this.requestCache.delete(id);
+    return user;
+  }
+
   /** Usernames are case-sensitive (spec): an exact match only. */
   async findByUsername(username: string): Promise<UserRecord | undefined> {
     const [row] = await this.db.select().from(this.t).where(eq(this.t.username, username));
@@ -80,6 +103,7 @@ export class UserRepository {
   }
 
   async update(id: string, changes: UserChanges): Promise<UserRecord | undefined> {
+    this.requestCache.delete(id);
     return this.database.transaction(async () => {
       const [row] = await this.db
         .update(this.t)
@@ -91,6 +115,7 @@ export class UserRepository {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.requestCache.delete(id);
     return this.database.transaction(async () => {
       const removed = await this.db.delete(this.t).where(eq(this.t.id, id)).returning({ id: this.t.id });
       return removed.length > 0;
