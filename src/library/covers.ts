@@ -14,6 +14,7 @@ import { DomainError } from "../errors";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
 import { toBookAnalysisError } from "../formats/registry";
 import { makeThumbnail } from "../formats/resize";
+import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import type { BookService, Caller } from "./books";
 import type { SeriesService } from "./series";
 import type { ThumbnailQueue } from "./thumbnails";
@@ -88,6 +89,14 @@ export class CoverService {
     await this.assertVisible(caller, owner, id);
     const previous = await this.repositories.edits.setCover(owner, id, null);
     if (previous) await rm(join(this.settings.coverDir, previous), { force: true });
+  }
+
+  /**
+   * Deletes uploaded covers whose book or series is gone for good (purged, library deleted);
+   * covers still in use are kept.
+   */
+  async removeOrphans(): Promise<Removal> {
+    return removeUnreferencedFiles(this.settings.coverDir, await this.repositories.edits.coverPaths());
   }
 
   private async assertVisible(caller: Caller, owner: CoverOwner, id: string): Promise<void> {

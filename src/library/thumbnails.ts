@@ -3,11 +3,12 @@
  * image work. Files live under files.thumbnail_dir as <first two id characters>/<book id>.<ext>
  * and can always be regenerated; a failure becomes a `thumbnail` book error.
  */
-import { mkdir, readdir, rm, stat, writeFile, rename } from "node:fs/promises";
+import { mkdir, writeFile, rename } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Repositories } from "../db";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
+import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import { toBookAnalysisError } from "../formats/registry";
 
 export interface ThumbnailSettings {
@@ -130,29 +131,7 @@ export class ThumbnailQueue {
   }
 
   /** Deletes thumbnail files no book references; returns what was removed. */
-  async cleanup(): Promise<{ removed: number; freedBytes: number }> {
-    const referenced = await this.repositories.catalogue.thumbnailPaths();
-    let removed = 0;
-    let freedBytes = 0;
-    const visit = async (folder: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(folder, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        const path = join(folder, entry.name);
-        if (entry.isDirectory()) await visit(path);
-        else if (entry.name.endsWith(".tmp")) continue; // being written right now
-        else if (!referenced.has(relative(this.settings.dir, path))) {
-          freedBytes += (await stat(path)).size;
-          await rm(path, { force: true });
-          removed++;
-        }
-      }
-    };
-    await visit(this.settings.dir);
-    return { removed, freedBytes };
+  async cleanup(): Promise<Removal> {
+    return removeUnreferencedFiles(this.settings.dir, await this.repositories.catalogue.thumbnailPaths());
   }
 }

@@ -1,9 +1,9 @@
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { forEachDatabase } from "../helpers/server";
-import { bearer, fetchAs, hideSeriesFrom, scannedLibrary, sha256, type ScannedLibrary } from "./support";
+import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, sha256, type ScannedLibrary } from "./support";
 
 const LAYOUT = {
   "Captain Science/Captain Science #001.cbz": "cbz/comicbox/Captain Science #001-comet.cbz",
@@ -151,6 +151,24 @@ forEachDatabase(
       const hidden = book("Hidden #001.cbz").seriesId;
       expect((await asReader(`/api/v1/series/${hidden}/thumbnail`)).status).toBe(404);
       expect((await asReader(`/api/v1/series/${crypto.randomUUID()}/thumbnail`)).status).toBe(404);
+    });
+
+    test("the cleanup removes the uploaded cover of a book deleted for good, and keeps covers in use", async () => {
+      const doomed = book("Captain Science #002.cbz");
+      const kept = book("Captain Science #001.cbz");
+      for (const target of [doomed, kept]) {
+        expect((await asAdmin(`/api/v1/books/${target.id}/cover`, { method: "POST", body: form(await coverPng()) })).status).toBe(204);
+      }
+      const coverOf = (id: string) => join(server().dir, "data", "covers", "books", `${id}.webp`);
+      rmSync(join(library.root, "Captain Science", "Captain Science #002.cbz"));
+      await scan(server(), library.adminToken, library.libraryId);
+      expect((await asAdmin(`/api/v1/books/${doomed.id}`, { method: "DELETE" })).status).toBe(204);
+      expect(existsSync(coverOf(doomed.id))).toBe(true);
+      const cleanup = await server().json("POST", "/api/v1/maintenance/cleanup-thumbnails", undefined, bearer(library.adminToken));
+      expect(cleanup.status).toBe(200);
+      expect(cleanup.body.removed).toBeGreaterThanOrEqual(1);
+      expect(existsSync(coverOf(doomed.id))).toBe(false);
+      expect(existsSync(coverOf(kept.id))).toBe(true);
     });
   },
   { files: { max_cover_upload_bytes: MAX_COVER_BYTES } },

@@ -2,7 +2,7 @@
  * What admins change by hand: series and book fields, and uploaded covers. Every edited field
  * joins the record's `lockedFields`, which scans never overwrite (see CatalogueRepository).
  */
-import { eq } from "drizzle-orm";
+import { eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../database";
 import { bookSearchText } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
@@ -59,6 +59,14 @@ export class MetadataEditRepository {
       await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
       return true;
     });
+  }
+
+  /** Every uploaded cover file a book or a series still references (cleanup keeps these). */
+  async coverPaths(): Promise<Set<string>> {
+    const { books, series } = this.database.tables;
+    const bookCovers = await this.db.select({ path: books.customCoverPath }).from(books).where(isNotNull(books.customCoverPath));
+    const seriesCovers = await this.db.select({ path: series.customCoverPath }).from(series).where(isNotNull(series.customCoverPath));
+    return new Set([...bookCovers, ...seriesCovers].flatMap((row) => (row.path ? [row.path] : [])));
   }
 
   /** Records (or clears, with null) the uploaded cover; returns the previous one's path. */

@@ -1,4 +1,7 @@
-/** Operations: removal of thumbnail files that no book references any more. */
+/**
+ * Operations: removal of thumbnail files that no book references any more, and of uploaded
+ * covers whose book or series was deleted for good. Covers in use always survive.
+ */
 import { Elysia } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
@@ -6,8 +9,13 @@ import { authPlugin } from "../auth-plugin";
 export function maintenanceRoutes(services: Services) {
   return new Elysia({ name: "maintenance-routes" })
     .use(authPlugin(services))
-    .post("/api/v1/maintenance/cleanup-thumbnails", () => services.thumbnails.cleanup(), {
-      auth: "admin",
-      detail: { summary: "Remove orphaned thumbnails", tags: ["operations"] },
-    });
+    .post(
+      "/api/v1/maintenance/cleanup-thumbnails",
+      async () => {
+        const thumbnails = await services.thumbnails.cleanup();
+        const covers = await services.covers.removeOrphans();
+        return { removed: thumbnails.removed + covers.removed, freedBytes: thumbnails.freedBytes + covers.freedBytes };
+      },
+      { auth: "admin", detail: { summary: "Remove orphaned thumbnails and covers of deleted books", tags: ["operations"] } },
+    );
 }
