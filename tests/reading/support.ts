@@ -4,17 +4,13 @@
  * books by file name.
  */
 import { expect } from "bun:test";
-import { copyFileSync, mkdirSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
 import { adminSession, bearer, createUser, login } from "../helpers/auth";
-import { fixture } from "../helpers/fixtures";
+import { libraryRoot, type LibraryLayout, scan as scanLibrary, scannedLibrary as scannedFixtureLibrary } from "../helpers/library";
 import type { TestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
 
 export { bearer };
-
-/** Target path inside the library -> fixture path under the shared fixtures folder. */
-export type LibraryLayout = Record<string, string>;
 
 export interface ScannedLibrary {
   adminToken: string;
@@ -26,19 +22,13 @@ export interface ScannedLibrary {
   books: Record<string, { id: string; seriesId: string; pageCount: number; fileHash: string; fileSize: number; title: string }>;
 }
 
+/** An admin, a plain reader, and a library of these fixtures, scanned. */
 export async function scannedLibrary(server: TestServer, layout: LibraryLayout): Promise<ScannedLibrary> {
   const adminToken = (await adminSession(server)).token;
   const readerId = await createUser(server, adminToken, "reader");
   const readerToken = (await login(server, "reader")).token;
-  const root = join(server.dir, "library");
-  for (const [target, source] of Object.entries(layout)) {
-    mkdirSync(dirname(join(root, target)), { recursive: true });
-    copyFileSync(fixture(source), join(root, target));
-  }
-  const created = await server.json("POST", "/api/v1/libraries", { name: "Reading", path: root }, bearer(adminToken));
-  expect(created.status).toBe(201);
-  const libraryId = created.body.id as string;
-  await scan(server, adminToken, libraryId);
+  const libraryId = await scannedFixtureLibrary(server, adminToken, "Reading", layout);
+  const root = libraryRoot(server, "Reading");
   const list = await server.json("GET", `/api/v1/books?libraryId=${libraryId}&pageSize=500`, undefined, bearer(adminToken));
   const books: ScannedLibrary["books"] = {};
   for (const book of list.body.data) books[basename(book.filePath)] = book;
@@ -47,15 +37,8 @@ export async function scannedLibrary(server: TestServer, layout: LibraryLayout):
 
 /** Runs a scan to completion. */
 export async function scan(server: TestServer, token: string, libraryId: string, mode: "normal" | "deep" = "normal"): Promise<void> {
-  const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan?mode=${mode}`, undefined, bearer(token));
-  expect(started.status).toBe(202);
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const status = await server.json("GET", `/api/v1/libraries/${libraryId}/scan-status`, undefined, bearer(token));
-    if (status.body.status === "completed" && status.body.scanId === started.body.scanId) return;
-    if (["failed", "cancelled"].includes(status.body.status)) throw new Error(`scan ${status.body.status}: ${JSON.stringify(status.body)}`);
-    await Bun.sleep(50);
-  }
-  throw new Error("the scan did not finish in time");
+  const status = await scanLibrary(server, bearer(token), libraryId, mode);
+  expect(status.status).toBe("completed");
 }
 
 /**
