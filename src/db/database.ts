@@ -32,6 +32,8 @@ export interface Database {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
+  /** Refreshes the query planner's statistics after bulk changes (a scan). */
+  optimize(): Promise<void>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +77,9 @@ function openSqlite(file: string): Database {
       return next;
     },
     migrate: async () => applyMigrations({ dialect: "sqlite", db: drizzleDb }),
+    optimize: async () => {
+      client.exec("PRAGMA optimize");
+    },
     ping: async () => {
       client.query("SELECT 1").get();
     },
@@ -107,6 +112,9 @@ function openPostgres(config: Config): Database {
       return root.transaction((tx) => scope.run(tx as unknown as Db, work));
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
+    optimize: async () => {
+      await root.execute(sql`analyze books, series, book_pages, read_progress`);
+    },
     ping: async () => {
       await root.execute(sql`select 1`);
     },

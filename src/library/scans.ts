@@ -130,6 +130,9 @@ export class ScanService {
       });
       await this.finish(scan, counters, "completed", null);
       log.info("scan completed", { ...counters });
+      if (counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
+        await this.repositories.catalogue.optimize();
+      }
     } catch (error) {
       if (controller.signal.aborted) {
         await this.finish(scan, counters, "cancelled", null);

@@ -110,7 +110,6 @@ export class BookQueryRepository {
     // binary order differ on case), and books without a number come last (PostgreSQL sorts NULL
     // last, SQLite first).
     const title = bytewise(this.database, sql`lower(${books.title})`);
-    const seriesName = bytewise(this.database, series.nameSort);
     const unnumberedLast = asc(sql`${books.numberSort} is null`);
     const orderBy =
       sort.field === "title"
@@ -121,7 +120,8 @@ export class BookQueryRepository {
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
             : sort.field === "lastRead"
               ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
-              : [order(seriesName), unnumberedLast, asc(books.numberSort), asc(title), asc(books.id)];
+              : // The stored order keys, which books_list_order_idx serves (no sort of the whole catalogue).
+                [order(books.orderSeries), order(books.orderNumber), order(books.orderTitle), order(books.id)];
     // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full
     // rows (metadata JSON included) of just that page. Sorting wide rows of a 10,000-book
     // library was most of a list request's time.

@@ -3,7 +3,7 @@
  * Each book is saved with its pages and errors in one transaction, so an interrupted scan
  * never leaves half a book behind.
  */
-import { and, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
 import type { StoredBookMetadata } from "../schema/types";
@@ -62,7 +62,31 @@ export type BookContent = Omit<
   | "createdAt"
   | "updatedAt"
   | "searchText"
+  | "orderSeries"
+  | "orderNumber"
+  | "orderTitle"
 >;
+
+/** Where books without a number go in the default order: after every numbered one. */
+const UNNUMBERED = 1e15;
+
+/**
+ * Recomputes the stored default-order keys of the books matching `condition` from their own
+ * columns and their series' sort name. Called wherever a title, a number, a book's series or
+ * a series' name changes, in the same transaction.
+ */
+export async function refreshOrderKeys(database: Database, condition: SQL): Promise<void> {
+  const { books, series } = database.tables;
+  await database
+    .handle()
+    .update(books)
+    .set({
+      orderSeries: sql`coalesce((select ${series.nameSort} from ${series} where ${series.id} = ${books.seriesId}), '')`,
+      orderNumber: sql`coalesce(${books.numberSort}, ${UNNUMBERED})`,
+      orderTitle: sql`lower(${books.title})`,
+    })
+    .where(condition);
+}
 
 /** What `q` searches in a book besides its series name: the title and the authors' names. */
 export function bookSearchText(title: string, metadata: StoredBookMetadata): string {
@@ -124,7 +148,7 @@ export class CatalogueRepository {
         .returning({ id: s.id });
       if (inserted) return { id: inserted.id, created: true };
       const [existing] = await this.db
-        .select({ id: s.id, lockedFields: s.lockedFields })
+        .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
         .from(s)
         .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
@@ -137,6 +161,9 @@ export class CatalogueRepository {
       if (!locked.has("year") && identity.year) changes.year = identity.year;
       if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
       await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+      if (changes.nameSort !== undefined && changes.nameSort !== existing.nameSort) {
+        await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, existing.id));
+      }
       return { id: existing.id, created: false };
     });
   }
@@ -171,6 +198,10 @@ export class CatalogueRepository {
           libraryId: target.libraryId,
           ...content,
           searchText: bookSearchText(content.title, content.metadata),
+          // Placeholders: refreshOrderKeys below computes them from the stored row.
+          orderSeries: "",
+          orderNumber: UNNUMBERED,
+          orderTitle: "",
           lockedFields: [],
           thumbnailPath: null,
           customCoverPath: null,
@@ -181,6 +212,7 @@ export class CatalogueRepository {
         });
       }
       const bookId = id;
+      await refreshOrderKeys(this.database, eq(books.id, bookId));
       // Batches keep each statement under SQLite's bound-parameter limit.
       for (let start = 0; start < pages.length; start += 500) {
         await this.db.insert(bookPages).values(pages.slice(start, start + 500).map((page) => ({ bookId, ...page })));
@@ -203,6 +235,7 @@ export class CatalogueRepository {
         .update(b)
         .set({ ...location, deleted: false, deletedAt: null, updatedAt: new Date() })
         .where(eq(b.id, id));
+      await refreshOrderKeys(this.database, eq(b.id, id));
     });
   }
 
@@ -274,6 +307,11 @@ export class CatalogueRepository {
     await this.database.transaction(async () => {
       await this.db.insert(this.database.tables.bookErrors).values({ id: newId(), bookId, ...error });
     });
+  }
+
+  /** After a scan changed the catalogue: fresh statistics, so list queries keep their indexes. */
+  async optimize(): Promise<void> {
+    await this.database.optimize();
   }
 
   /** Every thumbnail file the catalogue references (thumbnail cleanup keeps these). */

@@ -4,7 +4,7 @@
  */
 import { eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../database";
-import { bookSearchText } from "./catalogue";
+import { bookSearchText, refreshOrderKeys } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 
 export interface SeriesEdit {
@@ -41,6 +41,7 @@ export class MetadataEditRepository {
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
       await this.db.update(s).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(s.id, id));
+      await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, id));
       return true;
     });
   }
@@ -57,6 +58,7 @@ export class MetadataEditRepository {
       const lockedFields = withLocks(current.lockedFields, edit);
       const searchText = bookSearchText(edit.title ?? current.title, current.metadata);
       await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
+      await refreshOrderKeys(this.database, eq(b.id, id));
       return true;
     });
   }

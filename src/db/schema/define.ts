@@ -135,6 +135,14 @@ export function defineSchema(d: SchemaKit) {
       titleSort: d.text("title_sort"),
       /** Lower-cased title and author names, kept with the row so text search reads one column. */
       searchText: d.text("search_text").notNull(),
+      /**
+       * The default list order, kept with the row so an index serves it (see
+       * CatalogueRepository.refreshOrderKeys): the series' sort name, the number (unnumbered
+       * last), the lower-cased title.
+       */
+      orderSeries: d.sortKey("order_series").notNull(),
+      orderNumber: d.doublePrecision("order_number").notNull(),
+      orderTitle: d.sortKey("order_title").notNull(),
       number: d.integer("number"),
       numberSort: d.doublePrecision("number_sort"),
       volume: d.integer("volume"),
@@ -164,6 +172,7 @@ export function defineSchema(d: SchemaKit) {
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
       d.index("books_hash_idx").on(t.fileHash),
       d.index("books_created_idx").on(t.createdAt),
+      d.index("books_list_order_idx").on(t.deleted, t.orderSeries, t.orderNumber, t.orderTitle, t.id),
     ],
   );
 

@@ -10,10 +10,18 @@
 import * as pg from "drizzle-orm/pg-core";
 import * as sqlite from "drizzle-orm/sqlite-core";
 
+/**
+ * Text compared byte by byte, as SQLite compares all text: the same order on both databases,
+ * and indexes PostgreSQL can use for that order.
+ */
+const byteOrderedText = pg.customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
 export const pgKit = {
   table: pg.pgTable,
   uuid: (name: string) => pg.uuid(name),
   text: pg.text,
+  /** Text that sorts by bytes (sort keys). */
+  sortKey: (name: string) => byteOrderedText(name),
   integer: (name: string) => pg.integer(name),
   bigint: (name: string, options: { mode: "number" }) => pg.bigint(name, options),
   doublePrecision: (name: string) => pg.doublePrecision(name),
@@ -31,6 +39,7 @@ const sqliteKitReal = {
   table: sqlite.sqliteTable,
   uuid: (name: string) => sqlite.text(name),
   text: sqlite.text,
+  sortKey: (name: string) => sqlite.text(name),
   integer: (name: string) => sqlite.integer(name, { mode: "number" }),
   bigint: (name: string, _options: { mode: "number" }) => sqlite.integer(name, { mode: "number" }),
   doublePrecision: (name: string) => sqlite.real(name),

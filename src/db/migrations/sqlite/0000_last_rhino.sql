@@ -43,6 +43,9 @@ CREATE TABLE `books` (
 	`title` text NOT NULL,
 	`title_sort` text,
 	`search_text` text NOT NULL,
+	`order_series` text NOT NULL,
+	`order_number` real NOT NULL,
+	`order_title` text NOT NULL,
 	`number` integer,
 	`number_sort` real,
 	`volume` integer,
@@ -74,6 +77,7 @@ CREATE UNIQUE INDEX `books_library_path_uq` ON `books` (`library_id`,`file_path`
 CREATE INDEX `books_series_idx` ON `books` (`series_id`,`number_sort`);--> statement-breakpoint
 CREATE INDEX `books_hash_idx` ON `books` (`file_hash`);--> statement-breakpoint
 CREATE INDEX `books_created_idx` ON `books` (`created_at`);--> statement-breakpoint
+CREATE INDEX `books_list_order_idx` ON `books` (`deleted`,`order_series`,`order_number`,`order_title`,`id`);--> statement-breakpoint
 CREATE TABLE `duplicate_group_books` (
 	`group_id` text NOT NULL,
 	`book_id` text NOT NULL,

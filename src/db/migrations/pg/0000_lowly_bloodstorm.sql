@@ -36,6 +36,9 @@ CREATE TABLE "books" (
 	"title" text NOT NULL,
 	"title_sort" text,
 	"search_text" text NOT NULL,
+	"order_series" text COLLATE "C" NOT NULL,
+	"order_number" double precision NOT NULL,
+	"order_title" text COLLATE "C" NOT NULL,
 	"number" integer,
 	"number_sort" double precision,
 	"volume" integer,
@@ -219,6 +222,7 @@ CREATE UNIQUE INDEX "books_library_path_uq" ON "books" USING btree ("library_id"
 CREATE INDEX "books_series_idx" ON "books" USING btree ("series_id","number_sort");--> statement-breakpoint
 CREATE INDEX "books_hash_idx" ON "books" USING btree ("file_hash");--> statement-breakpoint
 CREATE INDEX "books_created_idx" ON "books" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "books_list_order_idx" ON "books" USING btree ("deleted","order_series","order_number","order_title","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "email_verification_tokens_hash_uq" ON "email_verification_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "libraries_name_uq" ON "libraries" USING btree ("name");--> statement-breakpoint
 CREATE UNIQUE INDEX "libraries_path_uq" ON "libraries" USING btree ("path");--> statement-breakpoint
