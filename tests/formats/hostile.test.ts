@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import sharp from "sharp";
-import { BookAnalysisError } from "../../src/formats/contract.ts";
 import { failureReason } from "../../src/formats/errors.ts";
 import { FormatRegistry } from "../../src/formats/registry.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
+import { rejection } from "./registry-setup.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "longbox-hostile-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -25,15 +25,6 @@ function registryWith(limits: ConstructorParameters<typeof FormatRegistry>[1]): 
   return new FormatRegistry(builtinPlugins, limits);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<BookAnalysisError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BookAnalysisError) return error;
-    throw error;
-  }
-  throw new Error("expected a BookAnalysisError");
-}
 
 describe("ZIP limits", () => {
   test("too many entries", async () => {

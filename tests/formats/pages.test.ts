@@ -1,25 +1,15 @@
 /** Reading pages, thumbnails and resources of real fixtures; page order; ComicInfo choice; entry names. */
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
-import { BookAnalysisError } from "../../src/formats/contract.ts";
 import { failureReason, isNotFound } from "../../src/formats/errors.ts";
 import { DEFAULT_LIMITS } from "../../src/formats/limits.ts";
 import { ZipArchive } from "../../src/formats/zip.ts";
 import { fixture } from "../helpers/fixtures.ts";
-import { registry } from "./registry-setup.ts";
+import { registry, rejection } from "./registry-setup.ts";
 
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
-async function rejection(promise: Promise<unknown>): Promise<BookAnalysisError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BookAnalysisError) return error;
-    throw error;
-  }
-  throw new Error("expected a BookAnalysisError");
-}
 
 async function expectDecodableImage(bytes: Uint8Array, magic: number[], size: [number, number]): Promise<void> {
   expect([...bytes.subarray(0, magic.length)]).toEqual(magic);

@@ -12,6 +12,7 @@ import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PROJECT_ROOT } from "../helpers/cli.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
+import { anyRejection } from "./registry-setup.ts";
 
 const pdfFixtures = join(FIXTURES, "pdf");
 const fixture = (name: string) => join(pdfFixtures, name);
@@ -158,14 +159,6 @@ function listFiles(folder: string): string[] {
     .sort();
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("PDF fixtures", () => {
   test("the table lists every file of the PDF fixture folder", () => {
@@ -179,7 +172,7 @@ describe("PDF fixtures", () => {
         const started = performance.now();
         const outcome = pdfPlugin.analyze(fixture(name), context());
         if ("error" in expected) {
-          const error = await rejection(outcome);
+          const error = await anyRejection(outcome);
           expect(error).toBeInstanceOf(BookAnalysisError);
           const { type, details } = error as BookAnalysisError;
           expect(type).toBe(expected.error);
@@ -286,19 +279,19 @@ describe("readPage", () => {
   });
 
   test("a page that does not exist is a page_extraction error", async () => {
-    const error = await rejection(pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 2, context()));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 2, context()));
     expect((error as BookAnalysisError).type).toBe("page_extraction");
   });
 
   test("an encrypted PDF is reported as password-protected", async () => {
-    const error = await rejection(pdfPlugin.readPage(fixture("pdfjs/issue6010_1.pdf"), 1, context()));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/issue6010_1.pdf"), 1, context()));
     expect(error).toMatchObject({ type: "parser", details: { passwordProtected: true } });
   });
 
   test("an aborted signal stops the work with its reason", async () => {
     const controller = new AbortController();
     controller.abort(new Error("scan cancelled"));
-    const error = await rejection(pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, context(controller.signal)));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, context(controller.signal)));
     expect((error as Error).message).toBe("scan cancelled");
   });
 
@@ -306,7 +299,7 @@ describe("readPage", () => {
     const controller = new AbortController();
     const reading = pdfPlugin.readPage(fixture("pdfjs/issue12963.pdf"), 1, context(controller.signal));
     setTimeout(() => controller.abort(new Error("time limit")), 20);
-    expect(((await rejection(reading)) as Error).message).toBe("time limit");
+    expect(((await anyRejection(reading)) as Error).message).toBe("time limit");
   });
 });
 

@@ -10,6 +10,7 @@ import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PdfWorkerPool } from "../../plugins/pdf/worker-pool.ts";
 import { CRASHING_PDF_PATH } from "../helpers/crashing-pdf-worker.ts";
 import { fixture } from "../helpers/fixtures.ts";
+import { anyRejection } from "./registry-setup.ts";
 
 function context(signal = new AbortController().signal): PluginContext {
   return {
@@ -35,14 +36,6 @@ async function longestTimerGap(work: () => Promise<unknown>): Promise<number> {
   return Math.max(longest, performance.now() - last);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 // The slowest fixture pages to render (about 0.5-2.5 s each on 2 cores, in long synchronous
 // stretches of pdf.js and canvas work): a huge JPEG, a tall page and JBIG2 scans.
@@ -73,7 +66,7 @@ describe("PDF work off the main thread", () => {
     await Bun.sleep(100);
     const abortedAt = performance.now();
     controller.abort(new BookAnalysisError("other", "time limit"));
-    const error = await rejection(reading);
+    const error = await anyRejection(reading);
     expect(performance.now() - abortedAt).toBeLessThan(50);
     expect(error).toBeInstanceOf(BookAnalysisError);
     expect((error as BookAnalysisError).message).toBe("time limit");
@@ -90,14 +83,14 @@ describe("PDF work off the main thread", () => {
     const controller = new AbortController();
     const waiting = pool.run({ kind: "analyze", path: pdf("pdfjs/tracemonkey.pdf"), limits }, controller.signal);
     controller.abort(new Error("scan cancelled"));
-    expect(((await rejection(waiting)) as Error).message).toBe("scan cancelled");
+    expect(((await anyRejection(waiting)) as Error).message).toBe("scan cancelled");
     expect((await running).bytes.length).toBeGreaterThan(0);
   }, 30_000);
 
   test("a worker that dies fails its job with a typed error and is replaced", async () => {
     const pool = new PdfWorkerPool(new URL("../helpers/crashing-pdf-worker.ts", import.meta.url), 1);
     const { limits, signal } = context();
-    const crash = await rejection(pool.run({ kind: "render", path: CRASHING_PDF_PATH, pageNumber: 1, maxWidth: undefined, limits }, signal));
+    const crash = await anyRejection(pool.run({ kind: "render", path: CRASHING_PDF_PATH, pageNumber: 1, maxWidth: undefined, limits }, signal));
     expect(crash).toBeInstanceOf(BookAnalysisError);
     expect(crash).toMatchObject({ type: "pdf_rendering", details: { reason: "unexpected" } });
     expect((crash as Error).message).toContain("The PDF worker stopped unexpectedly");
@@ -106,7 +99,7 @@ describe("PDF work off the main thread", () => {
   }, 30_000);
 
   test("errors other than BookAnalysisError keep what the registry looks at", async () => {
-    const error = await rejection(pdfPlugin.analyze("/no/such/book.pdf", context()));
+    const error = await anyRejection(pdfPlugin.analyze("/no/such/book.pdf", context()));
     expect(error).toMatchObject({ code: "ENOENT" });
   });
 });
