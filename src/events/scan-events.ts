@@ -33,10 +33,6 @@ export class ScanEvents {
     return () => this.subscriptions.delete(subscription);
   }
 
-  get subscriberCount(): number {
-    return this.subscriptions.size;
-  }
-
   /** Ends every subscription (shutdown: open event streams must not hold the server up). */
   close(): void {
     for (const subscription of [...this.subscriptions]) subscription.closed();

@@ -56,5 +56,3 @@ export function createHttpApp(services: Services) {
     .use(publicationRoutes(services))
     .use(opdsRoutes(services));
 }
-
-export type HttpApp = ReturnType<typeof createHttpApp>;

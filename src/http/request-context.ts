@@ -18,11 +18,6 @@ export function requestIdOf(request: Request): string | undefined {
   return requests.get(request)?.id;
 }
 
-/** A logger bound to the request's id, for handlers and services called from them. */
-export function requestLogger(log: Logger, request: Request): Logger {
-  return log.child({ requestId: requestIdOf(request) });
-}
-
 export function requestContext(log: Logger) {
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {

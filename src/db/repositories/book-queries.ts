@@ -92,11 +92,6 @@ export class BookQueryRepository {
     return this.database.handle();
   }
 
-  /** The series id column, for conditions built elsewhere (visibility). */
-  get seriesIdColumn() {
-    return this.database.tables.books.seriesId;
-  }
-
   async find(
     filter: BookFilter,
     userId: string | null,

@@ -43,7 +43,6 @@ export function toBookDto(book: BookView) {
   };
 }
 
-export type BookDto = ReturnType<typeof toBookDto>;
 
 export function toBookErrorDto(error: BookErrorView) {
   return {

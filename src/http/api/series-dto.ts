@@ -22,5 +22,3 @@ export function toSeriesDto(series: SeriesView) {
     updatedAt: series.updatedAt.toISOString(),
   };
 }
-
-export type SeriesDto = ReturnType<typeof toSeriesDto>;
