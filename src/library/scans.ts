@@ -91,9 +91,11 @@ export class ScanService {
 
   private pump(): void {
     if (this.stopped || this.worker) return;
-    this.worker = this.work().finally(() => {
-      this.worker = undefined;
-    });
+    this.worker = this.work()
+      .catch((error) => this.log.error("the scan worker stopped on an error", { error: error as Error }))
+      .finally(() => {
+        this.worker = undefined;
+      });
   }
 
   private async work(): Promise<void> {
@@ -116,6 +118,8 @@ export class ScanService {
     log.info("scan started", { mode: scan.mode, trigger: scan.trigger });
 
     let persistedAt = Date.now();
+    let persisting: Promise<unknown> = Promise.resolve();
+    let outcome: { status: "completed" | "failed" | "cancelled"; reason: string | null };
     try {
       await this.scanner.scan(library, scan.mode, counters, controller.signal, {
         progress: () => {
@@ -123,23 +127,24 @@ export class ScanService {
           // Counters reach the database every few seconds, so scan-status moves during long scans.
           if (Date.now() - persistedAt > 2000) {
             persistedAt = Date.now();
-            void this.repositories.scans.update(scan.id, { ...counters }).catch(() => undefined);
+            const snapshot = { ...counters };
+            persisting = persisting.then(() => this.repositories.scans.update(scan.id, snapshot)).catch(() => undefined);
           }
         },
         bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
       });
-      await this.finish(scan, counters, "completed", null);
-      log.info("scan completed", { ...counters });
-      if (counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
-        await this.repositories.catalogue.optimize();
-      }
+      outcome = { status: "completed", reason: null };
     } catch (error) {
-      if (controller.signal.aborted) {
-        await this.finish(scan, counters, "cancelled", null);
-        log.info("scan cancelled", { ...counters });
-      } else {
-        await this.finish(scan, counters, "failed", (error as Error).message);
-        log.error("scan failed", { error: error as Error });
+      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: (error as Error).message };
+      if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
+    }
+    try {
+      // A progress write still on its way must not land after (and undo) the final counters.
+      await persisting;
+      await this.finish(scan, counters, outcome.status, outcome.reason);
+      log.info(`scan ${outcome.status}`, { ...counters });
+      if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
+        await this.repositories.catalogue.optimize().catch((error) => log.warn("planner statistics not refreshed", { error }));
       }
     } finally {
       this.running = undefined;
