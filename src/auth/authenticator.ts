@@ -82,6 +82,6 @@ export class Authenticator {
     const username = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
     if (looksLikeApiKey(secret)) return { ...(await this.byApiKey(secret, username)), via: "basic" };
-    return { user: await this.login.verifyPassword(username, secret, clientIp), via: "basic" };
+    return { user: await this.login.verifyPasswordForRequest(username, secret, clientIp), via: "basic" };
   }
 }

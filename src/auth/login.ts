@@ -4,6 +4,7 @@
  * answer time does not reveal which usernames exist. Hashes made with older Argon2 parameters
  * are upgraded on the next successful sign-in.
  */
+import { createHmac, randomBytes } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
 import type { Logger } from "../logging/logger";
@@ -12,8 +13,21 @@ import type { PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 import type { LoginResult, Sessions } from "./sessions";
 
+/** How long a password checked for HTTP Basic is trusted again without a new Argon2 check. */
+const BASIC_REUSE_MS = 5 * 60_000;
+const BASIC_REUSE_ENTRIES = 10_000;
+
 export class LoginService {
   private dummyHash: Promise<string> | undefined;
+  /**
+   * HTTP Basic sends the password with every request (an OPDS reader: one per page), and an
+   * Argon2 check per request would be the server's main cost. A username and password that
+   * checked out are remembered, keyed by an HMAC under a key that lives only in this process
+   * (never the password itself), with the account and password hash they matched: a changed
+   * password, a disabled or deleted account, or another username does not reuse the entry.
+   */
+  private readonly recentlyVerified = new Map<string, { userId: string; passwordHash: string; until: number }>();
+  private readonly reuseKey = randomBytes(32);
 
   constructor(
     private readonly repositories: Repositories,
@@ -41,6 +55,21 @@ export class LoginService {
     }
     this.throttle.forget(`user:${username}`);
     return this.upgradeHashIfNeeded(user, password);
+  }
+
+  /** verifyPassword for HTTP Basic, which reuses a recent successful check (see above). */
+  async verifyPasswordForRequest(username: string, password: string, clientIp: string): Promise<UserRecord> {
+    const key = createHmac("sha256", this.reuseKey).update(username).update("\0").update(password).digest("base64");
+    const known = this.recentlyVerified.get(key);
+    if (known && known.until > Date.now()) {
+      const user = await this.repositories.users.findForRequest(known.userId);
+      if (user && user.username === username && user.passwordHash === known.passwordHash) return user;
+    }
+    this.recentlyVerified.delete(key);
+    const user = await this.verifyPassword(username, password, clientIp);
+    if (this.recentlyVerified.size >= BASIC_REUSE_ENTRIES) this.recentlyVerified.delete(this.recentlyVerified.keys().next().value!);
+    this.recentlyVerified.set(key, { userId: user.id, passwordHash: user.passwordHash ?? "", until: Date.now() + BASIC_REUSE_MS });
+    return user;
   }
 
   private async upgradeHashIfNeeded(user: UserRecord, password: string): Promise<UserRecord> {

@@ -7,7 +7,9 @@ import type { Server } from "bun";
 
 export function clientIp(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    // The last hop is the one the trusted proxy added; earlier ones are whatever the client sent
+    // (nginx's $proxy_add_x_forwarded_for appends to the client's own header).
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return server?.requestIP(request)?.address ?? "unknown";

@@ -2,8 +2,11 @@ import { beforeAll, expect, test } from "bun:test";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
 
-/** application.trust_proxy is on in this suite, so X-Forwarded-For chooses the client IP. */
-const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` });
+/**
+ * application.trust_proxy is on in this suite, so X-Forwarded-For chooses the client IP: the
+ * last hop, which the trusted proxy appended after whatever the client itself claimed.
+ */
+const from = (ip: string, claimed = "10.0.0.1") => ({ "x-forwarded-for": `${claimed}, ${ip}` });
 const attempt = (server: TestServer, username: string, password: string, ip: string) =>
   server.json("POST", "/api/v1/auth/login", { username, password }, from(ip));
 
@@ -34,6 +37,15 @@ forEachDatabase(
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await attempt(server(), "neighbour", PASSWORD, "203.0.113.8")).status).toBe(200);
+    });
+
+    test("a client cannot dodge the per-IP limit by claiming other addresses in X-Forwarded-For", async () => {
+      const ip = "203.0.113.20";
+      for (const [index, name] of ["spray-1", "spray-2", "spray-3"].entries()) {
+        expect((await server().json("POST", "/api/v1/auth/login", { username: name, password: "wrong password" }, from(ip, `198.18.0.${index}`))).status).toBe(401);
+      }
+      const blocked = await server().json("POST", "/api/v1/auth/login", { username: "neighbour", password: PASSWORD }, from(ip, "198.18.0.99"));
+      expect(blocked.status).toBe(429);
     });
 
     test("HTTP Basic password guesses count too", async () => {
