@@ -110,6 +110,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
+  libraries.observe(scans);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
   const pageCache = new PageCache(inputs.paths.pageCacheDir, config.files.page_cache_max_mb * 1024 * 1024);

@@ -13,7 +13,7 @@
  * an interrupted scan leaves whole books only, and the next scan completes the rest.
  */
 import { stat } from "node:fs/promises";
-import { extname } from "node:path";
+import { extname, sep } from "node:path";
 import { ZERO_COUNTERS, type BookSnapshot, type LibraryRecord, type Repositories, type ScanCounters, type ScanMode } from "../db";
 import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
@@ -47,13 +47,19 @@ export class LibraryScanner {
     const log = this.log.child({ libraryId: library.id });
     const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
     for (const problem of walk.problems) log.warn("scan: skipped part of the library", { ...problem });
+    const rootProblem = walk.problems.find((problem) => problem.path === library.path);
+    // An unreachable library (an unmounted share) must not read as "every file vanished".
+    if (rootProblem) throw new Error(`the library folder cannot be read (${rootProblem.message})`);
+    const unreadable = walk.problems.map((problem) => problem.path);
+    const inUnreadablePart = (path: string) => unreadable.some((part) => path === part || path.startsWith(part + sep));
     counters.filesDiscovered = walk.files.length;
     reporter.progress(counters);
 
     const catalogue = await this.repositories.catalogue.bookSnapshots(library.id);
     const byPath = new Map(catalogue.map((book) => [book.filePath, book]));
     const onDisk = new Set(walk.files.map((file) => file.path));
-    const vanished = catalogue.filter((book) => !book.deleted && !onDisk.has(book.filePath));
+    // Books in a folder the walk could not read are not known to be gone: they are left alone.
+    const vanished = catalogue.filter((book) => !book.deleted && !onDisk.has(book.filePath) && !inUnreadablePart(book.filePath));
     // Books that may have moved: their file vanished now, or they were soft-deleted earlier.
     const movable = new Map<string, BookSnapshot[]>();
     for (const book of [...vanished, ...catalogue.filter((book) => book.deleted && !onDisk.has(book.filePath))]) {
@@ -192,5 +198,9 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
       await handle(items[next++]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Settle every worker before returning: after a cancel, none may still be writing when the
+  // scan is reported cancelled (or the next scan of the library starts).
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failure) throw failure.reason;
 }

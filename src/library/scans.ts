@@ -9,6 +9,7 @@ import { ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import type { Logger } from "../logging/logger";
+import type { LibraryObserver } from "./libraries";
 import type { LibraryScanner } from "./scanner";
 import type { ThumbnailQueue } from "./thumbnails";
 
@@ -28,9 +29,10 @@ export interface ScanStatusDto extends ScanCounters {
   completedAt: string | null;
 }
 
-export class ScanService {
+export class ScanService implements LibraryObserver {
   private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
   private worker: Promise<void> | undefined;
+  private wake = false;
   private stopped = false;
 
   constructor(
@@ -74,33 +76,48 @@ export class ScanService {
     if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
     const active = await this.repositories.scans.activeForLibrary(libraryId);
     if (!active) throw new DomainError("Conflict", "no scan of this library is pending or running");
-    if (this.running?.scanId === active.id) {
-      this.running.controller.abort();
-      return this.toDto(active);
+    const cancelled = await this.repositories.scans.transition(active.id, "pending", { status: "cancelled", completedAt: new Date() });
+    if (cancelled) {
+      const dto = this.toDto(cancelled);
+      this.events.publish(active.id, "scan.cancelled", dto);
+      return dto;
     }
-    const cancelled = await this.repositories.scans.update(active.id, { status: "cancelled", completedAt: new Date() });
-    const dto = this.toDto(cancelled ?? active);
-    this.events.publish(active.id, "scan.cancelled", dto);
-    return dto;
+    // Not pending any more: the worker runs it (it marks itself running before leaving pending).
+    if (this.running?.scanId === active.id) this.running.controller.abort();
+    return this.toDto(active);
   }
 
-  /** Resolves when no scan is queued or running (tests, benchmarks). */
-  async idle(): Promise<void> {
-    while (this.worker) await this.worker;
+  /** A deleted library's running scan stops (its catalogue is gone). */
+  libraryRemoved(libraryId: string): void {
+    if (this.running?.libraryId === libraryId) this.running.controller.abort();
   }
 
+  libraryChanged(): void {
+    // A change applies from the next scan on.
+  }
+
+  /**
+   * Starts the worker, or tells the running one to look again: a scan queued while the worker
+   * is finishing its last lookup must not wait for the next restart.
+   */
   private pump(): void {
-    if (this.stopped || this.worker) return;
+    if (this.stopped) return;
+    this.wake = true;
+    if (this.worker) return;
     this.worker = this.work()
       .catch((error) => this.log.error("the scan worker stopped on an error", { error: error as Error }))
       .finally(() => {
         this.worker = undefined;
+        if (this.wake) this.pump();
       });
   }
 
   private async work(): Promise<void> {
-    for (let scan = await this.repositories.scans.nextPending(); scan && !this.stopped; scan = await this.repositories.scans.nextPending()) {
-      await this.run(scan);
+    while (this.wake && !this.stopped) {
+      this.wake = false;
+      for (let scan = await this.repositories.scans.nextPending(); scan && !this.stopped; scan = await this.repositories.scans.nextPending()) {
+        await this.run(scan);
+      }
     }
   }
 
@@ -111,8 +128,14 @@ export class ScanService {
     this.running = { scanId: scan.id, libraryId: library.id, controller };
     this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
-    const started = await this.repositories.scans.update(scan.id, { status: "running", startedAt: new Date(), ...counters });
-    const current = () => this.toDto({ ...(started ?? scan), ...counters });
+    const started = await this.repositories.scans.transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters });
+    if (!started) {
+      // Cancelled between the lookup and now.
+      this.running = undefined;
+      this.thumbnails.resume();
+      return;
+    }
+    const current = () => this.toDto({ ...started, ...counters });
     this.events.publish(scan.id, "scan.started", current());
     const log = this.log.child({ scanId: scan.id, libraryId: library.id });
     log.info("scan started", { mode: scan.mode, trigger: scan.trigger });

@@ -4,7 +4,7 @@
  * never fatal.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { booksOf, comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
@@ -81,6 +81,30 @@ forEachDatabase("schedules, series strategies and walking", (server) => {
     const books = await booksOf(server(), admin, library.id);
     expect(books.every((book) => book.fileFormat === "epub")).toBe(true);
     expect(books.map((book) => book.seriesName)).not.toContain("Standalone (13)");
+  });
+
+  test("an unreachable library fails its scan and deletes nothing; an unreachable folder keeps its books", async () => {
+    const root = tempFolder();
+    await makeCbz(join(root, "Kept", "Kept 1.cbz"), { seed: 31 });
+    await makeCbz(join(root, "Share", "Share 1.cbz"), { seed: 32 });
+    const library = await createLibrary(server(), admin, { path: root });
+    expect((await scan(server(), admin, library.id)).booksAdded).toBe(2);
+
+    // A sub-share goes away (here: its folder becomes a link to nowhere, as an unmounted mount point).
+    renameSync(join(root, "Share"), join(tempFolder(), "Share"));
+    symlinkSync(join(root, "not-mounted"), join(root, "Share"));
+    const partial = await scan(server(), admin, library.id);
+    expect(partial).toMatchObject({ status: "completed", booksDeleted: 0 });
+    expect((await booksOf(server(), admin, library.id)).map((book) => book.title).sort()).toEqual(["Kept 1", "Share 1"]);
+
+    // The whole library goes away.
+    const away = `${root}.away`;
+    renameSync(root, away);
+    const failed = await scan(server(), admin, library.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.failureReason).toContain("cannot be read");
+    renameSync(away, root);
+    expect(await booksOf(server(), admin, library.id, true)).toEqual([]);
   });
 
   test("a symbolic link loop is reported, not fatal: the other books are catalogued", async () => {

@@ -94,11 +94,6 @@ export class ScanRepository {
     });
   }
 
-  async findById(id: string): Promise<ScanRecord | undefined> {
-    const [row] = await this.db.select().from(this.t).where(eq(this.t.id, id));
-    return row;
-  }
-
   async latestForLibrary(libraryId: string): Promise<ScanRecord | undefined> {
     const [row] = await this.db
       .select()
@@ -141,6 +136,21 @@ export class ScanRepository {
     const byStatus: Record<ScanState, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
     for (const row of rows) byStatus[row.status] = row.n;
     return { byStatus, lastCompletedAt: last?.at ?? null };
+  }
+
+  /**
+   * Moves a scan on only if it is still in state `from` (the worker starting a pending scan and
+   * a user cancelling it may meet): the one that loses gets undefined and backs off.
+   */
+  async transition(id: string, from: ScanState, changes: Partial<Omit<ScanRecord, "id" | "libraryId">>): Promise<ScanRecord | undefined> {
+    return this.database.transaction(async () => {
+      const [row] = await this.db
+        .update(this.t)
+        .set(changes)
+        .where(and(eq(this.t.id, id), eq(this.t.status, from)))
+        .returning();
+      return row;
+    });
   }
 
   /** At start-up: a scan still marked running was interrupted (crash, kill -9). */
