@@ -22,6 +22,11 @@ export class ThumbnailQueue {
   private readonly queued = new Set<string>();
   private running: Promise<void> | undefined;
   private readonly making = new Map<string, Promise<string | null>>();
+  /**
+   * Books whose thumbnail failed (recorded as a book error once): a request for their thumbnail
+   * does not try, and record, the same failure again until a scan queues the book anew.
+   */
+  private readonly failedBooks = new Set<string>();
   private stopped = false;
   /** While a scan catalogues, thumbnails wait: the catalogue comes first (see ScanService). */
   private paused = false;
@@ -40,6 +45,8 @@ export class ThumbnailQueue {
   }
 
   enqueue(bookId: string): void {
+    // Queued again after a scan re-read the book: a past failure no longer holds.
+    this.failedBooks.delete(bookId);
     if (this.stopped || this.queued.has(bookId)) return;
     this.queued.add(bookId);
     this.queue.push(bookId);
@@ -76,7 +83,12 @@ export class ThumbnailQueue {
       const bookId = this.queue.shift();
       if (bookId === undefined) return;
       this.queued.delete(bookId);
-      await this.make(bookId);
+      try {
+        await this.make(bookId);
+      } catch (error) {
+        // A database failure for one book (or one purged meanwhile) must not stop the queue.
+        this.log.error("thumbnail queue: a book could not be processed", { bookId, error: error as Error });
+      }
     }
   }
 
@@ -99,13 +111,13 @@ export class ThumbnailQueue {
   private async makeNow(bookId: string): Promise<string | null> {
     const book = await this.repositories.catalogue.bookFile(bookId);
     // A book without pages has no cover to show: its analysis error already says why.
-    if (!book || book.coverPage === null) return null;
+    if (!book || book.coverPage === null || this.failedBooks.has(bookId)) return null;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {
       const bytes = await this.formats.thumbnail(book.filePath, {
         formatId: book.fileFormat,
-        coverPage: book.coverPage ?? 1,
+        coverPage: book.coverPage,
         height: this.settings.height,
         format: this.settings.format,
       });
@@ -118,6 +130,8 @@ export class ThumbnailQueue {
       return stored;
     } catch (error) {
       this.failed++;
+      if (this.failedBooks.size >= 100_000) this.failedBooks.clear();
+      this.failedBooks.add(bookId);
       const failure = toBookAnalysisError(error);
       this.log.debug("thumbnail failed", { bookId, reason: failure.message });
       await this.repositories.catalogue.addBookError(bookId, {

@@ -97,6 +97,20 @@ forEachDatabase("analysis errors, duplicates and thumbnails", (server) => {
     expect(existsSync(one)).toBe(true);
   });
 
+  test("a book whose thumbnail cannot be made records that once, however often it is asked for", async () => {
+    const root = tempFolder();
+    placeFixture("epub/readium/epub30-test-0201.epub", join(root, "Text", "no-images.epub"));
+    const library = await createLibrary(server(), admin, { path: root });
+    await scan(server(), admin, library.id);
+    await server().server.services.thumbnails.idle();
+    const [book] = await booksOf(server(), admin, library.id);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await server().fetch(`/api/v1/books/${book!.id}/thumbnail`, { headers: admin })).status).toBe(404);
+    }
+    const { body } = await server().json("GET", `/api/v1/books/errors?libraryId=${library.id}&errorType=thumbnail`, undefined, admin);
+    expect(body.groups[0].books.data[0].errors.filter((error: any) => error.errorType === "thumbnail")).toHaveLength(1);
+  });
+
   test("duplicates by hash and by series+number across libraries", async () => {
     const first = tempFolder();
     const second = tempFolder();

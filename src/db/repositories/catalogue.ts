@@ -294,10 +294,10 @@ export class CatalogueRepository {
   }
 
   /** Where a book's file is and how to read it (page serving, thumbnails). */
-  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null; thumbnailPath: string | null } | undefined> {
+  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null } | undefined> {
     const b = this.database.tables.books;
     const [row] = await this.db
-      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage, thumbnailPath: b.thumbnailPath })
+      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage })
       .from(b)
       .where(eq(b.id, id));
     return row;
