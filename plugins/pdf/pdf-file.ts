@@ -34,7 +34,7 @@ type XrefEntry = { inStream: false; offset: number } | { inStream: true; streamN
 const FIRST_WINDOW = 8 * 1024;
 const MAX_WINDOW = 16 * 1024 * 1024;
 /** Largest decoded xref or object stream accepted. */
-const MAX_STRUCTURE_STREAM = 64 * 1024 * 1024;
+const MAX_STRUCTURE_STREAM = 16 * 1024 * 1024;
 const MAX_XREF_SECTIONS = 1000;
 
 export class PdfFile {
@@ -249,6 +249,7 @@ export class PdfFile {
       const count = index[i + 1];
       if (typeof first !== "number" || typeof count !== "number") throw new PdfSyntaxError("bad xref stream /Index");
       for (let n = 0; n < count && (row + 1) * rowLength <= data.length; n++, row++) {
+        if (entries.length > this.size) throw new PdfSyntaxError("more cross-reference entries than the file has bytes");
         const at = row * rowLength;
         const type = typeWidth === 0 ? 1 : readNumber(data, at, typeWidth);
         const field2 = readNumber(data, at + typeWidth, field2Width);
@@ -270,6 +271,9 @@ export class PdfFile {
   /** Sections are read newest first, so an entry already known is newer and stays. */
   private addEntries(entries: [number, XrefEntry][]): void {
     for (const [num, entry] of entries) if (!this.xref.has(num)) this.xref.set(num, entry);
+    // No real file holds more objects than bytes: a small file claiming millions (a crafted,
+    // highly compressed xref stream) is refused before it costs time and memory.
+    if (this.xref.size > this.size) throw new PdfSyntaxError("more cross-reference entries than the file has bytes");
   }
 }
 

@@ -63,3 +63,15 @@ describe("safe XML parsing", () => {
     expect(childElement(root, "title")?.text).toBe("T");
   });
 });
+
+test("a document of many DOCTYPE openings is judged in linear time (no quadratic search)", () => {
+  const text = `<?xml version="1.0"?>${"<!DOCTYPE ".repeat(60_000)}<root/>`;
+  const started = performance.now();
+  try {
+    parseXml(text, "crafted.xml");
+  } catch {
+    // Refused as malformed or parsed: either is fine; what matters is that it returns.
+  }
+  // A hang guard, not a timing claim: the quadratic check took about 15 s on this input.
+  expect(performance.now() - started).toBeLessThan(3_000);
+});
