@@ -9,7 +9,8 @@ export class ZipComicArchive implements ComicArchive {
   readonly fileNames: readonly string[];
 
   private constructor(private readonly zip: ZipArchive) {
-    this.fileNames = zip.entries.filter((entry) => !entry.isDirectory).map((entry) => entry.name);
+    // A name listed twice (crafted archives) is one entry: ZipArchive.entry() answers the last.
+    this.fileNames = [...new Set(zip.entries.filter((entry) => !entry.isDirectory).map((entry) => entry.name))];
   }
 
   static async open(path: string, ctx: PluginContext): Promise<ZipComicArchive> {

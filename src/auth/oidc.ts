@@ -152,7 +152,7 @@ export class OidcService {
       (typeof claims.preferred_username === "string" && claims.preferred_username) ||
       (typeof claims.email === "string" && claims.email.split("@")[0]) ||
       `${providerId}-${subject}`;
-    const base = wanted.replace(/[\s\x00-\x1f]+/g, "_").slice(0, 56);
+    const base = wanted.replace(/[\s:\x00-\x1f]+/g, "_").slice(0, 56);
     for (let suffix = 1; ; suffix++) {
       const candidate = suffix === 1 ? base : `${base}-${suffix}`;
       if (!(await this.repositories.users.findByUsername(candidate))) return candidate;

@@ -4,7 +4,7 @@
  */
 import type { Repositories, Role, UserRecord } from "../db";
 import { DomainError, invalidFields } from "../errors";
-import type { PasswordHasher } from "./passwords";
+import { assertPasswordAcceptable, type PasswordHasher } from "./passwords";
 
 export interface UserDto {
   id: string;
@@ -36,7 +36,8 @@ export interface NewAccount {
   emailVerified: boolean;
 }
 
-const USERNAME = /^[^\s\x00-\x1f]{1,64}$/u;
+/** No white space, control characters or colons (HTTP Basic splits username and password at the first colon). */
+const USERNAME = /^[^\s:\x00-\x1f]{1,64}$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
@@ -49,16 +50,18 @@ export class UserService {
 
   async createAccount(account: NewAccount): Promise<UserRecord> {
     const fields: Record<string, string> = {};
-    if (!USERNAME.test(account.username)) fields.username = "must be 1 to 64 characters without spaces";
+    if (!USERNAME.test(account.username)) fields.username = "must be 1 to 64 characters without spaces or colons";
     if (account.email !== null && !isEmailAddress(account.email)) fields.email = "must be an email address";
     if (Object.keys(fields).length > 0) throw invalidFields("BadRequest", fields);
-    const passwordHash = await this.passwords.hash(account.password);
+    assertPasswordAcceptable(account.password);
+    // Conflicts first: a taken name or address must not cost an Argon2 hash.
     if (await this.repositories.users.findByUsername(account.username)) {
       throw new DomainError("Conflict", "a user with this username already exists", { fields: { username: "taken" } });
     }
     if (account.email && (await this.repositories.users.findByEmail(account.email))) {
       throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });
     }
+    const passwordHash = await this.passwords.hash(account.password);
     return this.repositories.users.create({
       username: account.username,
       email: account.email,

@@ -6,6 +6,7 @@
  */
 import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { availableParallelism } from "node:os";
+import { DEFAULT_LIMITS } from "../formats/limits";
 
 const closed = <P extends Record<string, TSchema>>(properties: P) =>
   T.Object(properties, { additionalProperties: false, default: {} });
@@ -107,10 +108,11 @@ export const ConfigSchema = T.Object(
     }),
     scanner: closed({
       concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),
-      max_entry_bytes: T.Integer({ minimum: 1024, default: 512 * 1024 * 1024 }),
-      max_entries: T.Integer({ minimum: 1, default: 20_000 }),
-      max_compression_ratio: T.Integer({ minimum: 2, default: 1000 }),
-      max_image_pixels: T.Integer({ minimum: 1, default: 200_000_000 }),
+      // The format readers' own defaults (src/formats/limits.ts): one set of numbers.
+      max_entry_bytes: T.Integer({ minimum: 1024, default: DEFAULT_LIMITS.maxEntryBytes }),
+      max_entries: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxEntries }),
+      max_compression_ratio: T.Integer({ minimum: 2, default: DEFAULT_LIMITS.maxCompressionRatio }),
+      max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
     }),
     plugins: closed({

@@ -69,12 +69,6 @@ export class PageCache {
     if (this.totalBytes > this.maxBytes) await this.evict(entries);
   }
 
-  /** Bytes the cache holds now (tests, metrics). */
-  async size(): Promise<number> {
-    await this.entries();
-    return this.totalBytes;
-  }
-
   private async evict(entries: Map<string, CacheEntry>): Promise<void> {
     const oldestFirst = [...entries].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
     for (const [key, entry] of oldestFirst) {

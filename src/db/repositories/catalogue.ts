@@ -235,7 +235,6 @@ export class CatalogueRepository {
         .update(b)
         .set({ ...location, deleted: false, deletedAt: null, updatedAt: new Date() })
         .where(eq(b.id, id));
-      await refreshOrderKeys(this.database, eq(b.id, id));
     });
   }
 

@@ -42,12 +42,6 @@ export class LibraryRepository {
     return row;
   }
 
-  async findByName(name: string): Promise<LibraryRecord | undefined> {
-    const t = this.database.tables.libraries;
-    const [row] = await this.db.select().from(t).where(eq(t.name, name));
-    return row;
-  }
-
   async create(library: NewLibrary): Promise<LibraryRecord> {
     const now = new Date();
     const record: LibraryRecord = { id: newId(), ...library, createdAt: now, updatedAt: now };

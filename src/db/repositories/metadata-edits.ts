@@ -41,7 +41,9 @@ export class MetadataEditRepository {
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
       await this.db.update(s).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(s.id, id));
-      await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, id));
+      if (edit.name !== undefined || edit.nameSort !== undefined) {
+        await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, id));
+      }
       return true;
     });
   }

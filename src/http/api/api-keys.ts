@@ -29,7 +29,7 @@ export function apiKeyRoutes(services: Services) {
       {
         auth: "user",
         body: t.Object({
-          name: t.String({ maxLength: 200 }),
+          name: t.String({ maxLength: 100 }),
           expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
           expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
         }),
