@@ -24,7 +24,7 @@ const HELP = `longbox ${VERSION}: a self-hosted server for comics, manga and ebo
 Usage:
   longbox [serve] [--config PATH] [--port N]   start the server (default command)
   longbox config check [--config PATH]         validate and print the effective configuration (secrets masked)
-  longbox user create --username U --email E --password P [--admin] [--config PATH]
+  longbox user create --username U [--email E] --password P [--admin] [--config PATH]
                                                create a user (the first one may be an admin)
   longbox migrate [--config PATH]              apply database migrations and exit
   longbox analyze FILE... [--config PATH]      read books as a scan would; one JSON line per file
