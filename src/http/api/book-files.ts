@@ -2,14 +2,14 @@
  * The book's original file for download, with single-range support (resumed downloads,
  * readers that fetch parts of a file). The file is streamed from disk, never buffered.
  */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { decideRange } from "../byte-ranges";
 import { clientHasCurrent, notModified, REVALIDATE, strongEtag } from "../conditional";
 import { errorResponse } from "../errors";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
 export function bookFileRoutes(services: Services) {
   return new Elysia({ name: "book-file-routes", prefix: "/api/v1/books" })

@@ -3,8 +3,8 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
 export function bookPageRoutes(services: Services) {
   const { pages } = services;

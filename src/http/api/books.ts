@@ -7,8 +7,8 @@ import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
 import { toBookDto, toBookErrorDto } from "./book-dto";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
 const BOOK_SORTS: readonly BookSort[] = ["series", "title", "createdAt", "number"];
 const Count = t.Union([t.Integer({ minimum: 0, maximum: 1_000_000 }), t.Null()]);

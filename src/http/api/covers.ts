@@ -3,15 +3,15 @@
  * multipart with the image in the field `file`; the body is read with a running count and
  * refused (413) as soon as it passes the limit, so an oversized upload is never buffered whole.
  */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { CoverOwner } from "../../db";
 import { DomainError } from "../../errors";
 import { coverTooLarge, type ImageFile } from "../../library/covers";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 /** Room for the multipart boundaries and part headers around the image itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 

@@ -6,9 +6,8 @@ import { Elysia, t, type Static } from "elysia";
 import type { LibraryInput } from "../../library/libraries";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../params";
 
-const Direction = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("ttb"), t.Literal("webtoon")]);
-const Strategy = t.Union([t.Literal("series_volume"), t.Literal("flat"), t.Literal("publisher_hierarchy"), t.Literal("calibre")]);
 const Mode = t.Union([t.Literal("normal"), t.Literal("deep")]);
 const Cron = t.Union([t.String({ maxLength: 200 }), t.Null()]);
 
@@ -25,15 +24,14 @@ const ScanningConfigBody = t.Object({
 const LibraryBody = t.Object({
   name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   path: t.Optional(t.String({ minLength: 1, maxLength: 4096 })),
-  defaultReadingDirection: t.Optional(Direction),
-  default_reading_direction: t.Optional(Direction),
-  seriesStrategy: t.Optional(Strategy),
-  series_strategy: t.Optional(Strategy),
+  defaultReadingDirection: t.Optional(ReadingDirectionSchema),
+  default_reading_direction: t.Optional(ReadingDirectionSchema),
+  seriesStrategy: t.Optional(SeriesStrategySchema),
+  series_strategy: t.Optional(SeriesStrategySchema),
   scanningConfig: t.Optional(ScanningConfigBody),
   scanning_config: t.Optional(ScanningConfigBody),
 });
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
 function libraryInput(body: Static<typeof LibraryBody>): LibraryInput {
   const scanning = body.scanningConfig ?? body.scanning_config;

@@ -3,8 +3,8 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { toReadProgressDto } from "./book-dto";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
 export function progressRoutes(services: Services) {
   const { progress } = services;

@@ -4,8 +4,8 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 const RESOURCE_PREFIX = "/resource/";
 
 export function publicationRoutes(services: Services) {

@@ -7,9 +7,8 @@ import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
 import { toBookDto } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
+import { IdParams, ReadingDirectionSchema } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
-const Direction = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("ttb"), t.Literal("webtoon")]);
 const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
 const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
 
@@ -20,7 +19,7 @@ const SeriesEditBody = t.Object(
     summary: t.Optional(Text(20_000)),
     publisher: t.Optional(Text(500)),
     year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
-    readingDirection: t.Optional(t.Union([Direction, t.Null()])),
+    readingDirection: t.Optional(t.Union([ReadingDirectionSchema, t.Null()])),
   });
 
 export function seriesRoutes(services: Services) {

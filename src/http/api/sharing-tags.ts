@@ -6,9 +6,8 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
+import { IdParams, Uuid } from "../params";
 
-const Uuid = t.String({ format: "uuid" });
-const IdParams = t.Object({ id: Uuid });
 const Name = t.String({ minLength: 1, maxLength: 200 });
 const Description = t.Nullable(t.String({ maxLength: 2000 }));
 const AccessMode = t.Union([t.Literal("allow"), t.Literal("deny")]);

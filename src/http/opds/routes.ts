@@ -15,8 +15,8 @@ import { openSearchDescription, OPENSEARCH_CONTENT_TYPE } from "./opensearch";
 import { pageStreamRoute } from "./page-stream";
 import { OPDS_ROOTS, OpdsUrls, type OpdsVersion } from "./urls";
 import { thumbnailType } from "./vocabulary";
+import { IdParams } from "../params";
 
-const IdParams = t.Object({ id: t.String({ format: "uuid" }) });
 
 /** How one OPDS version writes a feed. */
 interface FeedWriter {
