@@ -6,9 +6,9 @@
  */
 import { Elysia, StatusMap } from "elysia";
 import type { Metrics } from "../operations/metrics";
+import { requestStartedAt } from "./request-context";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-const startedAt = new WeakMap<Request, number>();
 
 /**
  * The status that left: a handler may return its own Response (files, redirects), else
@@ -21,18 +21,15 @@ function sentStatus(response: unknown, status: number | keyof typeof StatusMap |
 }
 
 export function httpMetrics(metrics: Pick<Metrics, "recordHttpRequest">) {
-  return new Elysia({ name: "http-metrics" })
-    .onRequest(({ request }) => {
-      startedAt.set(request, performance.now());
-    })
-    .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
-      const started = startedAt.get(request);
-      if (started === undefined) return;
-      metrics.recordHttpRequest({
-        method: METHODS.has(request.method) ? request.method : "OTHER",
-        route: route || "unmatched",
-        status: sentStatus(responseValue, set.status),
-        seconds: (performance.now() - started) / 1000,
-      });
+  // The request context (mounted first, see app.ts) records when each request arrived.
+  return new Elysia({ name: "http-metrics" }).onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
+    const started = requestStartedAt(request);
+    if (started === undefined) return;
+    metrics.recordHttpRequest({
+      method: METHODS.has(request.method) ? request.method : "OTHER",
+      route: route || "unmatched",
+      status: sentStatus(responseValue, set.status),
+      seconds: (performance.now() - started) / 1000,
     });
+  });
 }

@@ -18,6 +18,11 @@ export function requestIdOf(request: Request): string | undefined {
   return requests.get(request)?.id;
 }
 
+/** When the request arrived (performance.now()), for latency measurements. */
+export function requestStartedAt(request: Request): number | undefined {
+  return requests.get(request)?.startedAt;
+}
+
 export function requestContext(log: Logger) {
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
