@@ -6,6 +6,7 @@
 import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
+import { lockingRead } from "./row-lock";
 import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
 
@@ -147,10 +148,13 @@ export class CatalogueRepository {
         .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
         .returning({ id: s.id });
       if (inserted) return { id: inserted.id, created: true };
-      const [existing] = await this.db
-        .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
-        .from(s)
-        .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
+      const [existing] = await lockingRead(
+        this.database,
+        this.db
+          .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
+          .from(s)
+          .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
+      );
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
       const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
@@ -180,10 +184,10 @@ export class CatalogueRepository {
       const now = new Date();
       let id = target.bookId;
       if (id) {
-        const [current] = await this.db
-          .select({ lockedFields: books.lockedFields, title: books.title })
-          .from(books)
-          .where(eq(books.id, id));
+        const [current] = await lockingRead(
+          this.database,
+          this.db.select({ lockedFields: books.lockedFields, title: books.title }).from(books).where(eq(books.id, id)),
+        );
         const locked = new Set(current?.lockedFields ?? []);
         const changes: Partial<typeof books.$inferInsert> = { ...content, deleted: false, deletedAt: null, updatedAt: now };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];

@@ -5,6 +5,7 @@
 import { eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../database";
 import { bookSearchText, refreshOrderKeys } from "./catalogue";
+import { lockingRead } from "./row-lock";
 import type { ReadingDirection } from "./libraries";
 
 export interface SeriesEdit {
@@ -37,7 +38,7 @@ export class MetadataEditRepository {
   async editSeries(id: string, edit: SeriesEdit): Promise<boolean> {
     const s = this.database.tables.series;
     return this.database.transaction(async () => {
-      const [current] = await this.db.select({ lockedFields: s.lockedFields }).from(s).where(eq(s.id, id));
+      const [current] = await lockingRead(this.database, this.db.select({ lockedFields: s.lockedFields }).from(s).where(eq(s.id, id)));
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
       await this.db.update(s).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(s.id, id));
@@ -52,10 +53,10 @@ export class MetadataEditRepository {
   async editBook(id: string, edit: BookEdit): Promise<boolean> {
     const b = this.database.tables.books;
     return this.database.transaction(async () => {
-      const [current] = await this.db
-        .select({ lockedFields: b.lockedFields, title: b.title, metadata: b.metadata })
-        .from(b)
-        .where(eq(b.id, id));
+      const [current] = await lockingRead(
+        this.database,
+        this.db.select({ lockedFields: b.lockedFields, title: b.title, metadata: b.metadata }).from(b).where(eq(b.id, id)),
+      );
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
       const searchText = bookSearchText(edit.title ?? current.title, current.metadata);

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, asc, max } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
+import { lockingRead } from "./row-lock";
 
 export type ScanMode = "normal" | "deep";
 export type ScanState = "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -68,10 +69,8 @@ export class ScanRepository {
    */
   async enqueue(libraryId: string, mode: ScanMode, trigger: ScanTrigger): Promise<ScanRecord | undefined> {
     return this.database.transaction(async () => {
-      if (this.database.dialect === "postgres") {
-        const libraries = this.database.tables.libraries;
-        await this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)).for("update");
-      }
+      const libraries = this.database.tables.libraries;
+      await lockingRead(this.database, this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)));
       const [active] = await this.db
         .select({ id: this.t.id })
         .from(this.t)
