@@ -23,7 +23,12 @@ export const VERIFY_EMAIL_PATH = "/api/v1/auth/verify-email";
 const HOUR_MS = 3600 * 1000;
 const invalidLink = () => new DomainError("BadRequest", "the verification link is invalid, expired or already used");
 
+/** At most one resent verification mail per account in this interval. */
+const RESEND_INTERVAL_MS = 60_000;
+
 export class RegistrationService {
+  private readonly resentAt = new Map<string, number>();
+
   constructor(
     private readonly config: Config,
     private readonly repositories: Repositories,
@@ -66,7 +71,14 @@ export class RegistrationService {
   async resendVerification(email: string, requestOrigin: string): Promise<void> {
     if (!this.confirmationRequired) return;
     const user = await this.repositories.users.findByEmail(email);
-    if (user && !user.emailVerified && !user.disabled) this.sendVerificationInBackground(user, requestOrigin);
+    if (!user || user.emailVerified || user.disabled) return;
+    // The endpoint is open: without this, anyone could make the server mail an address again
+    // and again. The answer stays 202 either way (no account discovery).
+    const lastSent = this.resentAt.get(user.id);
+    if (lastSent !== undefined && Date.now() - lastSent < RESEND_INTERVAL_MS) return;
+    if (this.resentAt.size >= 10_000) this.resentAt.clear();
+    this.resentAt.set(user.id, Date.now());
+    this.sendVerificationInBackground(user, requestOrigin);
   }
 
   private sendVerificationInBackground(user: UserRecord, requestOrigin: string): void {

@@ -100,6 +100,17 @@ forEachDatabase(
       expect((await server().json("POST", "/api/v1/auth/resend-verification", { email: "dora@example.org" })).status).toBe(202);
     });
 
+    test("resend-verification mails an account at most once a minute (the route is open)", async () => {
+      await registerAndReceiveLink(server(), "fred");
+      const before = inbox.messages.length;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect((await server().json("POST", "/api/v1/auth/resend-verification", { email: "fred@example.org" })).status).toBe(202);
+      }
+      await inbox.next();
+      await Bun.sleep(300);
+      expect(inbox.messages.length - before).toBe(1);
+    });
+
     test("a browser following the link is redirected to the login page", async () => {
       const { link } = await registerAndReceiveLink(server(), "erin");
       const response = await follow(server(), link, "text/html,application/xhtml+xml");
