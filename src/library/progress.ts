@@ -30,6 +30,14 @@ export class ProgressService {
    */
   async save(caller: Caller, bookId: string, update: ProgressUpdate): Promise<{ book: BookView; progress: ProgressRecord }> {
     const book = await this.books.get(caller, bookId);
+    return { book, progress: await this.record(caller, book, update) };
+  }
+
+  /**
+   * The same for a book the caller already located (and so may see): a reader fetching a page
+   * through OPDS page streaming records it without the book being looked up again.
+   */
+  async record(caller: Caller, book: Pick<BookView, "id" | "pageCount">, update: ProgressUpdate): Promise<ProgressRecord> {
     const page = update.page ?? (update.completed ? book.pageCount : undefined);
     if (page === undefined) throw invalidFields("UnprocessableEntity", { page: "is required unless completed is true" });
     if (page < 1 || page > book.pageCount) {
@@ -38,7 +46,7 @@ export class ProgressService {
       });
     }
     const completed = update.completed ?? page === book.pageCount;
-    return { book, progress: await this.repositories.progress.save(caller.id, book.id, { page, completed }) };
+    return this.repositories.progress.save(caller.id, book.id, { page, completed });
   }
 
   /** Forgets the caller's progress on the book (nothing happens when there was none). */

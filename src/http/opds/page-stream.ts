@@ -39,7 +39,7 @@ export function pageStreamRoute(services: Services) {
       async ({ caller, params, query, request }) => {
         const pageNumber = params.pageNumber + 1;
         const page = await pages.locate(caller.user, params.id, pageNumber, requestedWidth(query.maxWidth));
-        await progress.save(caller.user, page.book.id, { page: pageNumber });
+        await progress.record(caller.user, page.book, { page: pageNumber });
         const etag = strongEtag(page.tag);
         if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": REVALIDATE });
         const image = await pages.readAs(page, PAGE_STREAM_TYPES);
