@@ -64,7 +64,7 @@ export class CoverService {
     const series = await this.series.get(caller, seriesId);
     const uploaded = series.customCoverPath ? await imageFile(join(this.settings.coverDir, series.customCoverPath)) : undefined;
     if (uploaded) return uploaded;
-    const firstBookId = await this.series.firstBookId(caller, seriesId);
+    const firstBookId = await this.series.firstBookId(series.id);
     if (!firstBookId) throw new DomainError("NotFound", "the series has no book to take a thumbnail from");
     return this.bookThumbnail(caller, firstBookId);
   }

@@ -50,8 +50,23 @@ export class SeriesService {
    */
   async books(caller: Caller, seriesId: string, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
     await this.get(caller, seriesId);
-    const filter = { seriesId, deleted: false };
-    const keys = await this.repositories.books.orderKeys(filter);
+    const ordered = await this.orderedBookIds(seriesId);
+    const ids = ordered.slice(page.offset, page.offset + page.limit);
+    if (ids.length === 0) return { total: ordered.length, rows: [] };
+    const { rows } = await this.repositories.books.find({ ids }, caller.id, { offset: 0, limit: ids.length });
+    const byId = new Map(rows.map((book) => [book.id, book]));
+    return { total: ordered.length, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+  }
+
+  /** The id of the series' first book in reading order (its thumbnail stands for the series). */
+  /** The series' first present book in reading order, for a series the caller already got. */
+  async firstBookId(seriesId: string): Promise<string | undefined> {
+    return (await this.orderedBookIds(seriesId))[0];
+  }
+
+  /** The present books of a series in reading order: number (unnumbered last), then natural title order. */
+  private async orderedBookIds(seriesId: string): Promise<string[]> {
+    const keys = await this.repositories.books.orderKeys({ seriesId, deleted: false });
     keys.sort(
       (a, b) =>
         (a.numberSort === null ? 1 : 0) - (b.numberSort === null ? 1 : 0) ||
@@ -59,16 +74,6 @@ export class SeriesService {
         compareNatural(a.titleSort ?? a.title, b.titleSort ?? b.title) ||
         compareNatural(a.id, b.id),
     );
-    const ids = keys.slice(page.offset, page.offset + page.limit).map((key) => key.id);
-    if (ids.length === 0) return { total: keys.length, rows: [] };
-    const { rows } = await this.repositories.books.find({ ids }, caller.id, { offset: 0, limit: ids.length });
-    const byId = new Map(rows.map((book) => [book.id, book]));
-    return { total: keys.length, rows: ids.flatMap((id) => byId.get(id) ?? []) };
-  }
-
-  /** The id of the series' first book in reading order (its thumbnail stands for the series). */
-  async firstBookId(caller: Caller, seriesId: string): Promise<string | undefined> {
-    const { rows } = await this.books(caller, seriesId, { offset: 0, limit: 1 });
-    return rows[0]?.id;
+    return keys.map((key) => key.id);
   }
 }
