@@ -4,6 +4,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
+import sharp from "sharp";
 import type { FormatPlugin } from "../../src/formats/contract.ts";
 import { failureReason } from "../../src/formats/errors.ts";
 import { FormatRegistry } from "../../src/formats/registry.ts";
@@ -153,5 +154,23 @@ describe("zero pages keep their metadata", () => {
     expect(analysis.result?.pages).toHaveLength(1);
     expect(analysis.result?.metadata).toBeNull();
     expect(analysis.errors.map((error) => error.type)).toEqual(["metadata"]);
+  });
+});
+
+describe("the cover page", () => {
+  test("ComicInfo's FrontCover page is the cover, whatever its position", async () => {
+    const pages = await Promise.all(
+      [1, 2, 3].map(async (seed) =>
+        new Uint8Array(await sharp({ create: { width: 20 + seed, height: 30, channels: 3, background: "#123" } }).png().toBuffer()),
+      ),
+    );
+    const comicInfo = `<?xml version="1.0"?><ComicInfo><Pages><Page Image="0" Type="Story"/><Page Image="1" Type="FrontCover"/><Page Image="2"/></Pages></ComicInfo>`;
+    const path = join(workDir, "cover-second.cbz");
+    writeFileSync(path, zipSync({ "1.png": pages[0]!, "2.png": pages[1]!, "3.png": pages[2]!, "ComicInfo.xml": new TextEncoder().encode(comicInfo) }));
+    const analysis = await registry.analyze(path);
+    expect(analysis.result?.coverPage).toBe(2);
+    const withoutMarker = join(workDir, "cover-default.cbz");
+    writeFileSync(withoutMarker, zipSync({ "1.png": pages[0]!, "2.png": pages[1]! }));
+    expect((await registry.analyze(withoutMarker)).result?.coverPage).toBe(1);
   });
 });
