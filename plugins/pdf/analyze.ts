@@ -2,7 +2,8 @@
  * Analysis of a PDF: page count, page sizes and document metadata, read with pdf.js in a PDF
  * worker (see worker.ts).
  */
-import { BookAnalysisError, type AnalysisLimits, type AnalysisResult, type PageInfo } from "../../src/formats/contract.ts";
+import type { AnalysisLimits, AnalysisResult, PageInfo } from "../../src/formats/contract.ts";
+import { failure } from "../../src/formats/errors.ts";
 import { PAGE_MEDIA_TYPE } from "./page-format.ts";
 import { pdfMetadata, xmpFields, type PdfInfo } from "./pdf-metadata.ts";
 import { withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
@@ -16,7 +17,7 @@ export function analyzePdf(path: string, limits: AnalysisLimits): Promise<Analys
     // pdf.js counts the pages it finds in the page tree, but a hostile /Count can still claim
     // millions: refuse more than the entry limit instead of listing them.
     if (document.numPages > limits.maxEntries) {
-      throw new BookAnalysisError("parser", `the PDF claims ${document.numPages} pages, more than the limit of ${limits.maxEntries}`);
+      throw failure("parser", "limit_exceeded", `the PDF claims ${document.numPages} pages, more than the limit of ${limits.maxEntries}`);
     }
     const pages: PageInfo[] = [];
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {

@@ -2,7 +2,8 @@
  * Rendering one PDF page to a JPEG with pdf.js and @napi-rs/canvas, in a PDF worker (see
  * worker.ts).
  */
-import { BookAnalysisError, type AnalysisLimits, type PageImage } from "../../src/formats/contract.ts";
+import type { AnalysisLimits, PageImage } from "../../src/formats/contract.ts";
+import { failure } from "../../src/formats/errors.ts";
 import { JPEG_QUALITY, PAGE_MEDIA_TYPE } from "./page-format.ts";
 import { withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
 
@@ -35,7 +36,7 @@ export function renderSize(pageWidth: number, pageHeight: number, targetWidth: n
 export function renderPdfPage(path: string, pageNumber: number, limits: AnalysisLimits, maxWidth = DEFAULT_RENDER_WIDTH): Promise<PageImage> {
   return withPdfDocument(path, limits, (document) => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > document.numPages) {
-      throw new BookAnalysisError("page_extraction", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
+      throw failure("page_extraction", "not_found", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
     }
     return renderPage(document, pageNumber, limits, maxWidth);
   });
@@ -57,7 +58,7 @@ async function renderPage(document: PdfDocument, pageNumber: number, limits: Ana
       await task.promise;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new BookAnalysisError("pdf_rendering", `page ${pageNumber} cannot be rendered: ${reason}`);
+      throw failure("pdf_rendering", "corrupt", `page ${pageNumber} cannot be rendered: ${reason}`);
     }
     return { bytes: await canvas.encode("jpeg", JPEG_QUALITY), mediaType: PAGE_MEDIA_TYPE };
   } finally {

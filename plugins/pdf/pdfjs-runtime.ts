@@ -5,6 +5,7 @@
  */
 import type * as PdfJs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { BookAnalysisError, type AnalysisLimits } from "../../src/formats/contract.ts";
+import { failure } from "../../src/formats/errors.ts";
 import { EMBEDDED_DATA_URLS, EmbeddedBinaryDataFactory } from "./embedded-data.ts";
 
 type PdfJsModule = typeof PdfJs;
@@ -58,8 +59,8 @@ export async function withPdfDocument<T>(path: string, limits: AnalysisLimits, u
 
 function openFailure(error: unknown, pdfjs: PdfJsModule): BookAnalysisError {
   if (error instanceof pdfjs.PasswordException) {
-    return new BookAnalysisError("parser", "the PDF is password-protected", { passwordProtected: true });
+    return failure("parser", "encrypted", "the PDF is password-protected", { passwordProtected: true });
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return new BookAnalysisError("parser", `the PDF cannot be read: ${reason}`);
+  return failure("parser", "corrupt", `the PDF cannot be read: ${reason}`);
 }

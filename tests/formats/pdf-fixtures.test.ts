@@ -13,6 +13,7 @@ import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PROJECT_ROOT } from "../helpers/cli.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
 import { anyRejection } from "./registry-setup.ts";
+import { isNotFound } from "../../src/formats/errors.ts";
 
 const pdfFixtures = join(FIXTURES, "pdf");
 const fixture = (name: string) => join(pdfFixtures, name);
@@ -281,11 +282,12 @@ describe("readPage", () => {
   test("a page that does not exist is a page_extraction error", async () => {
     const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 2, context()));
     expect((error as BookAnalysisError).type).toBe("page_extraction");
+    expect(isNotFound(error)).toBe(true);
   });
 
   test("an encrypted PDF is reported as password-protected", async () => {
     const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/issue6010_1.pdf"), 1, context()));
-    expect(error).toMatchObject({ type: "parser", details: { passwordProtected: true } });
+    expect(error).toMatchObject({ type: "parser", details: { passwordProtected: true, reason: "encrypted" } });
   });
 
   test("an aborted signal stops the work with its reason", async () => {
