@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { booksOf, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
@@ -154,6 +154,19 @@ forEachDatabase("libraries", (server) => {
     expect((await server().json("DELETE", `/api/v1/libraries/${missing}`, undefined, admin)).status).toBe(404);
     expect((await server().json("POST", `/api/v1/libraries/${missing}/scan`, undefined, admin)).status).toBe(404);
     expect((await server().json("GET", "/api/v1/libraries/not-a-uuid", undefined, admin)).status).toBe(400);
+  });
+
+  test("counts leave out series whose books are all soft-deleted, as the series list does", async () => {
+    const path = tempFolder();
+    await makeCbz(join(path, "Stays", "Stays 1.cbz"), { seed: 71 });
+    const gone = await makeCbz(join(path, "Goes", "Goes 1.cbz"), { seed: 72 });
+    const library = await createLibrary(server(), admin, { name: "counted", path });
+    await scan(server(), admin, library.id);
+    expect((await server().json("GET", `/api/v1/libraries/${library.id}`, undefined, admin)).body).toMatchObject({ seriesCount: 2, bookCount: 2 });
+    rmSync(gone);
+    await scan(server(), admin, library.id);
+    expect((await server().json("GET", `/api/v1/libraries/${library.id}`, undefined, admin)).body).toMatchObject({ seriesCount: 1, bookCount: 1 });
+    expect((await server().json("GET", `/api/v1/series?libraryId=${library.id}`, undefined, admin)).body.total).toBe(1);
   });
 
   test("deleting a library removes its catalogue but never a media file", async () => {

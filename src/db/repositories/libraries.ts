@@ -1,4 +1,4 @@
-import { asc, count, eq, and, type SQL } from "drizzle-orm";
+import { type SQL, and, asc, count, eq, exists, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import type { LibraryScanningConfig } from "../schema/types";
@@ -71,10 +71,14 @@ export class LibraryRepository {
   /** Series and present books of the library, counting only series that pass `seriesVisible`. */
   async counts(id: string, seriesVisible?: SQL): Promise<LibraryCounts> {
     const { series, books } = this.database.tables;
+    // Series whose books are all soft-deleted are hidden from the series list: not counted either.
+    const withPresentBooks = exists(
+      this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))),
+    );
     const [seriesRow] = await this.db
       .select({ n: count() })
       .from(series)
-      .where(and(eq(series.libraryId, id), seriesVisible));
+      .where(and(eq(series.libraryId, id), withPresentBooks, seriesVisible));
     const [bookRow] = await this.db
       .select({ n: count() })
       .from(books)
