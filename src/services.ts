@@ -5,6 +5,7 @@
 import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
+import { CookieSessions } from "./auth/cookie-sessions";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
@@ -25,6 +26,7 @@ import { ScanSchedules } from "./jobs/scan-schedules";
 import { SharingTagService } from "./access/sharing-tags";
 import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
+import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
@@ -46,6 +48,7 @@ export interface Services extends ServiceInputs {
   userAdministration: UserAdministration;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
+  cookieSessions: CookieSessions;
   login: LoginService;
   apiKeys: ApiKeyService;
   authenticator: Authenticator;
@@ -63,6 +66,7 @@ export interface Services extends ServiceInputs {
   duplicates: DuplicateService;
   metrics: Metrics;
   series: SeriesService;
+  catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
   bookFiles: BookFileService;
   covers: CoverService;
@@ -129,6 +133,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens),
     refreshTokens,
     sessions,
+    cookieSessions: new CookieSessions(repositories, refreshTokens, auth.email_confirmation_required),
     login,
     apiKeys,
     authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
@@ -146,6 +151,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     books,
     duplicates: new DuplicateService(repositories, access),
     series,
+    catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles: new BookFileService(books),
     covers,

@@ -22,6 +22,7 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
@@ -54,5 +55,6 @@ export function createHttpApp(services: Services) {
     .use(coverRoutes(services))
     .use(progressRoutes(services))
     .use(publicationRoutes(services))
-    .use(opdsRoutes(services));
+    .use(opdsRoutes(services))
+    .use(komgaRoutes(services));
 }
