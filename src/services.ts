@@ -19,6 +19,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
@@ -56,6 +57,7 @@ export interface Services extends ServiceInputs {
   oidc: OidcService;
   formats: FormatRegistry;
   scanEvents: ScanEvents;
+  readingEvents: ReadingEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -102,6 +104,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
 
   const formats = await formatRegistryFor(config);
   const scanEvents = new ScanEvents();
+  const readingEvents = new ReadingEvents();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
@@ -141,6 +144,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
     formats,
     scanEvents,
+    readingEvents,
     thumbnails,
     libraries,
     scans,
@@ -155,7 +159,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles: new BookFileService(books),
     covers,
-    progress: new ProgressService(repositories, books),
+    progress: new ProgressService(repositories, books, readingEvents),
     publications: new PublicationService(books, formats),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { invalidFields } from "../errors";
 import type { BookView, ProgressRecord, Repositories } from "../db";
+import type { ReadingEvents } from "../events/reading-events";
 import type { BookService, Caller } from "./books";
 
 export interface ProgressUpdate {
@@ -15,6 +16,7 @@ export class ProgressService {
   constructor(
     private readonly repositories: Repositories,
     private readonly books: BookService,
+    private readonly events: ReadingEvents,
   ) {}
 
   /** The book and the caller's progress on it (undefined when they have none). */
@@ -37,7 +39,7 @@ export class ProgressService {
    * The same for a book the caller already located (and so may see): a reader fetching a page
    * through OPDS page streaming records it without the book being looked up again.
    */
-  async record(caller: Caller, book: Pick<BookView, "id" | "pageCount">, update: ProgressUpdate): Promise<ProgressRecord> {
+  async record(caller: Caller, book: Pick<BookView, "id" | "seriesId" | "pageCount">, update: ProgressUpdate): Promise<ProgressRecord> {
     const page = update.page ?? (update.completed ? book.pageCount : undefined);
     if (page === undefined) throw invalidFields("UnprocessableEntity", { page: "is required unless completed is true" });
     if (page < 1 || page > book.pageCount) {
@@ -46,12 +48,15 @@ export class ProgressService {
       });
     }
     const completed = update.completed ?? page === book.pageCount;
-    return this.repositories.progress.save(caller.id, book.id, { page, completed });
+    const saved = await this.repositories.progress.save(caller.id, book.id, { page, completed });
+    this.events.publish({ kind: "saved", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
+    return saved;
   }
 
   /** Forgets the caller's progress on the book (nothing happens when there was none). */
   async delete(caller: Caller, bookId: string): Promise<void> {
     const book = await this.books.get(caller, bookId);
     await this.repositories.progress.delete(caller.id, book.id);
+    this.events.publish({ kind: "deleted", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
   }
 }

@@ -439,7 +439,7 @@ forEachDatabase(
     });
 
     describe("events", () => {
-      test("sse/v1/events sends LibraryChanged when a scan of the library completes", async () => {
+      test("sse/v1/events: LibraryChanged after a scan; the caller's own progress changes from any surface, nobody else's", async () => {
         const jar = new CookieJar();
         await json("/api/v2/users/me", { jar, headers: reader });
         const controller = new AbortController();
@@ -447,16 +447,35 @@ forEachDatabase(
         expect(response.status).toBe(200);
         expect(response.headers.get("content-type")).toStartWith("text/event-stream");
         const stream = response.body!.getReader();
-        await scan(server(), bearer(world.adminToken), world.libraryId);
-        let text = "";
         const decoder = new TextDecoder();
-        while (!text.includes("event: LibraryChanged")) {
-          const chunk = await stream.read();
-          if (chunk.done) break;
-          text += decoder.decode(chunk.value);
-        }
-        controller.abort();
+        let text = "";
+        const waitFor = async (marker: string) => {
+          while (!text.includes(marker)) {
+            const chunk = await stream.read();
+            if (chunk.done) break;
+            text += decoder.decode(chunk.value);
+          }
+        };
+        await waitFor(": connected");
+        await scan(server(), bearer(world.adminToken), world.libraryId);
+        await waitFor("event: LibraryChanged");
         expect(text).toContain(`event: LibraryChanged\ndata: ${JSON.stringify({ libraryId: world.libraryId })}`);
+
+        const [book] = decode(SpringPage(KomgaBook), await json(`/api/v1/series/${world.alpha}/books`, { jar })).content;
+        // The admin's progress is not the reader's business; the reader's own REST call is.
+        expect((await server().json("PUT", `/api/v1/books/${book.id}/progress`, { page: 1 }, bearer(world.adminToken))).status).toBe(200);
+        expect((await server().json("PUT", `/api/v1/books/${book.id}/progress`, { page: 2 }, reader)).status).toBe(200);
+        await waitFor("event: ReadProgressSeriesChanged");
+        expect((await call(`/api/v1/books/${book.id}/read-progress`, { method: "DELETE", jar })).status).toBe(204);
+        await waitFor("event: ReadProgressSeriesDeleted");
+        controller.abort();
+        const events = text.split("\n\n").filter((block) => block.startsWith("event: ReadProgress"));
+        expect(events).toEqual([
+          `event: ReadProgressChanged\ndata: ${JSON.stringify({ bookId: book.id, userId: world.readerId })}`,
+          `event: ReadProgressSeriesChanged\ndata: ${JSON.stringify({ seriesId: world.alpha, userId: world.readerId })}`,
+          `event: ReadProgressDeleted\ndata: ${JSON.stringify({ bookId: book.id, userId: world.readerId })}`,
+          `event: ReadProgressSeriesDeleted\ndata: ${JSON.stringify({ seriesId: world.alpha, userId: world.readerId })}`,
+        ]);
       });
     });
   },

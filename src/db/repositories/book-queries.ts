@@ -83,6 +83,7 @@ export interface BookMetadataRow {
 /** The fields of a book that reading its pages or its file needs. */
 export interface BookFileView {
   id: string;
+  seriesId: string;
   filePath: string;
   fileFormat: string;
   fileHash: string;
@@ -185,6 +186,7 @@ export class BookQueryRepository {
     const [row] = await this.db
       .select({
         id: books.id,
+        seriesId: books.seriesId,
         filePath: books.filePath,
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
