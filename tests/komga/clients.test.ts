@@ -6,6 +6,7 @@
  * then cookies only; POST .../list with conditions; page reads; progress PATCH). Answers are
  * decoded with the clients' required fields (./schemas.ts).
  */
+import { Type as T } from "@sinclair/typebox";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
@@ -196,6 +197,12 @@ forEachDatabase(
         expect(await (await mihon("/api/v1/genres", jar)).json()).toEqual(["Action", "Drama"]);
         expect(await (await mihon("/api/v1/tags", jar)).json()).toEqual(["Space"]);
         expect(await (await mihon("/api/v1/publishers", jar)).json()).toEqual(["Acme"]);
+        expect(await (await mihon("/api/v1/languages", jar)).json()).toEqual(["en", "en-US"]); // the EPUB says en-US
+        expect(await (await mihon("/api/v1/release-dates", jar)).json()).toEqual(["2011", "2002", "2001"]); // 2011: the EPUB
+        expect(await (await mihon(`/api/v1/release-dates?series_id=${world.alpha}`, jar)).json()).toEqual(["2002", "2001"]);
+        expect(await (await mihon("/api/v1/genres?library_id=not-an-id", jar)).json()).toEqual([]);
+        const writers = decode(SpringPage(T.Object({ name: T.String(), role: T.String() })), await (await mihon("/api/v2/authors?search=ann&role=writer", jar)).json());
+        expect(writers.content).toEqual([{ name: "Ann Writer", role: "writer" }]);
         const authors = await (await mihon("/api/v1/authors", jar)).json();
         expect(authors).toContainEqual({ name: "Ann Writer", role: "writer" });
         expect(authors).toContainEqual({ name: "Pete Pencil", role: "penciller" });
@@ -359,6 +366,16 @@ forEachDatabase(
         );
         expect(books.content.map((book: { name: string }) => book.name)).toEqual(["Arrival", "Departure"]);
         expect(books.content[0].readProgress).toBeNull();
+        // The series and book screens ask for collections and read lists: none.
+        expect(await json(`/api/v1/series/${world.alpha}/collections`, { jar })).toEqual([]);
+        expect(await json(`/api/v1/books/${books.content[0].id}/readlists`, { jar })).toEqual([]);
+        decode(SpringPage(KomgaBook), await json("/api/v1/books/ondeck?page=0&size=20", { jar }));
+        decode(SpringPage(KomgaBook), await json("/api/v1/books/latest?page=0&size=20", { jar }));
+        decode(SpringPage(KomgaSeries), await json("/api/v1/series/new?page=0&size=20", { jar }));
+        decode(SpringPage(KomgaSeries), await json("/api/v1/series/updated?page=0&size=20", { jar }));
+        const next = decode(KomgaBook, await json(`/api/v1/books/${books.content[0].id}/next`, { jar }));
+        expect(next.id).toBe(books.content[1].id);
+        expect((await call(`/api/v1/books/${books.content[0].id}/previous`, { jar })).status).toBe(404);
       });
 
       test("reading: pages, then PATCH read-progress page by page (204), completed:true, Komga's validation, DELETE", async () => {

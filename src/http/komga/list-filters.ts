@@ -94,7 +94,7 @@ export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_F
 
 /** Ids must look like Longbox ids; anything else cannot match (and must not reach the database as a uuid). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ids = (values: string[] | undefined) => values?.filter((value) => UUID.test(value));
+export const ids = (values: string[] | undefined) => values?.filter((value) => UUID.test(value));
 
 /** The series filter, or null when the criteria cannot match any Longbox series. */
 export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible"> | null {

@@ -1,14 +1,16 @@
 /**
  * The value lists Komga clients offer as filters (genres, tags, publishers, languages,
  * age ratings, release years, sharing labels, authors), and collections and read lists, which
- * Longbox does not have yet: well-formed and empty lists, 404 for any id.
+ * Longbox does not have yet: well-formed and empty lists, 404 for any id, none holding a
+ * (visible) series or book.
  */
 import { Elysia } from "elysia";
 import { notFound } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
-import { pageableOf, springPage, type Pageable } from "./spring-page";
+import { ids } from "./list-filters";
+import { optionalList, pageableOf, springPage, type Pageable } from "./spring-page";
 
 const params = (request: Request) => new URL(request.url).searchParams;
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
@@ -20,13 +22,11 @@ function pageOf<T>(items: T[], pageable: Pageable) {
 }
 
 export function komgaReferenceRoutes(services: Services) {
-  const { catalogueMetadata } = services;
+  const { catalogueMetadata, series, books } = services;
   /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
   const facets = (caller: { id: string; role: "admin" | "user" }, request: Request) => {
     const query = params(request);
-    const libraryIds = query.getAll("library_id").flatMap((value) => value.split(",")).filter(Boolean);
-    const seriesIds = query.getAll("series_id").flatMap((value) => value.split(",")).filter(Boolean);
-    return catalogueMetadata.facets(caller, { libraryIds: libraryIds.length > 0 ? libraryIds : undefined, seriesIds: seriesIds.length > 0 ? seriesIds : undefined });
+    return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
   const emptyResource = (name: "collections" | "readlists") =>
     new Elysia({ name: `komga-${name}` })
@@ -67,6 +67,23 @@ export function komgaReferenceRoutes(services: Services) {
         return pageOf(authors, pageableOf(query));
       },
       { komga: true, detail: detail("authors (search, role, library_id, series_id; Spring paging)") },
+    )
+    // Komelia's series and book screens ask which collections / read lists hold them.
+    .get(
+      "/api/v1/series/:id/collections",
+      async ({ caller, params: { id } }) => {
+        await series.get(caller.user, id);
+        return [] as unknown[];
+      },
+      { komga: true, params: IdParams, detail: detail("the collections holding the series (none yet)") },
+    )
+    .get(
+      "/api/v1/books/:id/readlists",
+      async ({ caller, params: { id } }) => {
+        await books.get(caller.user, id);
+        return [] as unknown[];
+      },
+      { komga: true, params: IdParams, detail: detail("the read lists holding the book (none yet)") },
     )
     .use(emptyResource("collections"))
     .use(emptyResource("readlists"));
