@@ -271,15 +271,24 @@ forEachDatabase(
         expect(new Uint8Array(await zeroBased.arrayBuffer())).toEqual(jpeg);
       });
 
-      test("with an API key every request carries X-API-Key: accepted, no session started; a bad key is a plain 401", async () => {
+      test("with an API key every request carries X-API-Key: accepted, and a session starts for the tracker; a bad key is a plain 401", async () => {
         const key = (await server().json("POST", "/api/v1/api-keys", { name: "mihon" }, reader)).body.key as string;
         const keyJar = new CookieJar();
-        const answer = await call("/api/v1/series?search=&page=0&deleted=false&sort=metadata.titleSort,asc", { jar: keyJar, headers: { ...MIHON, "x-api-key": key } });
+        const withKey = { ...MIHON, "x-api-key": key };
+        const answer = await call("/api/v1/series?search=&page=0&deleted=false&sort=metadata.titleSort,asc", { jar: keyJar, headers: withKey });
         expect(answer.status).toBe(200);
         decode(SpringPage(KomgaSeries), await answer.json());
-        expect(keyJar.cookies.size).toBe(0);
+        const session = keyJar.cookies.get("KOMGA-SESSION")?.value;
+        expect(session).toBeDefined();
+        // The next request keeps the session it has: no new one per request.
+        await (await call(`/api/v1/series/${world.alpha}`, { jar: keyJar, headers: withKey })).arrayBuffer();
+        expect(keyJar.cookies.get("KOMGA-SESSION")?.value).toBe(session!);
+        // The tracker sends no credentials, only the jar's cookies.
+        const tracked = decode(TachiyomiProgressV2, await json(`/api/v2/series/${world.alpha}/read-progress/tachiyomi`, { jar: keyJar, headers: TRACKER }));
+        expect(tracked.booksCount).toBe(2);
         const bad = await call("/api/v1/series", { headers: { ...MIHON, "x-api-key": "lbx_not-a-real-key" } });
         expect(bad.status).toBe(401);
+        expect(bad.headers.getSetCookie()).toEqual([]);
         await bad.body?.cancel();
         const basicWithKey = await call(`/api/v1/series/${world.alpha}`, { headers: basic("reader", key) });
         expect(basicWithKey.status).toBe(200);
@@ -418,6 +427,23 @@ forEachDatabase(
         const stale = await call("/api/v2/users/me", { jar: before });
         expect(stale.status).toBe(401);
         await stale.body?.cancel();
+      });
+
+      test("Komga's header sessions: X-Auth-Token instead of the cookie, login/set-cookie, logout", async () => {
+        const login = await call("/api/v2/users/me", { headers: { ...reader, "x-auth-token": "" } });
+        expect(login.status).toBe(200);
+        await login.body?.cancel();
+        expect(login.headers.getSetCookie()).toEqual([]);
+        const token = login.headers.get("x-auth-token")!;
+        expect(token).toMatch(/^rt_/);
+        const user = decode(KomgaUser, await json("/api/v2/users/me", { headers: { "x-auth-token": token } }));
+        expect(user.id).toBe(world.readerId);
+        const cookieJar = new CookieJar();
+        expect((await call("/api/v1/login/set-cookie", { jar: cookieJar, headers: { "x-auth-token": token } })).status).toBe(204);
+        expect(cookieJar.cookies.get("KOMGA-SESSION")?.value).toBe(token);
+        expect((await call("/api/v1/libraries", { jar: cookieJar })).status).toBe(200);
+        expect((await call("/api/logout", { method: "POST", headers: { "x-auth-token": token } })).status).toBe(204);
+        expect((await call("/api/v1/libraries", { jar: cookieJar })).status).toBe(401);
       });
     });
 

@@ -1,5 +1,6 @@
-/** Komga's signed-in user (v1 and v2), libraries, and logout. */
+/** Komga's signed-in user (v1 and v2), libraries, the header session's cookie, and logout. */
 import { Elysia } from "elysia";
+import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
 import { cookieHeader, komgaAuth, komgaCookieScope, REMEMBER_ME_COOKIE, requestCookies, SESSION_COOKIE } from "./auth";
@@ -21,18 +22,26 @@ export function komgaAccountRoutes(services: Services) {
       params: IdParams,
       detail: { summary: "Komga: one library", tags: ["komga"] },
     })
+    .get(
+      "/api/v1/login/set-cookie",
+      ({ caller, request, set }) => {
+        if (!caller.sessionToken) throw new DomainError("BadRequest", "the request has no session to put into a cookie");
+        set.headers["set-cookie"] = [cookieHeader(SESSION_COOKIE, caller.sessionToken, komgaCookieScope(services, request))];
+        set.status = 204;
+      },
+      { komga: true, detail: { summary: "Komga: put the X-Auth-Token session into the KOMGA-SESSION cookie", tags: ["komga"] } },
+    )
     .post(
       "/api/logout",
       async ({ request, set }) => {
         const cookies = requestCookies(request);
-        for (const name of [SESSION_COOKIE, REMEMBER_ME_COOKIE]) {
-          const token = cookies.get(name);
+        for (const token of [cookies.get(SESSION_COOKIE), cookies.get(REMEMBER_ME_COOKIE), request.headers.get("x-auth-token")]) {
           if (token) await cookieSessions.end(token);
         }
         const scope = komgaCookieScope(services, request);
         set.headers["set-cookie"] = [cookieHeader(SESSION_COOKIE, "", scope, 0), cookieHeader(REMEMBER_ME_COOKIE, "", scope, 0)];
         set.status = 204;
       },
-      { komga: true, detail: { summary: "Komga: end the cookie session (and remember-me)", tags: ["komga"] } },
+      { komga: true, detail: { summary: "Komga: end the session (cookie or X-Auth-Token) and remember-me", tags: ["komga"] } },
     );
 }

@@ -6,16 +6,19 @@
  *   header out, as Spring does, so browsers show no pop-up.
  * - `Authorization` (Basic with password or API key, Bearer) and `X-API-Key`: Longbox's own
  *   authenticator, throttling included.
- * - A successful Basic request that came without a live session cookie starts a cookie session
- *   (src/auth/cookie-sessions.ts) and sets `KOMGA-SESSION` with Path = the Komga prefix path
- *   (Komelia drops cookies for other paths), HttpOnly, SameSite=Lax, Secure on https. With
- *   `remember-me=true` it also sets the long-lived `komga-remember-me`.
+ * - A successful Basic or API-key request that came without a live session of that user starts
+ *   a cookie session (src/auth/cookie-sessions.ts) and sets `KOMGA-SESSION` with Path = the
+ *   Komga prefix path (Komelia drops cookies for other paths), HttpOnly, SameSite=Lax, Secure on
+ *   https. With `remember-me=true` Basic also sets the long-lived `komga-remember-me`.
  * - Later requests may carry only those cookies; `komga-remember-me` alone starts a new
  *   session (a client's restart). An ended session counts as no credentials (401).
+ * - Komga's header sessions: with an `X-Auth-Token` request header (even empty) the session
+ *   travels in that header instead (a new one is answered in `X-Auth-Token`);
+ *   GET /api/v1/login/set-cookie turns it into the cookie.
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Caller } from "../../auth/authenticator";
+import type { CredentialKind } from "../../auth/authenticator";
 import type { UserRecord } from "../../db";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
@@ -61,46 +64,63 @@ export function cookieHeader(name: string, value: string, scope: { path: string;
 
 const REMEMBER_ME_VALUES = new Set(["true", "on", "yes", "1"]);
 
-interface KomgaCaller extends Caller {
-  /** Set-Cookie values to send with the answer. */
-  cookies: string[];
+export interface KomgaCaller {
+  user: UserRecord;
+  via: CredentialKind | "session";
+  /** The session the request used or started (undefined for bearer tokens, which need none). */
+  sessionToken?: string;
 }
 
-/** Resolves the caller from credentials or session cookies; null when the request carries neither. */
-async function resolveCaller(services: KomgaAuthServices, request: Request, server: Server<unknown> | null): Promise<KomgaCaller | null> {
+/** What authentication adds to the answer: new cookies, or the session in X-Auth-Token. */
+interface SessionAnswer {
+  setCookies: string[];
+  authToken?: string;
+}
+
+/** Resolves the caller from credentials or a session; null when the request carries neither. */
+async function resolveCaller(
+  services: KomgaAuthServices,
+  request: Request,
+  server: Server<unknown> | null,
+  answer: SessionAnswer,
+): Promise<KomgaCaller | null> {
   const { cookieSessions, config } = services;
   const cookies = requestCookies(request);
-  const sessionToken = cookies.get(SESSION_COOKIE);
+  // Komga: an X-Auth-Token header (even empty) carries the session instead of the cookie.
+  const headerToken = request.headers.get("x-auth-token");
+  const sessionToken = headerToken || cookies.get(SESSION_COOKIE);
   const sessionUser = sessionToken ? await cookieSessions.resume(sessionToken) : undefined;
   const scope = komgaCookieScope(services, request);
   const startSession = async (user: UserRecord): Promise<string> => {
-    const session = await cookieSessions.start(user, config.komga_api.session_days);
-    return cookieHeader(SESSION_COOKIE, session.token, scope);
+    const { token } = await cookieSessions.start(user, config.komga_api.session_days);
+    if (headerToken !== null) answer.authToken = token;
+    else answer.setCookies.push(cookieHeader(SESSION_COOKIE, token, scope));
+    return token;
   };
 
   const credentialed = await authenticateRequest(services, request, server);
   if (credentialed) {
-    const issued: string[] = [];
-    // API keys start no session, as in Komga: a client holding a key sends it every time.
-    if (credentialed.via === "basic") {
-      if (sessionUser?.id !== credentialed.user.id) issued.push(await startSession(credentialed.user));
-      const rememberMe = new URL(request.url).searchParams.get("remember-me");
-      if (rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
-        const days = config.komga_api.remember_me_days;
-        const remembered = await cookieSessions.start(credentialed.user, days);
-        issued.push(cookieHeader(REMEMBER_ME_COOKIE, remembered.token, scope, days * DAY_SECONDS));
-      }
+    if (credentialed.via === "jwt") return credentialed;
+    // Basic and API keys start a session unless the request already has one of that user.
+    // (Komga starts none for API keys; Longbox does, so that the Mihon tracker, which sends
+    // only cookies, also works for users of an API key.)
+    const token = sessionUser?.id === credentialed.user.id ? sessionToken : await startSession(credentialed.user);
+    const rememberMe = new URL(request.url).searchParams.get("remember-me");
+    if (credentialed.via === "basic" && rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
+      const days = config.komga_api.remember_me_days;
+      const remembered = await cookieSessions.start(credentialed.user, days);
+      answer.setCookies.push(cookieHeader(REMEMBER_ME_COOKIE, remembered.token, scope, days * DAY_SECONDS));
     }
-    return { ...credentialed, cookies: issued };
+    return { ...credentialed, sessionToken: token };
   }
-  if (sessionUser) return { user: sessionUser, via: "basic", cookies: [] };
+  if (sessionUser) return { user: sessionUser, via: "session", sessionToken };
   const rememberToken = cookies.get(REMEMBER_ME_COOKIE);
   const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
-  if (remembered) return { user: remembered, via: "basic", cookies: [await startSession(remembered)] };
+  if (remembered) return { user: remembered, via: "session", sessionToken: await startSession(remembered) };
   return null;
 }
 
-const komgaCallers = new WeakMap<Request, Caller>();
+const komgaCallers = new WeakMap<Request, KomgaCaller>();
 
 /** The `komga` route option: any signed-in account, by Komga's rules (see the top of this file). */
 export function komgaAuth(services: KomgaAuthServices) {
@@ -110,9 +130,11 @@ export function komgaAuth(services: KomgaAuthServices) {
       async transform({ request, server, set }) {
         if (!enabled) return;
         try {
-          const caller = await resolveCaller(services, request, server);
+          const answer: SessionAnswer = { setCookies: [] };
+          const caller = await resolveCaller(services, request, server, answer);
           if (!caller) throw new DomainError("Unauthorized", "authentication required");
-          if (caller.cookies.length > 0) set.headers["set-cookie"] = caller.cookies;
+          if (answer.setCookies.length > 0) set.headers["set-cookie"] = answer.setCookies;
+          if (answer.authToken) set.headers["x-auth-token"] = answer.authToken;
           komgaCallers.set(request, caller);
         } catch (error) {
           if (error instanceof DomainError && error.kind === "Unauthorized" && request.headers.get("x-requested-with") !== "XMLHttpRequest") {
