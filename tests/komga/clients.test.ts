@@ -63,6 +63,7 @@ interface World {
   beta: string;
   novel: string;
   broken: string;
+  pdf: string;
   readerId: string;
   adminToken: string;
 }
@@ -122,6 +123,7 @@ forEachDatabase(
       });
       await makeCbz(join(root, "Beta", "Beta 01.cbz"), { pages: 2, seed: 3, comicInfo: info({ Series: "Beta", Number: 1, Writer: "Bob Other", Genre: "Drama" }) });
       placeFixture("epub/idpf-built/wasteland.epub", join(root, "Novel", "wasteland.epub"));
+      placeFixture("pdf/komga/komga.pdf", join(root, "Documents", "komga.pdf"));
       await makeCbz(join(root, "Broken", "Broken 01.cbz"), { pages: 0, seed: 4 });
       world.libraryId = (await createLibrary(server(), admin, { path: root, name: "Comics" })).id;
       const finished = await scan(server(), admin, world.libraryId);
@@ -131,7 +133,8 @@ forEachDatabase(
       world.alpha = idOf("Alpha");
       world.beta = idOf("Beta");
       world.broken = idOf("Broken");
-      world.novel = series.find((candidate) => !["Alpha", "Beta", "Broken"].includes(candidate.name))!.id;
+      world.pdf = idOf("Documents");
+      world.novel = series.find((candidate) => !["Alpha", "Beta", "Broken", "Documents"].includes(candidate.name))!.id;
     });
 
     describe("Mihon's Komga extension", () => {
@@ -154,7 +157,7 @@ forEachDatabase(
         expect(session!.attributes).not.toContain("Secure");
         const page = decode(SpringPage(KomgaSeries), await answer.json());
         expect(page.content.map((series: { name: string }) => series.name).slice(0, 2)).toEqual(["Alpha", "Beta"]);
-        expect(page.totalElements).toBe(4);
+        expect(page.totalElements).toBe(5);
         expect(page.size).toBe(20);
         expect(page.last).toBe(true);
       });
@@ -165,8 +168,8 @@ forEachDatabase(
         const sessionOnly = await call("/api/v1/series?search=&page=0&deleted=false&sort=lastModifiedDate,desc", { jar, headers: MIHON });
         expect(sessionOnly.status).toBe(200);
         const latest = decode(SpringPage(KomgaSeries), await sessionOnly.json());
-        expect(latest.content).toHaveLength(4);
-        const second = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?search=&page=1&size=2&deleted=false&sort=metadata.titleSort,asc", jar)).json());
+        expect(latest.content).toHaveLength(5);
+        const second = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?search=&page=1&size=3&deleted=false&sort=metadata.titleSort,asc", jar)).json());
         expect({ number: second.number, first: second.first, last: second.last, numberOfElements: second.numberOfElements, totalPages: second.totalPages }).toEqual({
           number: 1,
           first: false,
@@ -198,7 +201,7 @@ forEachDatabase(
         expect(await (await mihon("/api/v1/tags", jar)).json()).toEqual(["Space"]);
         expect(await (await mihon("/api/v1/publishers", jar)).json()).toEqual(["Acme"]);
         expect(await (await mihon("/api/v1/languages", jar)).json()).toEqual(["en", "en-US"]); // the EPUB says en-US
-        expect(await (await mihon("/api/v1/release-dates", jar)).json()).toEqual(["2011", "2002", "2001"]); // 2011: the EPUB
+        expect(await (await mihon("/api/v1/release-dates", jar)).json()).toEqual(["2022", "2011", "2002", "2001"]); // 2022: the PDF, 2011: the EPUB
         expect(await (await mihon(`/api/v1/release-dates?series_id=${world.alpha}`, jar)).json()).toEqual(["2002", "2001"]);
         expect(await (await mihon("/api/v1/genres?library_id=not-an-id", jar)).json()).toEqual([]);
         const writers = decode(SpringPage(T.Object({ name: T.String(), role: T.String() })), await (await mihon("/api/v2/authors?search=ann&role=writer", jar)).json());
@@ -269,6 +272,22 @@ forEachDatabase(
         expect((await mihon(`/api/v1/books/${chapters[1].id}/pages/1?convert=gif`, jar)).status).toBe(400);
         const zeroBased = await mihon(`/api/v1/books/${chapters[1].id}/pages/0?zero_based=true`, jar);
         expect(new Uint8Array(await zeroBased.arrayBuffer())).toEqual(jpeg);
+      });
+
+      test("a PDF is a chapter whose pages come as images; Mihon's convert=png for non-image page types works", async () => {
+        const [pdf] = decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${world.pdf}/books?unpaged=true&media_status=READY&deleted=false`, jar)).json()).content;
+        expect(pdf.media).toMatchObject({ status: "READY", mediaProfile: "PDF", mediaType: "application/pdf" });
+        const [first] = ((await (await mihon(`/api/v1/books/${pdf.id}/pages`, jar)).json()) as unknown[]).map((page) => decode(KomgaBookPage, page));
+        const accept = { accept: "image/*,*/*;q=0.8" };
+        // Mihon asks for PNG when the listed type is not an image type it knows.
+        const imageTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/jxl", "image/heif", "image/avif"];
+        const path = `/api/v1/books/${pdf.id}/pages/1${imageTypes.includes(first!.mediaType) ? "" : "?convert=png"}`;
+        const image = await mihon(path, jar, accept);
+        expect(image.status).toBe(200);
+        expect(image.headers.get("content-type")).toStartWith("image/");
+        const png = await mihon(`/api/v1/books/${pdf.id}/pages/1?convert=PNG`, jar, accept);
+        expect(png.headers.get("content-type")).toBe("image/png");
+        expect(new Uint8Array(await png.arrayBuffer()).slice(1, 4)).toEqual(new TextEncoder().encode("PNG"));
       });
 
       test("with an API key every request carries X-API-Key: accepted, and a session starts for the tracker; a bad key is a plain 401", async () => {
