@@ -16,8 +16,7 @@ import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
-import { UNPAGED_LIMIT } from "./series-routes";
-import { booleanParam, pageableOf, springPage, windowOf, type Pageable } from "./spring-page";
+import { booleanParam, pageableOf, springPage, UNPAGED_LIMIT, windowOf, type Pageable } from "./spring-page";
 
 const params = (request: Request) => new URL(request.url).searchParams;
 const PageParams = t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() });
@@ -31,7 +30,7 @@ export function komgaBookRoutes(services: Services) {
   const listBooks = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: BookSort; direction: "asc" | "desc" }) => {
     const filter = bookFilterOf(criteria, caller.id);
     if (!filter) return springPage([], 0, pageable);
-    const { rows, total } = await books.list(caller, filter, windowOf(pageable, UNPAGED_LIMIT), bookSortOf(pageable.sort) ?? defaultSort);
+    const { rows, total } = await books.list(caller, filter, windowOf(pageable), bookSortOf(pageable.sort) ?? defaultSort);
     return springPage(await presenter.books(rows), total, pageable);
   };
 
@@ -69,7 +68,7 @@ export function komgaBookRoutes(services: Services) {
       "/api/v1/books/ondeck",
       async ({ caller, request }) => {
         const pageable = pageableOf(params(request));
-        const { rows, total } = await books.continueReading(caller.user, windowOf(pageable, UNPAGED_LIMIT));
+        const { rows, total } = await books.continueReading(caller.user, windowOf(pageable));
         return springPage(await presenter.books(rows), total, pageable);
       },
       { komga: true, detail: { summary: "Komga: books to continue (started, not finished)", tags: ["komga"] } },

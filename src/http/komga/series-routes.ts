@@ -13,10 +13,7 @@ import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
-import { pageableOf, springPage, windowOf, type Pageable } from "./spring-page";
-
-/** Unpaged lists answer at most this many rows. */
-export const UNPAGED_LIMIT = 100_000;
+import { pageableOf, springPage, UNPAGED_LIMIT, windowOf, type Pageable } from "./spring-page";
 
 const params = (request: Request) => new URL(request.url).searchParams;
 
@@ -27,7 +24,7 @@ export function komgaSeriesRoutes(services: Services) {
   const listSeries = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
     const filter = seriesFilterOf(criteria, caller.id);
     if (!filter) return springPage([], 0, pageable);
-    const { rows, total } = await series.list(caller, filter, windowOf(pageable, UNPAGED_LIMIT), seriesSortOf(pageable.sort) ?? defaultSort);
+    const { rows, total } = await series.list(caller, filter, windowOf(pageable), seriesSortOf(pageable.sort) ?? defaultSort);
     return springPage(await presenter.series(caller, rows), total, pageable);
   };
 
@@ -74,7 +71,7 @@ export function komgaSeriesRoutes(services: Services) {
         const filter = bookFilterOf({ ...criteriaFromQuery(params(request)), seriesIds: [id] }, caller.user.id);
         if (!filter) return springPage([], 0, pageable);
         const sort = bookSortOf(pageable.sort) ?? { field: "number" as const, direction: "asc" as const };
-        const { rows, total } = await books.list(caller.user, filter, windowOf(pageable, UNPAGED_LIMIT), sort);
+        const { rows, total } = await books.list(caller.user, filter, windowOf(pageable), sort);
         return springPage(await presenter.books(rows), total, pageable);
       },
       { komga: true, params: IdParams, detail: { summary: "Komga: the series' books (default sort metadata.numberSort)", tags: ["komga"] } },

@@ -73,9 +73,12 @@ export function pageableOf(params: URLSearchParams): Pageable {
   };
 }
 
-/** The slice of rows a pageable asks for; unpaged asks for everything (up to `all`). */
-export function windowOf(pageable: Pageable, all: number): { offset: number; limit: number } {
-  return pageable.unpaged ? { offset: 0, limit: all } : { offset: pageable.page * pageable.size, limit: pageable.size };
+/** Unpaged lists answer at most this many rows. */
+export const UNPAGED_LIMIT = 100_000;
+
+/** The slice of rows a pageable asks for; unpaged asks for everything (up to UNPAGED_LIMIT). */
+export function windowOf(pageable: Pageable): { offset: number; limit: number } {
+  return pageable.unpaged ? { offset: 0, limit: UNPAGED_LIMIT } : { offset: pageable.page * pageable.size, limit: pageable.size };
 }
 
 export interface SpringPage<T> {
