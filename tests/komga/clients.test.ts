@@ -380,9 +380,17 @@ forEachDatabase(
           }),
         );
         expect(searched.content.map((entry: { name: string }) => entry.name)).toEqual(["Beta"]);
-        const unsupported = await call("/api/v1/series/list", { method: "POST", jar, body: { condition: { title: { operator: "beginsWith", value: "A" } } } });
-        expect(unsupported.status).toBe(400);
-        await unsupported.body?.cancel();
+        const listed = async (condition: unknown) =>
+          decode(SpringPage(KomgaSeries), await json("/api/v1/series/list?unpaged=true", { method: "POST", jar, body: { condition } })).content.map((entry: { name: string }) => entry.name).sort();
+        expect(await listed({ allOf: [{ readStatus: { operator: "isNot", value: "READ" } }, { language: { operator: "is", value: "EN" } }, { oneShot: { operator: "isFalse" } }] })).toEqual(["Alpha", "Beta"]);
+        expect(await listed({ allOf: [{ libraryId: { operator: "is", value: world.libraryId } }, { collectionId: { operator: "is", value: "anything" } }] })).toEqual([]);
+        expect(await listed({ anyOf: [{ seriesStatus: { operator: "is", value: "ENDED" } }, { seriesStatus: { operator: "is", value: "HIATUS" } }] })).toEqual([]);
+        expect(await listed({ author: { operator: "is", value: { name: "bob other", role: "writer" } } })).toEqual(["Beta"]);
+        for (const condition of [{ title: { operator: "beginsWith", value: "A" } }, { genre: { operator: "isNot", value: "Drama" } }, { anyOf: [{ genre: { operator: "is", value: "Drama" } }, { tag: { operator: "is", value: "Space" } }] }]) {
+          const unsupported = await call("/api/v1/series/list", { method: "POST", jar, body: { condition } });
+          expect(unsupported.status).toBe(400);
+          await unsupported.body?.cancel();
+        }
 
         const books = decode(
           SpringPage(KomgaBook),
@@ -397,7 +405,7 @@ forEachDatabase(
         // The series and book screens ask for collections and read lists: none.
         expect(await json(`/api/v1/series/${world.alpha}/collections`, { jar })).toEqual([]);
         expect(await json(`/api/v1/books/${books.content[0].id}/readlists`, { jar })).toEqual([]);
-        decode(SpringPage(KomgaBook), await json("/api/v1/books/ondeck?page=0&size=20", { jar }));
+        decode(SpringPage(KomgaBook), await json(`/api/v1/books/ondeck?page=0&size=20&library_id=${world.libraryId}`, { jar }));
         decode(SpringPage(KomgaBook), await json("/api/v1/books/latest?page=0&size=20", { jar }));
         decode(SpringPage(KomgaSeries), await json("/api/v1/series/new?page=0&size=20", { jar }));
         decode(SpringPage(KomgaSeries), await json("/api/v1/series/updated?page=0&size=20", { jar }));
@@ -418,6 +426,8 @@ forEachDatabase(
         }
         const reading = decode(KomgaBook, await json(`/api/v1/books/${first.id}`, { jar }));
         expect(reading.readProgress).toMatchObject({ page: 2, completed: false });
+        const onDeck = decode(SpringPage(KomgaBook), await json(`/api/v1/books/ondeck?library_id=${world.libraryId}`, { jar }));
+        expect(onDeck.content.map((book: { id: string }) => book.id)).toEqual([first.id]);
         const patch = (body: unknown) => call(`/api/v1/books/${first.id}/read-progress`, { method: "PATCH", jar, body });
         expect((await patch({ page: 99 })).status).toBe(400);
         expect((await patch({ page: 0 })).status).toBe(400);

@@ -1,9 +1,9 @@
 /**
  * Filter conditions that book and series lists share: a user's read status, and membership of
- * a value in a book's metadata lists (genres, tags, authors), written once for both databases
+ * a value in a book's metadata lists (genres, tags, authors) or its language, written once for both databases
  * (PostgreSQL's jsonb functions, SQLite's json_each). Values compare ignoring case.
  */
-import { and, eq, exists, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, exists, inArray, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
 
 /** A user's state on a book (or, summed over its present books, on a series). */
@@ -26,6 +26,7 @@ export interface MetadataFilter {
   genres?: string[];
   tags?: string[];
   authors?: AuthorFilter[];
+  languages?: string[];
 }
 
 /** The book's read status for the user: no progress, progress not completed, completed. */
@@ -80,7 +81,12 @@ export function metadataMatches(database: Database, metadata: SQLWrapper, filter
     filter.genres ? inList(database, metadata, "genres", lower(filter.genres)) : undefined,
     filter.tags ? inList(database, metadata, "tags", lower(filter.tags)) : undefined,
     filter.authors ? or(...filter.authors.map((author) => hasAuthor(database, metadata, author)), sql`false`) : undefined,
+    filter.languages ? inArray(languageOf(database, metadata), lower(filter.languages)) : undefined,
   );
+}
+
+function languageOf(database: Database, metadata: SQLWrapper): SQL {
+  return database.dialect === "postgres" ? sql`lower(${metadata}->>'language')` : sql`lower(json_extract(${metadata}, '$.language'))`;
 }
 
 function inList(database: Database, metadata: SQLWrapper, key: "genres" | "tags", values: string[]): SQL {

@@ -66,12 +66,12 @@ export function komgaBookRoutes(services: Services) {
     )
     .get(
       "/api/v1/books/ondeck",
-      async ({ caller, request }) => {
-        const pageable = pageableOf(params(request));
-        const { rows, total } = await books.continueReading(caller.user, windowOf(pageable));
-        return springPage(await presenter.books(rows), total, pageable);
-      },
-      { komga: true, detail: { summary: "Komga: books to continue (started, not finished)", tags: ["komga"] } },
+      ({ caller, request }) =>
+        listBooks(caller.user, { libraryIds: criteriaFromQuery(params(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, pageableOf(params(request)), {
+          field: "lastRead",
+          direction: "desc",
+        }),
+      { komga: true, detail: { summary: "Komga: books to continue (started, not finished; library_id)", tags: ["komga"] } },
     )
     .get("/api/v1/books/:id", async ({ caller, params: { id } }) => one(await books.get(caller.user, id)), {
       komga: true,

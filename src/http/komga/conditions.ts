@@ -5,32 +5,38 @@
  *    "fullTextSearch":"..."}
  * Longbox's lists take a conjunction of "any of these values" filters, which is what Komga
  * clients build: `allOf` merges its parts, `anyOf` of conditions on one field becomes a list of
- * values, and a leaf is a field with operator `is` (or `isTrue`/`isFalse`). Anything else is a
- * 400 naming what is supported, never a silently wrong answer. Extra keys (kotlinx's "type") are
- * ignored, as Komga ignores them.
+ * values, and a leaf is a field with operator `is` (or `isTrue`/`isFalse`; `isNot` on fields
+ * with a closed set of values, meaning every other value). Anything else is a 400 naming what is
+ * supported, never a silently wrong answer. Extra keys (kotlinx's "type") are ignored, as Komga
+ * ignores them.
  */
 import { DomainError } from "../../errors";
 
 /** Field -> the values any of which must match; booleans for isTrue/isFalse fields. */
 export type FlatCondition = Map<string, unknown[]>;
 
-const unsupported = (what: string, fields: readonly string[]) =>
+/** The fields a list supports: each with its closed set of values (isNot allowed), or null. */
+export type ConditionFields = Readonly<Record<string, readonly string[] | null>>;
+
+const unsupported = (what: string, fields: ConditionFields) =>
   new DomainError(
     "BadRequest",
-    `unsupported search condition: ${what}. Longbox supports allOf, anyOf of one field, and the operators is, isTrue, isFalse on: ${fields.join(", ")}`,
+    `unsupported search condition: ${what}. Longbox supports allOf, anyOf of one field, and the operators is, isTrue, isFalse (isNot on ${Object.keys(fields)
+      .filter((field) => fields[field])
+      .join(", ")}) on: ${Object.keys(fields).join(", ")}`,
   );
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The tree as a conjunction of value lists over `fields`; undefined or {} means no condition. */
-export function flattenCondition(condition: unknown, fields: readonly string[]): FlatCondition {
+export function flattenCondition(condition: unknown, fields: ConditionFields): FlatCondition {
   const flat: FlatCondition = new Map();
   if (condition === undefined || condition === null) return flat;
   addCondition(flat, condition, fields);
   return flat;
 }
 
-function addCondition(flat: FlatCondition, condition: unknown, fields: readonly string[]): void {
+function addCondition(flat: FlatCondition, condition: unknown, fields: ConditionFields): void {
   if (!isObject(condition)) throw unsupported("a condition must be an object", fields);
   const keys = Object.keys(condition).filter((key) => key !== "type");
   if (keys.length === 0) return;
@@ -55,7 +61,7 @@ function addCondition(flat: FlatCondition, condition: unknown, fields: readonly 
     intersect(flat, field, nonEmpty.flatMap((alternative) => alternative.get(field)!));
     return;
   }
-  if (!fields.includes(key)) throw unsupported(`the field ${key}`, fields);
+  if (!Object.hasOwn(fields, key)) throw unsupported(`the field ${key}`, fields);
   if (!isObject(value)) throw unsupported(`${key} needs {"operator":...}`, fields);
   switch (value.operator) {
     case "is":
@@ -70,6 +76,13 @@ function addCondition(flat: FlatCondition, condition: unknown, fields: readonly 
     case "IsFalse":
       intersect(flat, key, [false]);
       return;
+    case "isNot":
+    case "IsNot": {
+      const domain = fields[key];
+      if (!domain) throw unsupported(`the operator isNot on ${key}`, fields);
+      intersect(flat, key, domain.filter((candidate) => candidate !== value.value));
+      return;
+    }
     default:
       throw unsupported(`the operator ${String(value.operator)} on ${key}`, fields);
   }

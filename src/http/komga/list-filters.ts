@@ -4,7 +4,7 @@
  */
 import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
 import { DomainError } from "../../errors";
-import { booleanValue, flattenCondition, stringValues } from "./conditions";
+import { booleanValue, flattenCondition, stringValues, type ConditionFields } from "./conditions";
 import { booleanParam, optionalList, type SortOrder } from "./spring-page";
 
 /** What a Komga list asks for, before it becomes a series or book filter. */
@@ -17,9 +17,15 @@ export interface KomgaCriteria {
   genres?: string[];
   tags?: string[];
   authors?: AuthorFilter[];
+  languages?: string[];
   seriesStatuses?: string[];
   mediaStatuses?: string[];
   deleted?: boolean;
+  /**
+   * Asks for something no Longbox series or book has: membership of a collection or read list
+   * (Longbox has none yet), completeness against a total book count, being a one-shot.
+   */
+  impossible?: boolean;
 }
 
 const READ_STATUSES: readonly ReadStatus[] = ["UNREAD", "IN_PROGRESS", "READ"];
@@ -56,16 +62,39 @@ export function criteriaFromQuery(params: URLSearchParams): KomgaCriteria {
     genres: optionalList(params, "genre"),
     tags: optionalList(params, "tag"),
     authors: authorParams(params),
+    languages: optionalList(params, "language"),
     seriesStatuses: optionalList(params, "status"),
     mediaStatuses: optionalList(params, "media_status"),
     deleted: booleanParam(params, "deleted"),
+    impossible:
+      optionalList(params, "collection_id") !== undefined ||
+      optionalList(params, "readlist_id") !== undefined ||
+      booleanParam(params, "complete") === true ||
+      booleanParam(params, "oneshot") === true,
   };
 }
 
+const READ_STATUS_VALUES = [...READ_STATUSES];
+const SERIES_STATUS_VALUES = ["ENDED", "ONGOING", "ABANDONED", "HIATUS"];
+const MEDIA_STATUS_VALUES = Object.keys(MEDIA_STATUSES);
+
 const CONDITION_FIELDS = {
-  series: ["libraryId", "readStatus", "publisher", "genre", "tag", "author", "seriesStatus", "deleted"],
-  book: ["libraryId", "seriesId", "readStatus", "mediaStatus", "tag", "author", "deleted"],
-} as const;
+  series: {
+    libraryId: null,
+    collectionId: null,
+    readStatus: READ_STATUS_VALUES,
+    seriesStatus: SERIES_STATUS_VALUES,
+    publisher: null,
+    language: null,
+    genre: null,
+    tag: null,
+    author: null,
+    deleted: null,
+    complete: null,
+    oneShot: null,
+  },
+  book: { libraryId: null, seriesId: null, readListId: null, readStatus: READ_STATUS_VALUES, mediaStatus: MEDIA_STATUS_VALUES, tag: null, author: null, deleted: null, oneShot: null },
+} as const satisfies Record<string, ConditionFields>;
 
 /** The body of POST /series/list or /books/list: `{condition?, fullTextSearch?}`. */
 export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_FIELDS): KomgaCriteria {
@@ -86,9 +115,11 @@ export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_F
     genres: stringValues(flat, "genre"),
     tags: stringValues(flat, "tag"),
     authors,
+    languages: stringValues(flat, "language"),
     seriesStatuses: stringValues(flat, "seriesStatus"),
     mediaStatuses: stringValues(flat, "mediaStatus"),
     deleted: booleanValue(flat, "deleted"),
+    impossible: flat.has("collectionId") || flat.has("readListId") || booleanValue(flat, "complete") === true || booleanValue(flat, "oneShot") === true,
   };
 }
 
@@ -98,11 +129,14 @@ export const ids = (values: string[] | undefined) => values?.filter((value) => U
 
 /** The series filter, or null when the criteria cannot match any Longbox series. */
 export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible"> | null {
-  if (criteria.deleted === true) return null;
+  if (criteria.impossible || criteria.deleted === true) return null;
   if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
   const libraryIds = ids(criteria.libraryIds);
   if (libraryIds?.length === 0) return null;
-  const bookMetadata = criteria.genres || criteria.tags || criteria.authors ? { genres: criteria.genres, tags: criteria.tags, authors: criteria.authors } : undefined;
+  const bookMetadata =
+    criteria.genres || criteria.tags || criteria.authors || criteria.languages
+      ? { genres: criteria.genres, tags: criteria.tags, authors: criteria.authors, languages: criteria.languages }
+      : undefined;
   return {
     q: criteria.q,
     libraryIds,
@@ -114,6 +148,7 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<Se
 
 /** The book filter, or null when the criteria cannot match any Longbox book. */
 export function bookFilterOf(criteria: KomgaCriteria, userId: string): Omit<BookFilter, "seriesVisible"> | null {
+  if (criteria.impossible) return null;
   const libraryIds = ids(criteria.libraryIds);
   const seriesIds = ids(criteria.seriesIds);
   if (libraryIds?.length === 0 || seriesIds?.length === 0) return null;
