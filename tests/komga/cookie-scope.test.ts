@@ -51,6 +51,29 @@ forEachDatabase(
       await wrong.body?.cancel();
     });
 
+    test("bodies are bounded and condition trees limited: 413 for a huge body, 400 for deep nesting or broken JSON, 401 before any of it for strangers", async () => {
+      const reader = basic("reader", PASSWORD);
+      const post = (body: string, headers: Record<string, string> = reader) =>
+        server().fetch("/kg/api/v1/series/list", { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+      const huge = JSON.stringify({ fullTextSearch: "x".repeat(200_000) });
+      const tooBig = await post(huge);
+      expect(tooBig.status).toBe(413);
+      let deep: unknown = { libraryId: { operator: "is", value: "x" } };
+      for (let level = 0; level < 40; level++) deep = { allOf: [deep] };
+      const nested = await post(JSON.stringify({ condition: deep }));
+      expect(nested.status).toBe(400);
+      expect((await nested.json()).message).toContain("nested");
+      expect((await post("{not json")).status).toBe(400);
+      expect((await post(JSON.stringify({ condition: {} }))).status).toBe(200);
+      expect((await post(JSON.stringify({}), {})).status).toBe(401);
+      const patch = await server().fetch(`/kg/api/v1/books/01900000-0000-7000-8000-000000000000/read-progress`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", ...reader },
+        body: JSON.stringify({ page: 1, padding: "x".repeat(100_000) }),
+      });
+      expect(patch.status).toBe(413);
+    });
+
     test("a forged or unknown session cookie is no session", async () => {
       const forged = await server().fetch("/kg/api/v1/libraries", { headers: { cookie: `KOMGA-SESSION=rt_${"A".repeat(43)}; komga-remember-me=nonsense` } });
       expect(forged.status).toBe(401);

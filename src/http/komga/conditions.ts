@@ -28,15 +28,19 @@ const unsupported = (what: string, fields: ConditionFields) =>
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Deeper trees are refused (clients nest two or three levels). */
+const MAX_DEPTH = 16;
+
 /** The tree as a conjunction of value lists over `fields`; undefined or {} means no condition. */
-export function flattenCondition(condition: unknown, fields: ConditionFields): FlatCondition {
+export function flattenCondition(condition: unknown, fields: ConditionFields, depth = 0): FlatCondition {
   const flat: FlatCondition = new Map();
   if (condition === undefined || condition === null) return flat;
-  addCondition(flat, condition, fields);
+  addCondition(flat, condition, fields, depth);
   return flat;
 }
 
-function addCondition(flat: FlatCondition, condition: unknown, fields: ConditionFields): void {
+function addCondition(flat: FlatCondition, condition: unknown, fields: ConditionFields, depth: number): void {
+  if (depth > MAX_DEPTH) throw unsupported(`conditions nested more than ${MAX_DEPTH} levels`, fields);
   if (!isObject(condition)) throw unsupported("a condition must be an object", fields);
   const keys = Object.keys(condition).filter((key) => key !== "type");
   if (keys.length === 0) return;
@@ -45,12 +49,12 @@ function addCondition(flat: FlatCondition, condition: unknown, fields: Condition
   const value = condition[key];
   if (key === "allOf") {
     if (!Array.isArray(value)) throw unsupported("allOf must be a list", fields);
-    for (const part of value) addCondition(flat, part, fields);
+    for (const part of value) addCondition(flat, part, fields, depth + 1);
     return;
   }
   if (key === "anyOf") {
     if (!Array.isArray(value)) throw unsupported("anyOf must be a list", fields);
-    const alternatives = value.map((part) => flattenCondition(part, fields));
+    const alternatives = value.map((part) => flattenCondition(part, fields, depth + 1));
     const nonEmpty = alternatives.filter((alternative) => alternative.size > 0);
     if (nonEmpty.length < alternatives.length) return; // an empty alternative matches everything
     const field = nonEmpty[0]?.keys().next().value;

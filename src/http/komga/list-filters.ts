@@ -3,7 +3,9 @@
  * Longbox's series and book filters, and Komga's sort properties as Longbox's sorts.
  */
 import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
+import { t } from "elysia";
 import { DomainError } from "../../errors";
+import { jsonAtMost } from "../bounded-body";
 import { booleanValue, flattenCondition, stringValues, type ConditionFields } from "./conditions";
 import { booleanParam, optionalList, type SortOrder } from "./spring-page";
 
@@ -95,6 +97,15 @@ const CONDITION_FIELDS = {
   },
   book: { libraryId: null, seriesId: null, readListId: null, readStatus: READ_STATUS_VALUES, mediaStatus: MEDIA_STATUS_VALUES, tag: null, author: null, deleted: null, oneShot: null },
 } as const satisfies Record<string, ConditionFields>;
+
+/** Komga's JSON bodies are small: a search, a progress update. */
+export const parseKomgaJson = jsonAtMost(64 * 1024);
+
+/** The route options of POST /series/list and /books/list. */
+export const searchRequest = {
+  parse: parseKomgaJson,
+  body: t.Object({ condition: t.Optional(t.Unknown()), fullTextSearch: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])) }),
+};
 
 /** The body of POST /series/list or /books/list: `{condition?, fullTextSearch?}`. */
 export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_FIELDS): KomgaCriteria {
