@@ -169,6 +169,9 @@ forEachDatabase(
         expect(sessionOnly.status).toBe(200);
         const latest = decode(SpringPage(KomgaSeries), await sessionOnly.json());
         expect(latest.content).toHaveLength(5);
+        // Spring's leniency: nonsense paging falls back to the defaults.
+        const lenient = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?page=-1&size=abc", jar)).json());
+        expect({ number: lenient.number, size: lenient.size }).toEqual({ number: 0, size: 20 });
         const second = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?search=&page=1&size=3&deleted=false&sort=metadata.titleSort,asc", jar)).json());
         expect({ number: second.number, first: second.first, last: second.last, numberOfElements: second.numberOfElements, totalPages: second.totalPages }).toEqual({
           number: 1,
@@ -197,6 +200,8 @@ forEachDatabase(
         const libraries = await (await mihon("/api/v1/libraries", jar)).json();
         expect(libraries.map((library: { id: string; name: string }) => ({ id: library.id, name: library.name }))).toEqual([{ id: world.libraryId, name: "Comics" }]);
         decode(CollectionPage, await (await mihon("/api/v1/collections?unpaged=true", jar)).json());
+        expect((await mihon("/api/v1/collections/01900000-0000-7000-8000-000000000000/series?search=&page=0", jar)).status).toBe(404);
+        expect((await mihon("/api/v1/readlists/01900000-0000-7000-8000-000000000000/read-progress/tachiyomi", jar)).status).toBe(404);
         expect(await (await mihon("/api/v1/genres", jar)).json()).toEqual(["Action", "Drama"]);
         expect(await (await mihon("/api/v1/tags", jar)).json()).toEqual(["Space"]);
         expect(await (await mihon("/api/v1/publishers", jar)).json()).toEqual(["Acme"]);

@@ -28,17 +28,17 @@ export function komgaReferenceRoutes(services: Services) {
     const query = params(request);
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
+  const missing = () => {
+    throw notFound("collection or read list");
+  };
   const emptyResource = (name: "collections" | "readlists") =>
     new Elysia({ name: `komga-${name}` })
       .use(komgaAuth(services))
       .get(`/api/v1/${name}`, ({ request }) => springPage([], 0, pageableOf(params(request))), { komga: true, detail: detail(`${name} (none yet)`) })
-      .get(
-        `/api/v1/${name}/:id`,
-        () => {
-          throw notFound(name === "collections" ? "collection" : "read list");
-        },
-        { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) },
-      );
+      .get(`/api/v1/${name}/:id`, missing, { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) })
+      // Its series or books, thumbnail, tachiyomi progress...: of a collection or read list that does not exist.
+      .all(`/api/v1/${name}/:id/*`, missing, { komga: true, detail: detail(`anything of one of the ${name} (none yet)`) });
+
 
   return new Elysia({ name: "komga-reference-routes" })
     .use(komgaAuth(services))
