@@ -26,6 +26,11 @@ export interface Pageable {
 
 const badRequest = (message: string) => new DomainError("BadRequest", message);
 
+/** The request's query, read as is: repeated parameters stay repeated. */
+export function queryOf(request: Request): URLSearchParams {
+  return new URL(request.url).searchParams;
+}
+
 /** Spring's leniency: a missing or malformed number is the default, one out of range is clamped. */
 function integerParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = params.get(name);
