@@ -29,10 +29,12 @@ import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
 import { boundedRequestBodies } from "./request-body";
 import { requestContext } from "./request-context";
+import { securityHeaders } from "./security-headers";
 
 export function createHttpApp(services: Services) {
   const requestBodies = boundedRequestBodies(services);
   const app = new Elysia()
+    .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
