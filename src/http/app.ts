@@ -27,13 +27,18 @@ import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
+import { boundedRequestBodies } from "./request-body";
 import { requestContext } from "./request-context";
+import { securityHeaders } from "./security-headers";
 
 export function createHttpApp(services: Services) {
-  return new Elysia()
+  const requestBodies = boundedRequestBodies(services);
+  const app = new Elysia()
+    .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
+    .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
@@ -55,4 +60,6 @@ export function createHttpApp(services: Services) {
     .use(progressRoutes(services))
     .use(publicationRoutes(services))
     .use(opdsRoutes(services));
+  requestBodies.learnRoutes(app.routes);
+  return app;
 }

@@ -68,6 +68,8 @@ export function errorHandling(log: Logger) {
 
 function errorToResponse(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): Response {
   if (error instanceof DomainError) return domainErrorResponse(error);
+  // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
+  if (code === "PARSE" && error.cause instanceof DomainError) return domainErrorResponse(error.cause);
   switch (code) {
     case "VALIDATION":
       return validationResponse(error);

@@ -23,6 +23,7 @@ const OPEN = new Set([
   "GET /api/v1/auth/oidc/:provider/callback",
   "GET /api/docs",
   "GET /api/docs/json",
+  "GET /api/docs/scalar.js",
 ]);
 
 const SAMPLE_ID = "01900000-0000-7000-8000-000000000000";

@@ -11,6 +11,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { IdParams } from "../params";
+import { readBodyAtMost } from "../request-body";
 
 /** Room for the multipart boundaries and part headers around the image itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -77,7 +78,7 @@ async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Ar
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new DomainError("BadRequest", 'send the image as multipart/form-data in the field "file"', { fields: { file: "is required" } });
   }
-  const body = await readAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
+  const body = await readBodyAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();
@@ -88,21 +89,4 @@ async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Ar
   if (!(file instanceof Blob)) throw new DomainError("BadRequest", 'the field "file" with the image is missing', { fields: { file: "is required" } });
   if (file.size > maxBytes) throw coverTooLarge(maxBytes);
   return new Uint8Array(await file.arrayBuffer());
-}
-
-/** The request body, refused as soon as it is longer than `limit` bytes (declared or actually sent). */
-async function readAtMost(request: Request, limit: number, tooLarge: () => DomainError): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-    total += chunk.value.length;
-    if (total > limit) {
-      await reader?.cancel();
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
 }
