@@ -42,6 +42,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
 
+/** Usernames name the same account regardless of case (the database looks them up with lower()). */
+export const sameUsername = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 export class UserService {
   constructor(
     private readonly repositories: Repositories,

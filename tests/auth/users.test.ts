@@ -40,10 +40,15 @@ forEachDatabase(
       expect((await asAdmin("DELETE", `/api/v1/users/${id}`)).status).toBe(404);
     });
 
-    test("duplicates are 409; bad input is 400; a password under 8 characters is 422", async () => {
+    test("duplicates (of any case) are 409; bad input is 400; a password under 8 characters is 422", async () => {
       await createUser(server(), adminToken, "dave");
       expect((await asAdmin("POST", "/api/v1/users", { username: "dave", password: PASSWORD })).status).toBe(409);
       expect((await asAdmin("POST", "/api/v1/users", { username: "dave2", email: "dave@example.org", password: PASSWORD })).status).toBe(409);
+      // Regardless of case, in usernames and emails alike; an admin can still change the case of a user's own email.
+      expect((await asAdmin("POST", "/api/v1/users", { username: "DAVE", password: PASSWORD })).status).toBe(409);
+      expect((await asAdmin("POST", "/api/v1/users", { username: "dave3", email: "Dave@Example.ORG", password: PASSWORD })).status).toBe(409);
+      const dave = (await asAdmin("GET", "/api/v1/users?pageSize=500")).body.data.find((user: { username: string }) => user.username === "dave");
+      expect((await asAdmin("PUT", `/api/v1/users/${dave.id}`, { email: "DAVE@example.org" })).status).toBe(200);
       expect((await asAdmin("POST", "/api/v1/users", { username: "x", password: PASSWORD, role: "root" })).status).toBe(400);
       const short = await asAdmin("POST", "/api/v1/users", { username: "eve", password: "1234567" });
       expect(short.status).toBe(422);
