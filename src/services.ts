@@ -29,7 +29,7 @@ import { BookService } from "./library/books";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
-import { ScanService } from "./library/scans";
+import { ScanService, type ScanStatusDto } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import { BookFileService } from "./library/book-files";
 import { CoverService } from "./library/covers";
@@ -54,7 +54,7 @@ export interface Services extends ServiceInputs {
   registration: RegistrationService;
   oidc: OidcService;
   formats: FormatRegistry;
-  scanEvents: ScanEvents;
+  scanEvents: ScanEvents<ScanStatusDto>;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -104,7 +104,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
 
   const formats = await formatRegistryFor(config);
-  const scanEvents = new ScanEvents();
+  const scanEvents = new ScanEvents<ScanStatusDto>();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
