@@ -56,6 +56,13 @@ forEachDatabase(
       expect((await asAdmin("POST", "/api/v1/users", { username: "eve", password: "12345678" })).status).toBe(201);
     });
 
+    test("concurrent creations of one name in different cases: exactly one succeeds, the others are 409", async () => {
+      const spellings = ["zed", "ZED", "Zed", "zEd", "zeD", "ZEd"];
+      const answers = await Promise.all(spellings.map((username) => asAdmin("POST", "/api/v1/users", { username, password: PASSWORD })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const answer of answers.filter((answer) => answer.status === 409)) expect(answer.body.error).toBe("Conflict");
+    });
+
     test("the users list is paged with the spec's PaginatedResponse; pageSize over 500 is 400", async () => {
       for (const name of ["p1", "p2", "p3", "p4"]) await createUser(server(), adminToken, name);
       const total = (await asAdmin("GET", "/api/v1/users")).body.total;

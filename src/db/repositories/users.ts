@@ -57,13 +57,17 @@ export class UserRepository {
     return row?.n ?? 0;
   }
 
-  async create(user: NewUser): Promise<UserRecord> {
+  /**
+   * The new account, or undefined when its username or email is taken regardless of case
+   * (decided by the unique indexes, so two concurrent sign-ups cannot both succeed).
+   */
+  async create(user: NewUser): Promise<UserRecord | undefined> {
     const now = new Date();
     const record: UserRecord = { id: newId(), ...user, disabled: false, tokenVersion: 0, createdAt: now, updatedAt: now };
-    await this.database.transaction(async () => {
-      await this.db.insert(this.t).values(record);
-    });
-    return record;
+    const inserted = await this.database.transaction(() =>
+      this.db.insert(this.t).values(record).onConflictDoNothing().returning({ id: this.t.id }),
+    );
+    return inserted.length > 0 ? record : undefined;
   }
 
   async findById(id: string): Promise<UserRecord | undefined> {

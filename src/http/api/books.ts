@@ -98,7 +98,7 @@ export function bookRoutes(services: Services) {
       params: IdParams,
       detail: { summary: "Read a book", tags: ["books"] },
     })
-    .patch("/:id", async ({ caller, params, body }) => toBookDto(await books.edit(caller.user, params.id, body), true), {
+    .patch("/:id", async ({ caller, params, body }) => bookDtoFor(services.access, caller.user)(await books.edit(caller.user, params.id, body)), {
       auth: "admin",
       params: IdParams,
       body: BookEditBody,
@@ -112,7 +112,7 @@ export function bookRoutes(services: Services) {
       },
       { auth: "admin", params: IdParams, detail: { summary: "Permanently delete a soft-deleted book", tags: ["books"] } },
     )
-    .post("/:id/analyze", async ({ caller, params }) => toBookDto(await books.reanalyze(caller.user, params.id), true), {
+    .post("/:id/analyze", async ({ caller, params }) => bookDtoFor(services.access, caller.user)(await books.reanalyze(caller.user, params.id)), {
       auth: "admin",
       params: IdParams,
       detail: { summary: "Re-analyse one book", tags: ["books"] },
