@@ -9,6 +9,7 @@ import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
 import { OidcService } from "./auth/oidc";
+import { PasswordChanges } from "./auth/password-change";
 import { passwordHasherFor, type PasswordHasher } from "./auth/passwords";
 import { RefreshTokens } from "./auth/refresh-tokens";
 import { RegistrationService } from "./auth/registration";
@@ -28,7 +29,7 @@ import { BookService } from "./library/books";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
-import { ScanService } from "./library/scans";
+import { ScanService, type ScanStatusDto } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import { BookFileService } from "./library/book-files";
 import { CoverService } from "./library/covers";
@@ -44,6 +45,7 @@ export interface Services extends ServiceInputs {
   passwords: PasswordHasher;
   users: UserService;
   userAdministration: UserAdministration;
+  passwordChanges: PasswordChanges;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
   login: LoginService;
@@ -52,7 +54,7 @@ export interface Services extends ServiceInputs {
   registration: RegistrationService;
   oidc: OidcService;
   formats: FormatRegistry;
-  scanEvents: ScanEvents;
+  scanEvents: ScanEvents<ScanStatusDto>;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -92,12 +94,17 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle(auth.login_max_failures, auth.login_window_minutes * 60_000);
+  const throttle = new LoginThrottle({
+    maxFailures: auth.login_max_failures,
+    maxAddressFailures: auth.login_max_address_failures,
+    windowMs: auth.login_window_minutes * 60_000,
+  });
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
+  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
 
   const formats = await formatRegistryFor(config);
-  const scanEvents = new ScanEvents();
+  const scanEvents = new ScanEvents<ScanStatusDto>();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
@@ -126,7 +133,8 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     ...inputs,
     passwords,
     users,
-    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens),
+    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges),
+    passwordChanges,
     refreshTokens,
     sessions,
     login,

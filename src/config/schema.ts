@@ -68,8 +68,13 @@ export const ConfigSchema = T.Object(
       argon2_memory_cost: T.Integer({ minimum: 1024, default: 19456 }),
       argon2_time_cost: Positive(2),
       argon2_parallelism: Positive(1),
-      /** Failed logins per IP and username within login_window_minutes before 429. */
+      /**
+       * Failed logins within login_window_minutes: per address and account before 429, and per
+       * account before only addresses without failures for it may try (src/auth/login-throttle.ts).
+       */
       login_max_failures: Positive(10),
+      /** Failed logins from one address, whatever the usernames, within login_window_minutes before 429. */
+      login_max_address_failures: Positive(30),
       login_window_minutes: Positive(15),
       oidc: closed({
         providers: T.Array(OidcProviderSchema, { default: [] }),

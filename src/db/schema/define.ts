@@ -4,6 +4,7 @@
  * drift apart: same tables, columns, indexes and value types. After a change, run
  * `npm run db:generate` to write the migrations of both databases.
  */
+import { sql } from "drizzle-orm";
 import type { SchemaKit } from "./dialects";
 import type { LibraryScanningConfig, StoredBookMetadata } from "./types";
 
@@ -24,10 +25,19 @@ export function defineSchema(d: SchemaKit) {
       role: d.text("role", { enum: ["admin", "user"] }).notNull(),
       emailVerified: d.boolean("email_verified").notNull(),
       disabled: d.boolean("disabled").notNull(),
+      /**
+       * Raised when the password changes: access tokens (and any session credential) issued
+       * under an older version stop working.
+       */
+      tokenVersion: d.integer("token_version").notNull().default(0),
       createdAt: createdAt(),
       updatedAt: updatedAt(),
     },
-    (t) => [d.uniqueIndex("users_username_uq").on(t.username), d.uniqueIndex("users_email_uq").on(t.email)],
+    // Unique regardless of case: `Alice` cannot register beside `alice` (lookups use lower() too).
+    (t) => [
+      d.uniqueIndex("users_username_lower_uq").on(sql`lower(${t.username})`),
+      d.uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
+    ],
   );
 
   const refreshTokens = d.table(

@@ -1,5 +1,7 @@
 /** The API shape of a book: the spec's BookDto plus the contract's extra fields. */
-import type { BookErrorView, BookView } from "../../db";
+import { basename } from "node:path";
+import type { AccessService } from "../../access/visibility";
+import type { BookErrorView, BookView, UserRecord } from "../../db";
 
 export interface ReadProgressDto {
   page: number;
@@ -13,7 +15,12 @@ export function toReadProgressDto(progress: NonNullable<BookView["progress"]>, p
   return { page: progress.page, completed: progress.completed, percentage, updatedAt: progress.updatedAt.toISOString() };
 }
 
-export function toBookDto(book: BookView) {
+/**
+ * `showServerPaths` (AccessService.seesServerInternals: admins) decides whether `filePath` is
+ * included; for everyone else it is left out, and the path is cut from analysis messages too
+ * (a file-system error names the file it failed on).
+ */
+export function toBookDto(book: BookView, showServerPaths: boolean) {
   return {
     id: book.id,
     libraryId: book.libraryId,
@@ -30,11 +37,11 @@ export function toBookDto(book: BookView) {
     authors: book.metadata.authors ?? [],
     fileFormat: book.fileFormat,
     fileHash: book.fileHash,
-    filePath: book.filePath,
+    ...(showServerPaths && { filePath: book.filePath }),
     fileSize: book.fileSize,
     pageCount: book.pageCount,
     analyzed: book.analyzed,
-    analysisError: book.analysisError,
+    analysisError: showServerPaths ? book.analysisError : withoutServerPath(book.analysisError, book.filePath),
     deleted: book.deleted,
     readProgress: book.progress ? toReadProgressDto(book.progress, book.pageCount) : null,
     readingDirection: book.readingDirection,
@@ -44,11 +51,24 @@ export function toBookDto(book: BookView) {
 }
 
 
-export function toBookErrorDto(error: BookErrorView) {
+/** toBookDto for one caller, as a mapper: `rows.map(bookDtoFor(services.access, caller.user))`. */
+export function bookDtoFor(access: AccessService, user: Pick<UserRecord, "role">): (book: BookView) => BookDto {
+  const showServerPaths = access.seesServerInternals(user);
+  return (book) => toBookDto(book, showServerPaths);
+}
+
+export type BookDto = ReturnType<typeof toBookDto>;
+
+export function toBookErrorDto(error: BookErrorView, book: BookView, showServerPaths: boolean) {
   return {
     errorType: error.errorType,
-    message: error.message,
+    message: showServerPaths ? error.message : withoutServerPath(error.message, book.filePath),
     occurredAt: error.occurredAt.toISOString(),
     ...(error.details ? { details: error.details } : {}),
   };
+}
+
+/** The text with the book's path replaced by its file name. */
+function withoutServerPath<T extends string | null>(text: T, filePath: string): T {
+  return (text === null ? text : text.replaceAll(filePath, basename(filePath))) as T;
 }

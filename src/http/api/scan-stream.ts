@@ -1,10 +1,13 @@
 /**
  * GET /api/v1/scans/stream: server-sent events of scan progress (contract: named events,
  * increasing ids, the ScanStatus as data, a keep-alive comment every 15 s, no proxy buffering).
- * A client that goes away is unsubscribed at once.
+ * A client that goes away is unsubscribed at once. Callers who may not see the server's
+ * internals get the lifecycle events with the scan's state only (no counters, no failure
+ * reason) and no progress events, which would tell them nothing more.
  */
 import { Elysia } from "elysia";
 import type { ScanEvent } from "../../events/scan-events";
+import { toScanStateDto, type ScanStatusDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 
@@ -14,7 +17,8 @@ export function scanStreamRoutes(services: Services) {
   const events = services.scanEvents;
   return new Elysia({ name: "scan-stream-routes" }).use(authPlugin(services)).get(
     "/api/v1/scans/stream",
-    ({ request }) => {
+    ({ caller, request }) => {
+      const seesDetails = services.access.seesServerInternals(caller.user);
       const encoder = new TextEncoder();
       let cleanup = () => undefined as void;
       const body = new ReadableStream<Uint8Array>({
@@ -29,7 +33,12 @@ export function scanStreamRoutes(services: Services) {
             }
           };
           const unsubscribe = events.subscribe(
-            (event: ScanEvent) => send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`),
+            (event: ScanEvent<ScanStatusDto>) => {
+              if (seesDetails) send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`);
+              else if (event.name !== "scan.progress") {
+                send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(toScanStateDto(event.data))}\n\n`);
+              }
+            },
             () => {
               cleanup();
               controller.close();
