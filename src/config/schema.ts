@@ -114,6 +114,12 @@ export const ConfigSchema = T.Object(
       max_compression_ratio: T.Integer({ minimum: 2, default: DEFAULT_LIMITS.maxCompressionRatio }),
       max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
+      /**
+       * A scan that would remove more than this share of a library's books (or finds its folder
+       * empty) removes nothing and waits for an admin's confirmation: an unmounted share looks
+       * exactly like deleted books. 100 = never hold removals back (except for an empty folder).
+       */
+      max_removal_percent: T.Integer({ minimum: 0, maximum: 100, default: 50 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */
