@@ -106,6 +106,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
     maxRemovalShare: config.scanner.max_removal_percent / 100,
+    transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
   const access = new AccessService(repositories);

@@ -120,6 +120,11 @@ export const ConfigSchema = T.Object(
        * exactly like deleted books. 100 = never hold removals back (except for an empty folder).
        */
       max_removal_percent: T.Integer({ minimum: 0, maximum: 100, default: 50 }),
+      /**
+       * How long one book is retried while the database is unreachable or the disk is full
+       * before the scan stops (failed, saying why). Such failures are never book errors.
+       */
+      transient_retry_seconds: T.Integer({ minimum: 0, default: 30 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */

@@ -68,7 +68,13 @@ function openSqlite(file: string): Database {
           client.exec("COMMIT");
           return result;
         } catch (error) {
-          client.exec("ROLLBACK");
+          // SQLite rolls back by itself on some errors (a full disk, I/O errors): a second
+          // ROLLBACK would fail and hide the real cause.
+          try {
+            if (client.inTransaction) client.exec("ROLLBACK");
+          } catch {
+            // The original error says more than a failed rollback.
+          }
           throw error;
         }
       };
@@ -89,7 +95,9 @@ function openSqlite(file: string): Database {
 
 function openPostgres(config: Config): Database {
   const settings = config.database.postgres;
-  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 10 };
+  // A server that is down must be noticed in seconds (requests answer 503 with Retry-After),
+  // not after the driver's default 30 s; connections reopen by themselves when it returns.
+  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 3 };
   const client = settings.url
     ? postgres(settings.url, options)
     : postgres({

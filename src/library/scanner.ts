@@ -37,8 +37,8 @@ export interface ScanReporter {
 export interface ScanOptions {
   /** Above this share of the library's present books (0..1), removals wait for an admin. */
   maxRemovalShare: number;
-  /** Pauses between attempts of a transiently failing book (tests shorten them). */
-  retryPausesMs?: readonly number[];
+  /** How long a book (or the final removals) is retried while the database or disk is away. */
+  transientRetryMs: number;
 }
 
 /** The scan found what looks like a lost disk rather than deleted books: nothing was removed. */
@@ -141,7 +141,7 @@ export class LibraryScanner {
           () => reconcile(item),
           signal,
           (cause, attempt) => log.warn("scan: transient failure, retrying the file", { path: item.file.path, cause, attempt }),
-          this.options.retryPausesMs,
+          this.options.transientRetryMs,
         );
       } catch (error) {
         // Cancelled, or the database/disk stayed away: the scan ends (failed, saying why).
@@ -167,7 +167,7 @@ export class LibraryScanner {
       },
       signal,
       (cause, attempt) => log.warn("scan: transient failure while removing vanished books, retrying", { cause, attempt }),
-      this.options.retryPausesMs,
+      this.options.transientRetryMs,
     );
     reporter.progress(counters);
   }

@@ -1,6 +1,6 @@
 /**
  * Failures that say nothing about a book: the database is unreachable, the disk is full, the
- * system is short of processes or file handles. The scanner retries them and, if they last,
+ * system is short of processes or file handles. The scanner retries them (scanner.transient_retry_seconds) and, if they last,
  * ends the scan saying why; they never become a book's analysis error.
  */
 import { unavailability } from "../db";
@@ -43,25 +43,28 @@ export class TransientFailure extends Error {
 }
 
 /**
- * Runs `work`, retrying transient failures with growing pauses (about half a minute in all by
- * default); anything else is thrown at once. `onRetry` hears each pause, for the log.
+ * Runs `work`, retrying transient failures with pauses that double from half a second while
+ * their sum stays within `budgetMs`; anything else is thrown at once. `onRetry` hears each
+ * pause, for the log.
  */
 export async function retryTransient<T>(
   work: () => Promise<T>,
   signal: AbortSignal,
   onRetry: (cause: string, attempt: number) => void,
-  pausesMs: readonly number[] = [500, 1000, 2000, 4000, 8000, 15000],
+  budgetMs: number,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
+  let waited = 0;
+  for (let attempt = 1, pause = 500; ; attempt++, pause *= 2) {
     try {
       return await work();
     } catch (error) {
       const cause = transientCause(error);
       if (!cause || signal.aborted) throw error;
-      const pause = pausesMs[attempt];
-      if (pause === undefined) throw new TransientFailure(cause, { cause: error });
-      onRetry(cause, attempt + 1);
-      await sleep(pause, signal);
+      const wait = Math.min(pause, budgetMs - waited);
+      if (wait <= 0) throw new TransientFailure(cause, { cause: error });
+      onRetry(cause, attempt);
+      await sleep(wait, signal);
+      waited += wait;
     }
   }
 }
