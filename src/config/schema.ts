@@ -38,6 +38,8 @@ export const ConfigSchema = T.Object(
       data_dir: T.String({ default: "data" }),
       /** Honour X-Forwarded-Proto/-Host/-For from a reverse proxy in front of the service. */
       trust_proxy: T.Boolean({ default: false }),
+      /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
+      shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
     }),
     database: closed({
       type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),

@@ -36,6 +36,11 @@ export interface Database {
   optimize(): Promise<void>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Throws when the database answers but cannot be written (a read-only file or folder, a full
+   * disk, a read-only PostgreSQL standby): a service that cannot write is not healthy.
+   */
+  checkWritable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,6 +94,13 @@ function openSqlite(file: string): Database {
     ping: async () => {
       client.query("SELECT 1").get();
     },
+    checkWritable() {
+      // A real (tiny) write: rewriting the header's user version to the value it has.
+      return this.transaction(async () => {
+        const { user_version } = client.query("PRAGMA user_version").get() as { user_version: number };
+        client.exec(`PRAGMA user_version = ${Number(user_version)}`);
+      });
+    },
     close: async () => client.close(),
   };
 }
@@ -125,6 +137,10 @@ function openPostgres(config: Config): Database {
     },
     ping: async () => {
       await root.execute(sql`select 1`);
+    },
+    checkWritable: async () => {
+      const [row] = await root.execute<{ read_only: string }>(sql`select current_setting('transaction_read_only') as read_only`);
+      if (row?.read_only === "on") throw Object.assign(new Error("the PostgreSQL server only accepts reads"), { code: "25006" });
     },
     close: async () => client.end({ timeout: 5 }),
   };
