@@ -151,23 +151,21 @@ export class CatalogueRepository {
       const [existing] = await lockingRead(
         this.database,
         this.db
-          .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
+          .select({ id: s.id, lockedFields: s.lockedFields })
           .from(s)
           .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
       );
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
+      // The name stays what the series was created with: one book arriving (moved in from
+      // another series, or carrying other metadata) must not rename a whole series. Admins
+      // rename through an edit.
       const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("name")) changes.name = identity.name;
-      if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
       if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
       if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
       if (!locked.has("year") && identity.year) changes.year = identity.year;
       if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
       await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-      if (changes.nameSort !== undefined && changes.nameSort !== existing.nameSort) {
-        await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, existing.id));
-      }
       return { id: existing.id, created: false };
     });
   }
