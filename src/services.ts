@@ -149,7 +149,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles: new BookFileService(books),
     covers,
-    progress: new ProgressService(repositories, books),
+    progress: new ProgressService(repositories, books, formats),
     publications: new PublicationService(books, formats),
   };
 }

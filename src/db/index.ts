@@ -79,13 +79,13 @@ export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";
 export { ZERO_COUNTERS } from "./repositories/scans";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
+export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
-export type { ProgressRecord } from "./repositories/progress";
+export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
 export type { BookOrderKey } from "./repositories/book-queries";
 export { sortName } from "./repositories/catalogue";

@@ -8,6 +8,7 @@ import type { Database } from "../database";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
+import { progressColumns, type ProgressRecord } from "./progress";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
@@ -16,7 +17,7 @@ export interface BookView extends BookRow {
   seriesName: string;
   /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+  progress: ProgressRecord | null;
 }
 
 export interface BookFilter {
@@ -67,9 +68,8 @@ interface BookViewRow {
   libraryDirection: ReadingDirection;
   seriesName: string;
   seriesDirection: ReadingDirection | null;
-  progressPage: number | null;
-  progressCompleted: boolean | null;
-  progressUpdatedAt: Date | null;
+  /** Null when the caller has none (drizzle nulls a left-joined object whose columns are all null). */
+  progress: ProgressRecord | null;
 }
 
 function toBookView(row: BookViewRow): BookView {
@@ -78,10 +78,7 @@ function toBookView(row: BookViewRow): BookView {
     libraryName: row.libraryName,
     seriesName: row.seriesName,
     readingDirection: row.seriesDirection ?? row.libraryDirection,
-    progress:
-      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-        : null,
+    progress: row.progress,
   };
 }
 
@@ -179,9 +176,7 @@ export class BookQueryRepository {
         libraryDirection: libraries.defaultReadingDirection,
         seriesName: series.name,
         seriesDirection: series.readingDirection,
-        progressPage: readProgress.page,
-        progressCompleted: readProgress.completed,
-        progressUpdatedAt: readProgress.updatedAt,
+        progress: progressColumns(this.database),
       })
       .from(books)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))

@@ -5,7 +5,7 @@
  * `npm run db:generate` to write the migrations of both databases.
  */
 import type { SchemaKit } from "./dialects";
-import type { LibraryScanningConfig, StoredBookMetadata } from "./types";
+import type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./types";
 
 export function defineSchema(d: SchemaKit) {
   const id = () => d.uuid("id").primaryKey();
@@ -208,8 +208,19 @@ export function defineSchema(d: SchemaKit) {
     {
       userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
       bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      /** 1-based; for an EPUB the spine item, so it agrees with the page routes and OPDS pse:lastRead. */
       page: d.integer("page").notNull(),
       completed: d.boolean("completed").notNull(),
+      /** How far through the whole book, 0..1; only reflowable books (EPUB) record it. */
+      progression: d.doublePrecision("progression"),
+      /** The web reader's exact position in an EPUB. */
+      locator: d.jsonb("locator").$type<ReadiumLocator>(),
+      /** KOReader's position in an EPUB (a CREngine XPointer), given back to KOReader as it was pushed. */
+      xpointer: d.text("xpointer"),
+      /** The device that wrote the progress, as KOReader names it (null for Longbox's own clients). */
+      device: d.text("device"),
+      deviceId: d.text("device_id"),
+      /** The server's time of the write: the last writer wins. */
       updatedAt: updatedAt(),
     },
     (t) => [d.primaryKey({ columns: [t.userId, t.bookId] })],
