@@ -35,6 +35,8 @@ import { CoverService } from "./library/covers";
 import { PageCache } from "./library/page-cache";
 import { PageService } from "./library/pages";
 import { ProgressService } from "./library/progress";
+import { KoreaderSyncService } from "./library/koreader-sync";
+import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
@@ -68,6 +70,8 @@ export interface Services extends ServiceInputs {
   covers: CoverService;
   progress: ProgressService;
   publications: PublicationService;
+  koreaderKeys: KoreaderKeyService;
+  koreaderSync: KoreaderSyncService;
 }
 
 export interface ServiceInputs {
@@ -122,6 +126,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxUploadBytes: config.files.max_cover_upload_bytes,
     maxPixels: formats.limits.maxPixels,
   });
+  const progress = new ProgressService(repositories, books, formats);
   return {
     ...inputs,
     passwords,
@@ -149,8 +154,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles: new BookFileService(books),
     covers,
-    progress: new ProgressService(repositories, books, formats),
+    progress,
     publications: new PublicationService(books, formats),
+    koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
+    koreaderSync: new KoreaderSyncService(books, progress, formats),
   };
 }
 

@@ -20,6 +20,7 @@ import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { sha256File } from "./file-hash";
+import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { walkLibrary, type DiscoveredFile } from "./walker";
 
@@ -119,6 +120,7 @@ export class LibraryScanner {
     if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
     counters.booksDeleted = toDelete.length;
     await this.repositories.catalogue.removeEmptySeries(library.id);
+    await fillMissingDocumentIds(this.repositories, library.id, signal, log);
     reporter.progress(counters);
   }
 
@@ -179,9 +181,10 @@ export class LibraryScanner {
     );
     if (series.created) counters.seriesCreated++;
     if (analysis.errors.length > 0) counters.errors++;
+    const partialMd5 = await partialMd5File(file.path);
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
-      { ...description.content, seriesId: series.id, fileHash: hash, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      { ...description.content, seriesId: series.id, fileHash: hash, partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );

@@ -32,6 +32,8 @@ export interface BookFilter {
   seriesVisible?: SQL | undefined;
   /** Only books this user has started and not completed ("continue reading"). */
   inProgressFor?: string;
+  /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
+  koreaderDocument?: string;
 }
 
 /** `lastRead`: by the caller's progress time, books without progress last. */
@@ -277,6 +279,9 @@ export class BookQueryRepository {
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
+      filter.koreaderDocument
+        ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
+        : undefined,
       filter.inProgressFor
         ? inArray(
             books.id,

@@ -85,6 +85,16 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.uniqueIndex("oidc_identities_subject_uq").on(t.provider, t.subject)],
   );
 
+  /**
+   * A user's KOReader sync key: KOReader sends the MD5 of it with every sync, so what is stored
+   * is an Argon2 hash of that MD5, never the key or its MD5.
+   */
+  const koreaderKeys = d.table("koreader_keys", {
+    userId: ref("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    keyHash: d.text("key_hash").notNull(),
+    createdAt: createdAt(),
+  });
+
   const libraries = d.table(
     "libraries",
     {
@@ -153,6 +163,12 @@ export function defineSchema(d: SchemaKit) {
       fileFormat: d.text("file_format").notNull(),
       mediaType: d.text("media_type").notNull(),
       fileHash: d.text("file_hash").notNull(),
+      /**
+       * KOReader's document ids (kosync): the partial MD5 of the content and the MD5 of the file
+       * name. Null until a scan computes them (books catalogued before they existed).
+       */
+      partialMd5: d.text("partial_md5"),
+      fileNameMd5: d.text("file_name_md5"),
       filePath: d.text("file_path").notNull(),
       fileSize: d.bigint("file_size", { mode: "number" }).notNull(),
       fileModifiedAt: d.bigint("file_modified_at", { mode: "number" }).notNull(),
@@ -171,6 +187,8 @@ export function defineSchema(d: SchemaKit) {
       d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
       d.index("books_hash_idx").on(t.fileHash),
+      d.index("books_partial_md5_idx").on(t.partialMd5),
+      d.index("books_file_name_md5_idx").on(t.fileNameMd5),
       d.index("books_created_idx").on(t.createdAt),
       d.index("books_list_order_idx").on(t.deleted, t.orderSeries, t.orderNumber, t.orderTitle, t.id),
     ],
@@ -298,5 +316,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );
 
-  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

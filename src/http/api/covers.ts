@@ -9,6 +9,7 @@ import { DomainError } from "../../errors";
 import { coverTooLarge, type ImageFile } from "../../library/covers";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { readAtMost } from "../bounded-body";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { IdParams } from "../params";
 
@@ -88,21 +89,4 @@ async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Ar
   if (!(file instanceof Blob)) throw new DomainError("BadRequest", 'the field "file" with the image is missing', { fields: { file: "is required" } });
   if (file.size > maxBytes) throw coverTooLarge(maxBytes);
   return new Uint8Array(await file.arrayBuffer());
-}
-
-/** The request body, refused as soon as it is longer than `limit` bytes (declared or actually sent). */
-async function readAtMost(request: Request, limit: number, tooLarge: () => DomainError): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-    total += chunk.value.length;
-    if (total > limit) {
-      await reader?.cancel();
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
 }
