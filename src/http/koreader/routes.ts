@@ -62,11 +62,13 @@ async function answer(handler: () => Promise<Response>): Promise<Response> {
 
 /**
  * KOReader sends `Accept: application/vnd.koreader.v1+json`. Other kosync clients send other
- * types, so only a KOReader type of another version is refused, as the official server does.
+ * types, so only a KOReader type of another version is refused (412 code 102), as the official
+ * server does.
  */
-function assertAcceptable(request: Request): void {
+function refusedAccept(request: Request): Response | undefined {
   const version = /application\/vnd\.koreader\.v(\d+)\+json/i.exec(request.headers.get("accept") ?? "")?.[1];
-  if (version !== undefined && version !== "1") throw new KosyncError(412, 102, "Unsupported version specified in the Accept header.");
+  if (version === undefined || version === "1") return undefined;
+  return kosyncJson(412, { code: 102, message: "Unsupported version specified in the Accept header." });
 }
 
 /** A non-empty string without `:` (the official server's rule for usernames and document ids). */
@@ -126,14 +128,7 @@ export function koreaderRoutes(services: Services) {
   };
 
   return routes
-    .onBeforeHandle(({ request }) => {
-      try {
-        assertAcceptable(request);
-      } catch (error) {
-        if (error instanceof KosyncError) return kosyncJson(error.status, { code: error.code, message: error.message });
-        throw error;
-      }
-    })
+    .onBeforeHandle(({ request }) => refusedAccept(request))
     .post(
       "/users/create",
       () =>
