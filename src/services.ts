@@ -36,6 +36,8 @@ import { CoverService } from "./library/covers";
 import { PageCache } from "./library/page-cache";
 import { PageService } from "./library/pages";
 import { ProgressService } from "./library/progress";
+import { KoreaderSyncService } from "./library/koreader-sync";
+import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
@@ -70,6 +72,8 @@ export interface Services extends ServiceInputs {
   covers: CoverService;
   progress: ProgressService;
   publications: PublicationService;
+  koreaderKeys: KoreaderKeyService;
+  koreaderSync: KoreaderSyncService;
 }
 
 export interface ServiceInputs {
@@ -133,6 +137,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxUploadBytes: config.files.max_cover_upload_bytes,
     maxPixels: formats.limits.maxPixels,
   });
+  const progress = new ProgressService(repositories, books, formats);
   return {
     ...inputs,
     passwords,
@@ -161,8 +166,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,
     covers,
-    progress: new ProgressService(repositories, books),
+    progress,
     publications: new PublicationService(books, bookFiles, formats),
+    koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
+    koreaderSync: new KoreaderSyncService(books, progress, formats),
   };
 }
 

@@ -142,6 +142,10 @@ export const ConfigSchema = T.Object(
     opds: closed({
       enabled: T.Boolean({ default: true }),
     }),
+    /** KOReader progress sync (kosync) under /koreader. */
+    koreader_api: closed({
+      enabled: T.Boolean({ default: true }),
+    }),
     /** Encrypts secrets the service stores in its database (SERVICE_ENCRYPTION_KEY). */
     encryption_key: T.String({ default: "" }),
   },

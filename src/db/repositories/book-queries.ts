@@ -8,6 +8,7 @@ import type { Database } from "../database";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
+import { progressColumns, type ProgressRecord } from "./progress";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
@@ -16,7 +17,7 @@ export interface BookView extends BookRow {
   seriesName: string;
   /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+  progress: ProgressRecord | null;
 }
 
 export interface BookFilter {
@@ -31,6 +32,8 @@ export interface BookFilter {
   seriesVisible?: SQL | undefined;
   /** Only books this user has started and not completed ("continue reading"). */
   inProgressFor?: string;
+  /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
+  koreaderDocument?: string;
 }
 
 /** `lastRead`: by the caller's progress time, books without progress last. */
@@ -69,9 +72,8 @@ interface BookViewRow {
   libraryDirection: ReadingDirection;
   seriesName: string;
   seriesDirection: ReadingDirection | null;
-  progressPage: number | null;
-  progressCompleted: boolean | null;
-  progressUpdatedAt: Date | null;
+  /** Null when the caller has none (drizzle nulls a left-joined object whose columns are all null). */
+  progress: ProgressRecord | null;
 }
 
 function toBookView(row: BookViewRow): BookView {
@@ -80,10 +82,7 @@ function toBookView(row: BookViewRow): BookView {
     libraryName: row.libraryName,
     seriesName: row.seriesName,
     readingDirection: row.seriesDirection ?? row.libraryDirection,
-    progress:
-      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-        : null,
+    progress: row.progress,
   };
 }
 
@@ -183,9 +182,7 @@ export class BookQueryRepository {
         libraryDirection: libraries.defaultReadingDirection,
         seriesName: series.name,
         seriesDirection: series.readingDirection,
-        progressPage: readProgress.page,
-        progressCompleted: readProgress.completed,
-        progressUpdatedAt: readProgress.updatedAt,
+        progress: progressColumns(this.database),
       })
       .from(books)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -286,6 +283,9 @@ export class BookQueryRepository {
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
+      filter.koreaderDocument
+        ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
+        : undefined,
       filter.inProgressFor
         ? inArray(
             books.id,

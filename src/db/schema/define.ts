@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { SchemaKit } from "./dialects";
-import type { LibraryScanningConfig, StoredBookMetadata } from "./types";
+import type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./types";
 
 export function defineSchema(d: SchemaKit) {
   const id = () => d.uuid("id").primaryKey();
@@ -95,6 +95,16 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.uniqueIndex("oidc_identities_subject_uq").on(t.provider, t.subject)],
   );
 
+  /**
+   * A user's KOReader sync key: KOReader sends the MD5 of it with every sync, so what is stored
+   * is an Argon2 hash of that MD5, never the key or its MD5.
+   */
+  const koreaderKeys = d.table("koreader_keys", {
+    userId: ref("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    keyHash: d.text("key_hash").notNull(),
+    createdAt: createdAt(),
+  });
+
   const libraries = d.table(
     "libraries",
     {
@@ -163,6 +173,12 @@ export function defineSchema(d: SchemaKit) {
       fileFormat: d.text("file_format").notNull(),
       mediaType: d.text("media_type").notNull(),
       fileHash: d.text("file_hash").notNull(),
+      /**
+       * KOReader's document ids (kosync): the partial MD5 of the content and the MD5 of the file
+       * name. Null until a scan computes them (books catalogued before they existed).
+       */
+      partialMd5: d.text("partial_md5"),
+      fileNameMd5: d.text("file_name_md5"),
       filePath: d.text("file_path").notNull(),
       fileSize: d.bigint("file_size", { mode: "number" }).notNull(),
       fileModifiedAt: d.bigint("file_modified_at", { mode: "number" }).notNull(),
@@ -181,6 +197,8 @@ export function defineSchema(d: SchemaKit) {
       d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
       d.index("books_hash_idx").on(t.fileHash),
+      d.index("books_partial_md5_idx").on(t.partialMd5),
+      d.index("books_file_name_md5_idx").on(t.fileNameMd5),
       d.index("books_created_idx").on(t.createdAt),
       d.index("books_list_order_idx").on(t.deleted, t.orderSeries, t.orderNumber, t.orderTitle, t.id),
     ],
@@ -218,8 +236,19 @@ export function defineSchema(d: SchemaKit) {
     {
       userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
       bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      /** 1-based; for an EPUB the spine item, so it agrees with the page routes and OPDS pse:lastRead. */
       page: d.integer("page").notNull(),
       completed: d.boolean("completed").notNull(),
+      /** How far through the whole book, 0..1; only reflowable books (EPUB) record it. */
+      progression: d.doublePrecision("progression"),
+      /** The web reader's exact position in an EPUB. */
+      locator: d.jsonb("locator").$type<ReadiumLocator>(),
+      /** KOReader's position in an EPUB (a CREngine XPointer), given back to KOReader as it was pushed. */
+      xpointer: d.text("xpointer"),
+      /** The device that wrote the progress, as KOReader names it (null for Longbox's own clients). */
+      device: d.text("device"),
+      deviceId: d.text("device_id"),
+      /** The server's time of the write: the last writer wins. */
       updatedAt: updatedAt(),
     },
     (t) => [d.primaryKey({ columns: [t.userId, t.bookId] })],
@@ -305,5 +334,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );
 
-  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -1,18 +1,29 @@
 /** The API shape of a book: the spec's BookDto plus the contract's extra fields. */
 import { basename } from "node:path";
 import type { AccessService } from "../../access/visibility";
-import type { BookErrorView, BookView, UserRecord } from "../../db";
+import type { BookErrorView, BookView, ProgressRecord, ReadiumLocator, UserRecord } from "../../db";
+import { progressPercentage } from "../../library/progress";
 
 export interface ReadProgressDto {
   page: number;
   completed: boolean;
   percentage: number;
+  progression: number | null;
+  locator: ReadiumLocator | null;
+  device: string | null;
   updatedAt: string;
 }
 
-export function toReadProgressDto(progress: NonNullable<BookView["progress"]>, pageCount: number): ReadProgressDto {
-  const percentage = progress.completed ? 100 : pageCount > 0 ? Math.round((progress.page / pageCount) * 1000) / 10 : 0;
-  return { page: progress.page, completed: progress.completed, percentage, updatedAt: progress.updatedAt.toISOString() };
+export function toReadProgressDto(progress: ProgressRecord, pageCount: number): ReadProgressDto {
+  return {
+    page: progress.page,
+    completed: progress.completed,
+    percentage: progressPercentage(progress, pageCount),
+    progression: progress.progression,
+    locator: progress.locator,
+    device: progress.device,
+    updatedAt: progress.updatedAt.toISOString(),
+  };
 }
 
 /**
