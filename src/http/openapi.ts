@@ -8,6 +8,10 @@
  */
 import { openapi } from "@elysiajs/openapi";
 import { VERSION } from "../version";
+import { useOwnFormatChecks } from "./format-checks";
+
+// The plugin's import replaced TypeBox's format checks with slow ones (see ./format-checks.ts).
+useOwnFormatChecks();
 
 /** Any one of these credentials is enough (see src/auth/authenticator.ts). */
 export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyAuth: [] }];

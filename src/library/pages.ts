@@ -78,7 +78,7 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      await statOnDisk(page.book.filePath); // a clear 404 when the file went away since the scan
+      statOnDisk(page.book.filePath); // a clear 404 when the file went away since the scan
       const location = this.locations.get(page.tag) ?? (await this.findLocation(page));
       if (location) return { kind: "file", path: page.book.filePath, ...location };
     }
@@ -123,7 +123,7 @@ export class PageService {
 
   private async readFromBook(page: PageRef): Promise<PageImage> {
     const { book } = page;
-    await statOnDisk(book.filePath);
+    statOnDisk(book.filePath);
     let image: PageImage;
     try {
       image = await this.formats.readPage(book.filePath, page.number, { formatId: book.fileFormat, maxWidth: page.width });

@@ -20,7 +20,7 @@ export class PublicationService {
   /** 404 for books whose format has no web publication (comic archives, PDF). */
   async publication(caller: Caller, bookId: string): Promise<{ book: BookView; publication: Publication }> {
     const book = await this.books.get(caller, bookId);
-    await statOnDisk(book.filePath);
+    statOnDisk(book.filePath);
     try {
       return { book, publication: await this.formats.publication(book.filePath, { formatId: book.fileFormat }) };
     } catch (error) {
@@ -31,7 +31,7 @@ export class PublicationService {
   async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ book: BookView; resource: BookResource }> {
     const book = await this.books.get(caller, bookId);
     if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
-    await statOnDisk(book.filePath);
+    statOnDisk(book.filePath);
     try {
       return { book, resource: await this.formats.readResource(book.filePath, resourcePath, { formatId: book.fileFormat }) };
     } catch (error) {
