@@ -6,7 +6,7 @@
 import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
-import { requestIdOf } from "./request-context";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -60,6 +60,8 @@ function validationResponse(error: Readonly<ValidationError>): Response {
 export function errorHandling(log: Logger) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
     const response = errorToResponse(log, context);
+    const requestId = requestIdOf(context.request);
+    if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
     context.set.status = response.status;
     return response;
