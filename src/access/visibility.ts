@@ -24,4 +24,12 @@ export class AccessService {
   seesServerInternals(user: Pick<UserRecord, "role">): boolean {
     return user.role === "admin";
   }
+
+  /**
+   * Whose grants filter what this user sees, for the prepared hot-path queries that apply the
+   * rule inside SQL (BookQueryRepository.fileOf): the user's id, or null for an admin.
+   */
+  viewerFilter(user: Pick<UserRecord, "id" | "role">): string | null {
+    return user.role === "admin" ? null : user.id;
+  }
 }

@@ -49,6 +49,7 @@ export interface DataLayer {
 
 export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
   const database = openDatabase(config, sqliteFile);
+  const access = new AccessRepository(database);
   return {
     database,
     repositories: {
@@ -60,8 +61,8 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       apiKeys: new ApiKeyRepository(database),
       emailVerificationTokens: new EmailVerificationTokenRepository(database),
       oidcIdentities: new OidcIdentityRepository(database),
-      books: new BookQueryRepository(database),
-      access: new AccessRepository(database),
+      books: new BookQueryRepository(database, access),
+      access,
       duplicates: new DuplicateRepository(database),
       sharingTags: new SharingTagRepository(database),
       inventory: new InventoryRepository(database),

@@ -78,7 +78,7 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      const { path } = await openableFile(page.book); // a clear 404 when the file went away since the scan
+      const { path } = openableFile(page.book); // a clear 404 when the file went away since the scan
       const location = this.locations.get(page.tag) ?? (await this.findLocation(page, path));
       if (location) return { kind: "file", path, ...location };
     }
@@ -123,7 +123,7 @@ export class PageService {
 
   private async readFromBook(page: PageRef): Promise<PageImage> {
     const { book } = page;
-    const { path } = await openableFile(book);
+    const { path } = openableFile(book);
     let image: PageImage;
     try {
       image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });

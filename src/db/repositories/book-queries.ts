@@ -5,10 +5,13 @@
  */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
+import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { progressColumns, type ProgressRecord } from "./progress";
+import { preparedOnce } from "./prepared";
+import { RecentReads } from "./recent-reads";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
@@ -87,7 +90,18 @@ function toBookView(row: BookViewRow): BookView {
 }
 
 export class BookQueryRepository {
-  constructor(private readonly database: Database) {}
+  /** `fileOf` for an admin (any book), and for a user under sharing-tag grants (`viewerId`). */
+  private readonly fileOfAny = preparedOnce(() => this.fileOfQuery(undefined, "book_file_of"));
+  private readonly fileOfVisible = preparedOnce(() => this.fileOfQuery(this.access.seriesVisibleToViewer(), "book_file_of_visible"));
+  /** A reader asks for the same book page after page. */
+  private readonly recentFiles: RecentReads<BookFileView | undefined>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly access: AccessRepository,
+  ) {
+    this.recentFiles = new RecentReads(database);
+  }
 
   private get db() {
     return this.database.handle();
@@ -151,11 +165,19 @@ export class BookQueryRepository {
 
   /**
    * Just what serving a page or the file needs, in one small query (the hot path of readers):
-   * the book if it exists and its series is visible.
+   * the book if it exists and its series is visible to `viewerId`'s sharing-tag grants (null:
+   * an admin, who sees everything; see AccessService.viewerFilter).
    */
-  async fileOf(id: string, seriesVisible?: SQL): Promise<BookFileView | undefined> {
+  async fileOf(id: string, viewerId: string | null): Promise<BookFileView | undefined> {
+    return this.recentFiles.get(`${viewerId}/${id}`, async () => {
+      const [row] = viewerId === null ? await this.fileOfAny().execute({ id }) : await this.fileOfVisible().execute({ id, viewerId });
+      return row;
+    });
+  }
+
+  private fileOfQuery(seriesVisible: SQL | undefined, name: string) {
     const { books, series, libraries } = this.database.tables;
-    const [row] = await this.db
+    return this.database.root
       .select({
         id: books.id,
         filePath: books.filePath,
@@ -167,9 +189,9 @@ export class BookQueryRepository {
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
-      .where(and(eq(books.id, id), seriesVisible))
-      .limit(1);
-    return row;
+      .where(and(eq(books.id, sql.placeholder("id")), seriesVisible))
+      .limit(1)
+      .prepare(name);
   }
 
   private selectViews(where: SQL | undefined, userId: string | null) {
