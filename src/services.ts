@@ -5,6 +5,7 @@
 import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
+import { CookieSessions } from "./auth/cookie-sessions";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
@@ -19,6 +20,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
@@ -26,6 +28,7 @@ import { ScanSchedules } from "./jobs/scan-schedules";
 import { SharingTagService } from "./access/sharing-tags";
 import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
+import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
@@ -50,6 +53,7 @@ export interface Services extends ServiceInputs {
   passwordChanges: PasswordChanges;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
+  cookieSessions: CookieSessions;
   login: LoginService;
   apiKeys: ApiKeyService;
   authenticator: Authenticator;
@@ -57,6 +61,7 @@ export interface Services extends ServiceInputs {
   oidc: OidcService;
   formats: FormatRegistry;
   scanEvents: ScanEvents<ScanStatusDto>;
+  readingEvents: ReadingEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -67,6 +72,7 @@ export interface Services extends ServiceInputs {
   duplicates: DuplicateService;
   metrics: Metrics;
   series: SeriesService;
+  catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
   bookFiles: BookFileService;
   covers: CoverService;
@@ -109,6 +115,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
 
   const formats = await formatRegistryFor(config);
   const scanEvents = new ScanEvents<ScanStatusDto>();
+  const readingEvents = new ReadingEvents();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
@@ -137,7 +144,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxUploadBytes: config.files.max_cover_upload_bytes,
     maxPixels: formats.limits.maxPixels,
   });
-  const progress = new ProgressService(repositories, books, formats);
+  const progress = new ProgressService(repositories, books, formats, readingEvents);
   return {
     ...inputs,
     passwords,
@@ -146,6 +153,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     passwordChanges,
     refreshTokens,
     sessions,
+    cookieSessions: new CookieSessions(repositories, refreshTokens, auth.email_confirmation_required),
     login,
     apiKeys,
     authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
@@ -153,6 +161,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
     formats,
     scanEvents,
+    readingEvents,
     thumbnails,
     libraries,
     scans,
@@ -163,6 +172,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     books,
     duplicates: new DuplicateService(repositories, access),
     series,
+    catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,
     covers,

@@ -45,10 +45,13 @@ export class RefreshTokens {
     return this.settings.enabled;
   }
 
-  /** A new active token; without `familyId` it starts a new family (a login). */
-  async issue(userId: string, familyId: string = crypto.randomUUID()): Promise<IssuedRefreshToken> {
+  /**
+   * A new active token; without `familyId` it starts a new family (a login). `lifetimeDays`
+   * overrides the configured lifetime (cookie sessions have their own).
+   */
+  async issue(userId: string, familyId: string = crypto.randomUUID(), lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
     const token = `rt_${randomBase64url(32)}`;
-    const expiresAt = new Date(Date.now() + this.settings.lifetimeDays * DAY_MS);
+    const expiresAt = new Date(Date.now() + lifetimeDays * DAY_MS);
     await this.tokens.insert({ userId, familyId, tokenHash: sha256Hex(token), expiresAt });
     return { token, expiresAt };
   }
@@ -76,6 +79,16 @@ export class RefreshTokens {
       this.log.warn("refresh token reuse detected: token family revoked", { familyId: outcome.familyId, revoked });
     }
     throw invalidRefreshToken();
+  }
+
+  /**
+   * The user an active, unexpired token belongs to, without consuming it: a cookie session
+   * presents the same token on every request. Revoked, used and expired tokens give undefined.
+   */
+  async holderOf(token: string, now: Date = new Date()): Promise<string | undefined> {
+    if (!TOKEN_FORMAT.test(token)) return undefined;
+    const record = await this.tokens.findByHash(sha256Hex(token));
+    return record?.status === "active" && record.expiresAt > now ? record.userId : undefined;
   }
 
   /** Logout: revokes the token if it is active. Unknown or already inactive tokens are ignored. */

@@ -146,6 +146,16 @@ export const ConfigSchema = T.Object(
     koreader_api: closed({
       enabled: T.Boolean({ default: true }),
     }),
+    /** A Komga-compatible API for Komga clients (Mihon's extension, Komelia, Komic); docs/komga-api.md. */
+    komga_api: closed({
+      enabled: T.Boolean({ default: false }),
+      /** Mounted under /<prefix>: clients are given http://host:port/<prefix> as the server address. */
+      prefix: T.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_-]*$", maxLength: 64, default: "komga" }),
+      /** Lifetime of a KOMGA-SESSION cookie. */
+      session_days: T.Integer({ minimum: 1, maximum: 365, default: 7 }),
+      /** Lifetime of a komga-remember-me cookie (set when a client asks with remember-me=true). */
+      remember_me_days: T.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+    }),
     /** Encrypts secrets the service stores in its database (SERVICE_ENCRYPTION_KEY). */
     encryption_key: T.String({ default: "" }),
   },

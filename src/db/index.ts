@@ -93,7 +93,8 @@ export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series
 export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
-export type { BookOrderKey } from "./repositories/book-queries";
+export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
+export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

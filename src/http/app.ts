@@ -22,6 +22,7 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
 import { koreaderRoutes } from "./koreader/routes";
 import { koreaderKeyRoutes } from "./api/koreader-key";
@@ -63,7 +64,8 @@ export function createHttpApp(services: Services) {
     .use(publicationRoutes(services))
     .use(koreaderKeyRoutes(services))
     .use(opdsRoutes(services))
-    .use(koreaderRoutes(services));
+    .use(koreaderRoutes(services))
+    .use(komgaRoutes(services));
   requestBodies.learnRoutes(app.routes);
   return app;
 }

@@ -11,6 +11,7 @@
 import { invalidFields } from "../errors";
 import type { BookView, ProgressRecord, ReadiumLocator, Repositories } from "../db";
 import type { FormatRegistry } from "../formats/registry";
+import type { ReadingEvents } from "../events/reading-events";
 import type { BookService, Caller } from "./books";
 
 export interface ProgressUpdate {
@@ -30,13 +31,14 @@ export interface ProgressUpdate {
 /** A stored position stays small: a locator larger than this (as JSON) is refused. */
 const MAX_LOCATOR_BYTES = 8192;
 
-type LocatedBook = Pick<BookView, "id" | "pageCount" | "fileFormat">;
+type LocatedBook = Pick<BookView, "id" | "seriesId" | "pageCount" | "fileFormat">;
 
 export class ProgressService {
   constructor(
     private readonly repositories: Repositories,
     private readonly books: BookService,
     private readonly formats: FormatRegistry,
+    private readonly events: ReadingEvents,
   ) {}
 
   /** The book and the caller's progress on it (undefined when they have none). */
@@ -82,7 +84,7 @@ export class ProgressService {
       });
     }
     const completed = update.completed ?? (progression !== null ? progression >= 1 : page === book.pageCount);
-    return this.repositories.progress.save(caller.id, book.id, {
+    const saved = await this.repositories.progress.save(caller.id, book.id, {
       page,
       completed,
       progression,
@@ -91,12 +93,15 @@ export class ProgressService {
       device: update.device ?? null,
       deviceId: update.deviceId ?? null,
     });
+    this.events.publish({ kind: "saved", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
+    return saved;
   }
 
   /** Forgets the caller's progress on the book (nothing happens when there was none). */
   async delete(caller: Caller, bookId: string): Promise<void> {
     const book = await this.books.get(caller, bookId);
     await this.repositories.progress.delete(caller.id, book.id);
+    this.events.publish({ kind: "deleted", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
   }
 }
 
