@@ -103,8 +103,6 @@ function errorToResponse(log: Logger, { code, error, request }: Parameters<Error
     case "VALIDATION":
       return validationResponse(error);
     case "PARSE":
-      // A route's own body reader (src/http/bounded-body.ts) says what was wrong: too large, not JSON.
-      if (error.cause instanceof DomainError) return domainErrorResponse(error.cause);
       return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
     case "NOT_FOUND":
       return errorResponse(404, {
