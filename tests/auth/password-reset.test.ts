@@ -4,8 +4,10 @@
  * list and revoke any user's API keys.
  */
 import { beforeAll, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 import { forEachDatabase, type TestServer } from "../helpers/server";
+import { rawQuery } from "../helpers/sql";
 
 const NEW_PASSWORD = "a fresh password 42";
 
@@ -48,6 +50,21 @@ forEachDatabase("credentials after a password change", (server) => {
     expect((await me(basic("reset-me", NEW_PASSWORD))).status).toBe(200);
     // Other accounts' tokens are untouched.
     expect((await me(bearer(adminToken))).status).toBe(200);
+  });
+
+  test("a refresh token that escaped the revocation (rotated concurrently with the change) is still refused, and ends its family", async () => {
+    const id = await createUser(server(), adminToken, "racer");
+    const session = await login(server(), "racer");
+    expect((await server().json("PUT", `/api/v1/users/${id}`, { password: NEW_PASSWORD }, bearer(adminToken))).status).toBe(200);
+    // What a rotation that commits beside the change can leave behind: an active token of the old family.
+    const tokenHash = createHash("sha256").update(session.refresh_token).digest("hex");
+    await rawQuery(server(), "UPDATE refresh_tokens SET status = 'active' WHERE token_hash = $1", tokenHash);
+    expect((await refresh(session.refresh_token)).status).toBe(401);
+    const rows = await rawQuery(server(), "SELECT status FROM refresh_tokens WHERE user_id = $1 AND status = 'active'", id);
+    expect(rows).toEqual([]);
+    // A family begun after the change works.
+    const fresh = await login(server(), "racer", NEW_PASSWORD);
+    expect((await refresh(fresh.refresh_token)).status).toBe(200);
   });
 
   test("with keepApiKeys the keys survive the reset, the sessions do not", async () => {

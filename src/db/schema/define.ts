@@ -47,6 +47,8 @@ export function defineSchema(d: SchemaKit) {
       userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
       familyId: ref("family_id").notNull(),
       tokenHash: d.text("token_hash").notNull(),
+      /** The account's token version when the family began: a family outlives no password change. */
+      tokenVersion: d.integer("token_version").notNull().default(0),
       status: d.text("status", { enum: ["active", "used", "revoked"] }).notNull(),
       expiresAt: time("expires_at").notNull(),
       createdAt: createdAt(),
