@@ -10,6 +10,7 @@ import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
 import { OidcService } from "./auth/oidc";
+import { PasswordChanges } from "./auth/password-change";
 import { passwordHasherFor, type PasswordHasher } from "./auth/passwords";
 import { RefreshTokens } from "./auth/refresh-tokens";
 import { RegistrationService } from "./auth/registration";
@@ -31,13 +32,15 @@ import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
-import { ScanService } from "./library/scans";
+import { ScanService, type ScanStatusDto } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import { BookFileService } from "./library/book-files";
 import { CoverService } from "./library/covers";
 import { PageCache } from "./library/page-cache";
 import { PageService } from "./library/pages";
 import { ProgressService } from "./library/progress";
+import { KoreaderSyncService } from "./library/koreader-sync";
+import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
@@ -47,6 +50,7 @@ export interface Services extends ServiceInputs {
   passwords: PasswordHasher;
   users: UserService;
   userAdministration: UserAdministration;
+  passwordChanges: PasswordChanges;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
   cookieSessions: CookieSessions;
@@ -56,7 +60,7 @@ export interface Services extends ServiceInputs {
   registration: RegistrationService;
   oidc: OidcService;
   formats: FormatRegistry;
-  scanEvents: ScanEvents;
+  scanEvents: ScanEvents<ScanStatusDto>;
   readingEvents: ReadingEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
@@ -74,6 +78,8 @@ export interface Services extends ServiceInputs {
   covers: CoverService;
   progress: ProgressService;
   publications: PublicationService;
+  koreaderKeys: KoreaderKeyService;
+  koreaderSync: KoreaderSyncService;
 }
 
 export interface ServiceInputs {
@@ -98,12 +104,17 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle(auth.login_max_failures, auth.login_window_minutes * 60_000);
+  const throttle = new LoginThrottle({
+    maxFailures: auth.login_max_failures,
+    maxAddressFailures: auth.login_max_address_failures,
+    windowMs: auth.login_window_minutes * 60_000,
+  });
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
+  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
 
   const formats = await formatRegistryFor(config);
-  const scanEvents = new ScanEvents();
+  const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
   const thumbnails = new ThumbnailQueue(
     repositories,
@@ -111,7 +122,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     { dir: inputs.paths.thumbnailDir, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
     log,
   );
-  const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency);
+  const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
+    maxRemovalShare: config.scanner.max_removal_percent / 100,
+    transientRetryMs: config.scanner.transient_retry_seconds * 1000,
+  });
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
   const access = new AccessService(repositories);
   const libraries = new LibraryService(repositories, access);
@@ -120,6 +134,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   libraries.observe(scans);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
+  const bookFiles = new BookFileService(repositories, books);
   const pageCache = new PageCache(inputs.paths.pageCacheDir, config.files.page_cache_max_mb * 1024 * 1024);
   const covers = new CoverService(repositories, books, series, thumbnails, {
     coverDir: inputs.paths.coverDir,
@@ -129,11 +144,13 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxUploadBytes: config.files.max_cover_upload_bytes,
     maxPixels: formats.limits.maxPixels,
   });
+  const progress = new ProgressService(repositories, books, formats, readingEvents);
   return {
     ...inputs,
     passwords,
     users,
-    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens),
+    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges),
+    passwordChanges,
     refreshTokens,
     sessions,
     cookieSessions: new CookieSessions(repositories, refreshTokens, auth.email_confirmation_required),
@@ -157,10 +174,12 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     series,
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
-    bookFiles: new BookFileService(books),
+    bookFiles,
     covers,
-    progress: new ProgressService(repositories, books, readingEvents),
-    publications: new PublicationService(books, formats),
+    progress,
+    publications: new PublicationService(books, bookFiles, formats),
+    koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
+    koreaderSync: new KoreaderSyncService(books, progress, formats),
   };
 }
 

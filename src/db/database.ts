@@ -26,16 +26,28 @@ export interface Database {
   readonly tables: Tables;
   /** The current transaction's handle when called inside `transaction`, else the connection. */
   handle(): Db;
+  /** The connection itself, never a transaction: for statements prepared once (./repositories/prepared.ts). */
+  readonly root: Db;
   /**
    * Runs `work` atomically. Nested calls join the outer transaction. On SQLite (one connection)
    * transactions are serialised by a queue; repositories therefore do every write inside one.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Moves on every time a transaction of this process ends (committed or rolled back): a read
+   * remembered at one value is still current while it has not moved (./repositories/recent-reads.ts).
+   */
+  writeGeneration(): number;
   migrate(): Promise<void>;
   /** Refreshes the query planner's statistics after bulk changes (a scan). */
   optimize(): Promise<void>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Throws when the database answers but cannot be written (a read-only file or folder, a full
+   * disk, a read-only PostgreSQL standby): a service that cannot write is not healthy.
+   */
+  checkWritable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,11 +66,14 @@ function openSqlite(file: string): Database {
   const root = drizzleDb as unknown as Db;
   const scope = new AsyncLocalStorage<true>();
   let queue: Promise<unknown> = Promise.resolve();
+  let generation = 0;
 
   return {
     dialect: "sqlite",
     tables: sqliteSchema as unknown as Tables,
     handle: () => root,
+    root,
+    writeGeneration: () => generation,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
       const run = async () => {
@@ -68,8 +83,16 @@ function openSqlite(file: string): Database {
           client.exec("COMMIT");
           return result;
         } catch (error) {
-          client.exec("ROLLBACK");
+          // SQLite rolls back by itself on some errors (a full disk, I/O errors): a second
+          // ROLLBACK would fail and hide the real cause.
+          try {
+            if (client.inTransaction) client.exec("ROLLBACK");
+          } catch {
+            // The original error says more than a failed rollback.
+          }
           throw error;
+        } finally {
+          generation++;
         }
       };
       const next = queue.then(run, run);
@@ -83,13 +106,22 @@ function openSqlite(file: string): Database {
     ping: async () => {
       client.query("SELECT 1").get();
     },
+    checkWritable() {
+      // A real (tiny) write: rewriting the header's user version to the value it has.
+      return this.transaction(async () => {
+        const { user_version } = client.query("PRAGMA user_version").get() as { user_version: number };
+        client.exec(`PRAGMA user_version = ${Number(user_version)}`);
+      });
+    },
     close: async () => client.close(),
   };
 }
 
 function openPostgres(config: Config): Database {
   const settings = config.database.postgres;
-  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 10 };
+  // A server that is down must be noticed in seconds (requests answer 503 with Retry-After),
+  // not after the driver's default 30 s; connections reopen by themselves when it returns.
+  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 3 };
   const client = settings.url
     ? postgres(settings.url, options)
     : postgres({
@@ -102,14 +134,17 @@ function openPostgres(config: Config): Database {
       });
   const root = drizzlePostgres(client);
   const scope = new AsyncLocalStorage<Db>();
+  let generation = 0;
 
   return {
     dialect: "postgres",
     tables: pgSchema,
     handle: () => scope.getStore() ?? root,
+    root,
+    writeGeneration: () => generation,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
-      return root.transaction((tx) => scope.run(tx as unknown as Db, work));
+      return root.transaction((tx) => scope.run(tx as unknown as Db, work)).finally(() => generation++);
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
     optimize: async () => {
@@ -117,6 +152,10 @@ function openPostgres(config: Config): Database {
     },
     ping: async () => {
       await root.execute(sql`select 1`);
+    },
+    checkWritable: async () => {
+      const [row] = await root.execute<{ read_only: string }>(sql`select current_setting('transaction_read_only') as read_only`);
+      if (row?.read_only === "on") throw Object.assign(new Error("the PostgreSQL server only accepts reads"), { code: "25006" });
     },
     close: async () => client.end({ timeout: 5 }),
   };

@@ -5,9 +5,13 @@
  */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
+import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
+import { progressColumns, type ProgressRecord } from "./progress";
+import { preparedOnce } from "./prepared";
+import { RecentReads } from "./recent-reads";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
 import { bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
@@ -17,7 +21,7 @@ export interface BookView extends BookRow {
   seriesName: string;
   /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+  progress: ProgressRecord | null;
 }
 
 export interface BookFilter {
@@ -41,6 +45,8 @@ export interface BookFilter {
   seriesVisible?: SQL | undefined;
   /** Only books this user has started and not completed ("continue reading"). */
   inProgressFor?: string;
+  /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
+  koreaderDocument?: string;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface BookFileView {
   fileFormat: string;
   fileHash: string;
   pageCount: number;
+  /** The book's library folder: the file must resolve inside it to be served. */
+  libraryPath: string;
 }
 
 interface BookViewRow {
@@ -96,9 +104,8 @@ interface BookViewRow {
   libraryDirection: ReadingDirection;
   seriesName: string;
   seriesDirection: ReadingDirection | null;
-  progressPage: number | null;
-  progressCompleted: boolean | null;
-  progressUpdatedAt: Date | null;
+  /** Null when the caller has none (drizzle nulls a left-joined object whose columns are all null). */
+  progress: ProgressRecord | null;
 }
 
 function toBookView(row: BookViewRow): BookView {
@@ -107,15 +114,23 @@ function toBookView(row: BookViewRow): BookView {
     libraryName: row.libraryName,
     seriesName: row.seriesName,
     readingDirection: row.seriesDirection ?? row.libraryDirection,
-    progress:
-      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-        : null,
+    progress: row.progress,
   };
 }
 
 export class BookQueryRepository {
-  constructor(private readonly database: Database) {}
+  /** `fileOf` for an admin (any book), and for a user under sharing-tag grants (`viewerId`). */
+  private readonly fileOfAny = preparedOnce(() => this.fileOfQuery(undefined, "book_file_of"));
+  private readonly fileOfVisible = preparedOnce(() => this.fileOfQuery(this.access.seriesVisibleToViewer(), "book_file_of_visible"));
+  /** A reader asks for the same book page after page. */
+  private readonly recentFiles: RecentReads<BookFileView | undefined>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly access: AccessRepository,
+  ) {
+    this.recentFiles = new RecentReads(database);
+  }
 
   private get db() {
     return this.database.handle();
@@ -179,11 +194,19 @@ export class BookQueryRepository {
 
   /**
    * Just what serving a page or the file needs, in one small query (the hot path of readers):
-   * the book if it exists and its series is visible.
+   * the book if it exists and its series is visible to `viewerId`'s sharing-tag grants (null:
+   * an admin, who sees everything; see AccessService.viewerFilter).
    */
-  async fileOf(id: string, seriesVisible?: SQL): Promise<BookFileView | undefined> {
-    const { books, series } = this.database.tables;
-    const [row] = await this.db
+  async fileOf(id: string, viewerId: string | null): Promise<BookFileView | undefined> {
+    return this.recentFiles.get(`${viewerId}/${id}`, async () => {
+      const [row] = viewerId === null ? await this.fileOfAny().execute({ id }) : await this.fileOfVisible().execute({ id, viewerId });
+      return row;
+    });
+  }
+
+  private fileOfQuery(seriesVisible: SQL | undefined, name: string) {
+    const { books, series, libraries } = this.database.tables;
+    return this.database.root
       .select({
         id: books.id,
         seriesId: books.seriesId,
@@ -191,12 +214,14 @@ export class BookQueryRepository {
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
         pageCount: books.pageCount,
+        libraryPath: libraries.path,
       })
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
-      .where(and(eq(books.id, id), seriesVisible))
-      .limit(1);
-    return row;
+      .innerJoin(libraries, eq(libraries.id, books.libraryId))
+      .where(and(eq(books.id, sql.placeholder("id")), seriesVisible))
+      .limit(1)
+      .prepare(name);
   }
 
   private selectViews(where: SQL | undefined, userId: string | null) {
@@ -209,9 +234,7 @@ export class BookQueryRepository {
         libraryDirection: libraries.defaultReadingDirection,
         seriesName: series.name,
         seriesDirection: series.readingDirection,
-        progressPage: readProgress.page,
-        progressCompleted: readProgress.completed,
-        progressUpdatedAt: readProgress.updatedAt,
+        progress: progressColumns(this.database),
       })
       .from(books)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -344,6 +367,9 @@ export class BookQueryRepository {
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
+      filter.koreaderDocument
+        ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
+        : undefined,
       filter.inProgressFor
         ? inArray(
             books.id,

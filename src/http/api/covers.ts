@@ -11,7 +11,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { IdParams } from "../params";
-import { readAtMost } from "../bounded-body";
+import { readBodyAtMost } from "../request-body";
 
 /** Room for the multipart boundaries and part headers around the image itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -80,7 +80,7 @@ async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Ar
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new DomainError("BadRequest", 'send the image as multipart/form-data in the field "file"', { fields: { file: "is required" } });
   }
-  const body = await readAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
+  const body = await readBodyAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();

@@ -1,10 +1,13 @@
 /**
  * GET /api/v1/scans/stream: server-sent events of scan progress (contract: named events,
  * increasing ids, the ScanStatus as data, a keep-alive comment every 15 s, no proxy buffering).
- * A client that goes away is unsubscribed at once.
+ * A client that goes away is unsubscribed at once. Callers who may not see the server's
+ * internals get the lifecycle events with the scan's state only (no counters, no failure
+ * reason) and no progress events, which would tell them nothing more.
  */
 import { Elysia } from "elysia";
 import type { ScanEvent } from "../../events/scan-events";
+import { toScanStateDto, type ScanStatusDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { eventStreamResponse } from "../event-stream";
@@ -15,13 +18,20 @@ export function scanStreamRoutes(services: Services) {
   const events = services.scanEvents;
   return new Elysia({ name: "scan-stream-routes" }).use(authPlugin(services)).get(
     "/api/v1/scans/stream",
-    ({ request }) =>
-      eventStreamResponse(
+    ({ caller, request }) => {
+      const seesDetails = services.access.seesServerInternals(caller.user);
+      return eventStreamResponse(
         request,
         (send, close) =>
-          events.subscribe((event: ScanEvent) => send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`), close),
+          events.subscribe((event: ScanEvent<ScanStatusDto>) => {
+            if (seesDetails) send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`);
+            else if (event.name !== "scan.progress") {
+              send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(toScanStateDto(event.data))}\n\n`);
+            }
+          }, close),
         "retry: 5000\n: connected\n\n",
-      ),
+      );
+    },
     { auth: "user", detail: { summary: "Scan progress as server-sent events", tags: ["scans"] } },
   );
 }

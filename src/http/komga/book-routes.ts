@@ -14,7 +14,7 @@ import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } 
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
-import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, parseKomgaJson, searchRequest, type KomgaCriteria } from "./list-filters";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { booleanParam, type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -149,7 +149,6 @@ export function komgaBookRoutes(services: Services) {
       {
         komga: true,
         params: IdParams,
-        parse: parseKomgaJson,
         body: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })), completed: t.Optional(t.Boolean()) }),
         detail: { summary: "Komga: record the caller's page, or completion", tags: ["komga"] },
       },

@@ -69,7 +69,8 @@ export function toKomgaLibrary(library: LibraryDto) {
   return {
     id: library.id,
     name: library.name,
-    root: library.path,
+    // Komga clients need a string; only admins see server paths (docs/api.md), others get "".
+    root: library.path ?? "",
     importComicInfoBook: true,
     importComicInfoSeries: true,
     importComicInfoCollection: false,

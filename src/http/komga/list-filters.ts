@@ -5,7 +5,6 @@
 import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
 import { t } from "elysia";
 import { DomainError } from "../../errors";
-import { jsonAtMost } from "../bounded-body";
 import { booleanValue, flattenCondition, stringValues, type ConditionFields } from "./conditions";
 import { booleanParam, optionalList, type SortOrder } from "./spring-page";
 
@@ -98,12 +97,8 @@ const CONDITION_FIELDS = {
   book: { libraryId: null, seriesId: null, readListId: null, readStatus: READ_STATUS_VALUES, mediaStatus: MEDIA_STATUS_VALUES, tag: null, author: null, deleted: null, oneShot: null },
 } as const satisfies Record<string, ConditionFields>;
 
-/** Komga's JSON bodies are small: a search, a progress update. */
-export const parseKomgaJson = jsonAtMost(64 * 1024);
-
 /** The route options of POST /series/list and /books/list. */
 export const searchRequest = {
-  parse: parseKomgaJson,
   body: t.Object({ condition: t.Optional(t.Unknown()), fullTextSearch: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])) }),
 };
 

@@ -11,7 +11,7 @@ import { thumbnailResponse } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
-import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, parseKomgaJson, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -94,7 +94,6 @@ export function komgaSeriesRoutes(services: Services) {
       {
         komga: true,
         params: IdParams,
-        parse: parseKomgaJson,
         body: t.Object({ lastBookNumberSortRead: t.Number() }),
         detail: { summary: "Komga: marks every book up to this number as read (Mihon tracker)", tags: ["komga"] },
       },
