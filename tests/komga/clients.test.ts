@@ -124,6 +124,7 @@ forEachDatabase(
       await makeCbz(join(root, "Beta", "Beta 01.cbz"), { pages: 2, seed: 3, comicInfo: info({ Series: "Beta", Number: 1, Writer: "Bob Other", Genre: "Drama" }) });
       placeFixture("epub/idpf-built/wasteland.epub", join(root, "Novel", "wasteland.epub"));
       placeFixture("pdf/komga/komga.pdf", join(root, "Documents", "komga.pdf"));
+      placeFixture("epub/idpf-built/haruko-jpeg.epub", join(root, "Novel", "haruko-jpeg.epub"));
       await makeCbz(join(root, "Broken", "Broken 01.cbz"), { pages: 0, seed: 4 });
       world.libraryId = (await createLibrary(server(), admin, { path: root, name: "Comics" })).id;
       const finished = await scan(server(), admin, world.libraryId);
@@ -169,6 +170,9 @@ forEachDatabase(
         expect(sessionOnly.status).toBe(200);
         const latest = decode(SpringPage(KomgaSeries), await sessionOnly.json());
         expect(latest.content).toHaveLength(5);
+        // Spring's leniency: nonsense paging falls back to the defaults.
+        const lenient = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?page=-1&size=abc", jar)).json());
+        expect({ number: lenient.number, size: lenient.size }).toEqual({ number: 0, size: 20 });
         const second = decode(SpringPage(KomgaSeries), await (await mihon("/api/v1/series?search=&page=1&size=3&deleted=false&sort=metadata.titleSort,asc", jar)).json());
         expect({ number: second.number, first: second.first, last: second.last, numberOfElements: second.numberOfElements, totalPages: second.totalPages }).toEqual({
           number: 1,
@@ -197,10 +201,12 @@ forEachDatabase(
         const libraries = await (await mihon("/api/v1/libraries", jar)).json();
         expect(libraries.map((library: { id: string; name: string }) => ({ id: library.id, name: library.name }))).toEqual([{ id: world.libraryId, name: "Comics" }]);
         decode(CollectionPage, await (await mihon("/api/v1/collections?unpaged=true", jar)).json());
+        expect((await mihon("/api/v1/collections/01900000-0000-7000-8000-000000000000/series?search=&page=0", jar)).status).toBe(404);
+        expect((await mihon("/api/v1/readlists/01900000-0000-7000-8000-000000000000/read-progress/tachiyomi", jar)).status).toBe(404);
         expect(await (await mihon("/api/v1/genres", jar)).json()).toEqual(["Action", "Drama"]);
         expect(await (await mihon("/api/v1/tags", jar)).json()).toEqual(["Space"]);
         expect(await (await mihon("/api/v1/publishers", jar)).json()).toEqual(["Acme"]);
-        expect(await (await mihon("/api/v1/languages", jar)).json()).toEqual(["en", "en-US"]); // the EPUB says en-US
+        expect(await (await mihon("/api/v1/languages", jar)).json()).toEqual(["en", "en-US", "ja-jp"]); // as the EPUBs say them
         expect(await (await mihon("/api/v1/release-dates", jar)).json()).toEqual(["2022", "2011", "2002", "2001"]); // 2022: the PDF, 2011: the EPUB
         expect(await (await mihon(`/api/v1/release-dates?series_id=${world.alpha}`, jar)).json()).toEqual(["2002", "2001"]);
         expect(await (await mihon("/api/v1/genres?library_id=not-an-id", jar)).json()).toEqual([]);
@@ -241,8 +247,20 @@ forEachDatabase(
         expect(chapters[0].metadata.authors).toContainEqual({ name: "Pete Pencil", role: "penciller" });
 
         const novel = decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${world.novel}/books?unpaged=true&media_status=READY&deleted=false`, jar)).json());
-        expect(novel.content[0].media.mediaProfile).toBe("EPUB");
-        expect(novel.content[0].media.epubDivinaCompatible).toBe(false);
+        // Mihon keeps EPUBs whose pages are all images (a fixed-layout manga) and drops reflowable ones.
+        const epub = (title: string) => novel.content.find((book: { name: string }) => book.name === title).media;
+        expect(epub("The Waste Land")).toMatchObject({ mediaProfile: "EPUB", epubDivinaCompatible: false });
+        expect(epub("ハルコさんの彼氏")).toMatchObject({ mediaProfile: "EPUB", epubDivinaCompatible: true, pagesCount: 13 });
+        const progressOf = (title: string, method: "PATCH" | "DELETE") =>
+          call(`/api/v1/books/${novel.content.find((book: { name: string }) => book.name === title).id}/read-progress`, {
+            method,
+            jar,
+            headers: MIHON,
+            body: method === "PATCH" ? { page: 1 } : undefined,
+          });
+        expect((await progressOf("The Waste Land", "PATCH")).status).toBe(400);
+        expect((await progressOf("ハルコさんの彼氏", "PATCH")).status).toBe(204);
+        expect((await progressOf("ハルコさんの彼氏", "DELETE")).status).toBe(204);
         // A book without pages is an ERROR and left out of Mihon's READY chapter list.
         const broken = world.broken;
         expect(decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${broken}/books?unpaged=true&media_status=READY&deleted=false`, jar)).json()).totalElements).toBe(0);

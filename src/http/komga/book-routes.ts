@@ -16,9 +16,8 @@ import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
-import { booleanParam, pageableOf, springPage, UNPAGED_LIMIT, windowOf, type Pageable } from "./spring-page";
+import { booleanParam, type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
-const params = (request: Request) => new URL(request.url).searchParams;
 const PageParams = t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() });
 const CONVERSIONS = { jpeg: "image/jpeg", png: "image/png" } as const;
 
@@ -46,13 +45,13 @@ export function komgaBookRoutes(services: Services) {
 
   return new Elysia({ name: "komga-book-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/books", ({ caller, request }) => listBooks(caller.user, criteriaFromQuery(params(request)), pageableOf(params(request))), {
+    .get("/api/v1/books", ({ caller, request }) => listBooks(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
       komga: true,
       detail: { summary: "Komga: books (search, library_id, read_status, media_status, tag, author, deleted; Spring paging)", tags: ["komga"] },
     })
     .post(
       "/api/v1/books/list",
-      ({ caller, request, body }) => listBooks(caller.user, criteriaFromSearch(body, "book"), pageableOf(params(request))),
+      ({ caller, request, body }) => listBooks(caller.user, criteriaFromSearch(body, "book"), pageableOf(queryOf(request))),
       {
         komga: true,
         ...searchRequest,
@@ -61,13 +60,13 @@ export function komgaBookRoutes(services: Services) {
     )
     .get(
       "/api/v1/books/latest",
-      ({ caller, request }) => listBooks(caller.user, { ...criteriaFromQuery(params(request)), deleted: false }, pageableOf(params(request)), { field: "createdAt", direction: "desc" }),
+      ({ caller, request }) => listBooks(caller.user, { ...criteriaFromQuery(queryOf(request)), deleted: false }, pageableOf(queryOf(request)), { field: "createdAt", direction: "desc" }),
       { komga: true, detail: { summary: "Komga: the newest books", tags: ["komga"] } },
     )
     .get(
       "/api/v1/books/ondeck",
       ({ caller, request }) =>
-        listBooks(caller.user, { libraryIds: criteriaFromQuery(params(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, pageableOf(params(request)), {
+        listBooks(caller.user, { libraryIds: criteriaFromQuery(queryOf(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, pageableOf(queryOf(request)), {
           field: "lastRead",
           direction: "desc",
         }),
@@ -101,7 +100,7 @@ export function komgaBookRoutes(services: Services) {
     .get(
       "/api/v1/books/:id/pages/:n",
       async ({ caller, params: { id, n }, request }) => {
-        const query = params(request);
+        const query = queryOf(request);
         const number = booleanParam(query, "zero_based") ? n + 1 : n;
         const convert = (query.get("convert") ?? "").toLowerCase();
         if (convert !== "" && !(convert in CONVERSIONS)) throw new DomainError("BadRequest", "convert must be jpeg or png");

@@ -10,9 +10,8 @@ import type { Services } from "../../services";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { ids } from "./list-filters";
-import { optionalList, pageableOf, springPage, type Pageable } from "./spring-page";
+import { optionalList, type Pageable, pageableOf, queryOf, springPage } from "./spring-page";
 
-const params = (request: Request) => new URL(request.url).searchParams;
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
 
 /** One page of an in-memory list. */
@@ -25,20 +24,20 @@ export function komgaReferenceRoutes(services: Services) {
   const { catalogueMetadata, series, books } = services;
   /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
   const facets = (caller: { id: string; role: "admin" | "user" }, request: Request) => {
-    const query = params(request);
+    const query = queryOf(request);
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
+  };
+  const missing = () => {
+    throw notFound("collection or read list");
   };
   const emptyResource = (name: "collections" | "readlists") =>
     new Elysia({ name: `komga-${name}` })
       .use(komgaAuth(services))
-      .get(`/api/v1/${name}`, ({ request }) => springPage([], 0, pageableOf(params(request))), { komga: true, detail: detail(`${name} (none yet)`) })
-      .get(
-        `/api/v1/${name}/:id`,
-        () => {
-          throw notFound(name === "collections" ? "collection" : "read list");
-        },
-        { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) },
-      );
+      .get(`/api/v1/${name}`, ({ request }) => springPage([], 0, pageableOf(queryOf(request))), { komga: true, detail: detail(`${name} (none yet)`) })
+      .get(`/api/v1/${name}/:id`, missing, { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) })
+      // Its series or books, thumbnail, tachiyomi progress...: of a collection or read list that does not exist.
+      .all(`/api/v1/${name}/:id/*`, missing, { komga: true, detail: detail(`anything of one of the ${name} (none yet)`) });
+
 
   return new Elysia({ name: "komga-reference-routes" })
     .use(komgaAuth(services))
@@ -58,7 +57,7 @@ export function komgaReferenceRoutes(services: Services) {
     .get(
       "/api/v2/authors",
       async ({ caller, request }) => {
-        const query = params(request);
+        const query = queryOf(request);
         const search = query.get("search")?.toLowerCase() ?? "";
         const role = query.get("role")?.toLowerCase();
         const authors = (await facets(caller.user, request)).authors.filter(

@@ -13,9 +13,8 @@ import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
-import { pageableOf, springPage, UNPAGED_LIMIT, windowOf, type Pageable } from "./spring-page";
+import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
-const params = (request: Request) => new URL(request.url).searchParams;
 
 export function komgaSeriesRoutes(services: Services) {
   const { series, books, progress } = services;
@@ -33,17 +32,17 @@ export function komgaSeriesRoutes(services: Services) {
     (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows;
 
   const recentlyChanged = (field: SeriesSort) => async ({ caller, request }: { caller: { user: Caller }; request: Request }) =>
-    listSeries(caller.user, criteriaFromQuery(params(request)), pageableOf(params(request)), { field, direction: "desc" });
+    listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request)), { field, direction: "desc" });
 
   return new Elysia({ name: "komga-series-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, criteriaFromQuery(params(request)), pageableOf(params(request))), {
+    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
       komga: true,
       detail: { summary: "Komga: series (search, library_id, read_status, status, publisher, genre, tag, author; Spring paging)", tags: ["komga"] },
     })
     .post(
       "/api/v1/series/list",
-      ({ caller, request, body }) => listSeries(caller.user, criteriaFromSearch(body, "series"), pageableOf(params(request))),
+      ({ caller, request, body }) => listSeries(caller.user, criteriaFromSearch(body, "series"), pageableOf(queryOf(request))),
       {
         komga: true,
         ...searchRequest,
@@ -67,8 +66,8 @@ export function komgaSeriesRoutes(services: Services) {
       "/api/v1/series/:id/books",
       async ({ caller, params: { id }, request }) => {
         await series.get(caller.user, id);
-        const pageable = pageableOf(params(request));
-        const filter = bookFilterOf({ ...criteriaFromQuery(params(request)), seriesIds: [id] }, caller.user.id);
+        const pageable = pageableOf(queryOf(request));
+        const filter = bookFilterOf({ ...criteriaFromQuery(queryOf(request)), seriesIds: [id] }, caller.user.id);
         if (!filter) return springPage([], 0, pageable);
         const sort = bookSortOf(pageable.sort) ?? { field: "number" as const, direction: "asc" as const };
         const { rows, total } = await books.list(caller.user, filter, windowOf(pageable), sort);

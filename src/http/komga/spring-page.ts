@@ -1,6 +1,8 @@
 /**
  * Spring Data's paging as Komga speaks it: query `page` (from 0), `size` (default 20),
- * repeated `sort=property,asc|desc`, `unpaged=true`; answers as a Spring Page with every field
+ * repeated `sort=property,asc|desc`, `unpaged=true`, read as leniently as Spring reads them
+ * (a malformed or too small size is the default, a negative page 0, a size above MAX_SIZE
+ * MAX_SIZE); answers as a Spring Page with every field
  * (Komelia's client has no defaults). List parameters come comma-joined or repeated
  * (`library_id=a,b`, `read_status=UNREAD&read_status=IN_PROGRESS`); both mean "any of".
  */
@@ -24,13 +26,17 @@ export interface Pageable {
 
 const badRequest = (message: string) => new DomainError("BadRequest", message);
 
+/** The request's query, read as is: repeated parameters stay repeated. */
+export function queryOf(request: Request): URLSearchParams {
+  return new URL(request.url).searchParams;
+}
+
+/** Spring's leniency: a missing or malformed number is the default, one out of range is clamped. */
 function integerParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = params.get(name);
-  if (raw === null || raw === "") return fallback;
-  if (!/^\d{1,9}$/.test(raw)) throw badRequest(`${name} must be a whole number`);
+  if (raw === null || !/^-?\d{1,12}$/.test(raw)) return fallback;
   const value = Number(raw);
-  if (value < min || value > max) throw badRequest(`${name} must be between ${min} and ${max}`);
-  return value;
+  return value < min ? (name === "size" ? fallback : min) : Math.min(value, max);
 }
 
 /** The values of a list parameter, comma-joined or repeated, trimmed, empty ones dropped. */
