@@ -15,7 +15,8 @@ import {
   type ReadPageOptions,
 } from "./contract.ts";
 import { failure, throwIfAborted } from "./errors.ts";
-import { type ImageSize, pageMediaTypeForName, sniffImageMediaType } from "./images.ts";
+import { decodeBudget, decodeCost } from "./decode-budget.ts";
+import { type ImageSize, pageMediaTypeForName, probeImageSize, sniffImageMediaType } from "./images.ts";
 import { scaleToWidth } from "./resize.ts";
 
 export interface ComicArchive {
@@ -120,9 +121,28 @@ export async function readComicPage(
 ): Promise<PageImage> {
   const name = pageEntryName(archive, pageNumber);
   archive.assertReadable(name);
-  const bytes = await archive.read(name, ctx);
-  const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
-  return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+  const pixels = await headerPixels(archive, name, pageNumber, ctx);
+  // One reservation for inflating the entry and scaling it: the scale inside does not wait again.
+  const cost = decodeCost(archive.uncompressedSize(name) ?? 0, options.maxWidth ? (pixels ?? 0) : 0);
+  return decodeBudget.run(cost, async () => {
+    const bytes = await archive.read(name, ctx);
+    const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
+    return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+  });
+}
+
+/**
+ * The page's pixel count from its header, read before the entry is inflated whole. When the
+ * container can read an entry's head and no decoder recognises it, the page is refused here:
+ * a "page" of deflated zeros would otherwise be inflated in full (hundreds of MiB, seconds of
+ * CPU) only for the image decoder to reject it.
+ */
+async function headerPixels(archive: ComicArchive, name: string, pageNumber: number, ctx: PluginContext): Promise<number | null> {
+  const readHead = archive.readHead?.bind(archive);
+  if (!readHead) return null;
+  const size = await probeImageSize((byteCount) => readHead(name, byteCount, ctx));
+  if (!size) throw failure("page_extraction", "corrupt", `Page ${pageNumber} is not an image the server can read`, { pageNumber, entry: name });
+  return size.width * size.height;
 }
 
 /** Where page `pageNumber` lies unmodified in the file, when the container stores it so. */
