@@ -15,6 +15,7 @@ import {
   type ReadPageOptions,
 } from "./contract.ts";
 import { failure, throwIfAborted } from "./errors.ts";
+import { formatBytes } from "./limits.ts";
 import { decodeBudget, decodeCost } from "./decode-budget.ts";
 import { type ImageSize, pageMediaTypeForName, probeImageSize, sniffImageMediaType } from "./images.ts";
 import { scaleToWidth } from "./resize.ts";
@@ -122,14 +123,31 @@ export async function readComicPage(
   const name = pageEntryName(archive, pageNumber);
   archive.assertReadable(name);
   const pixels = await headerPixels(archive, name, pageNumber, ctx);
+  const entryBytes = archive.uncompressedSize(name) ?? 0;
+  if (pixels !== null && entryBytes > pixels * MAX_BYTES_PER_PIXEL + PAGE_BYTES_SLACK) {
+    throw failure(
+      "page_extraction",
+      "limit_exceeded",
+      `Page ${pageNumber} is ${formatBytes(entryBytes)}, more than an image of ${pixels} pixels can take: it is not decoded`,
+      { pageNumber, entry: name, bytes: entryBytes, pixels },
+    );
+  }
   // One reservation for inflating the entry and scaling it: the scale inside does not wait again.
-  const cost = decodeCost(archive.uncompressedSize(name) ?? 0, options.maxWidth ? (pixels ?? 0) : 0);
+  const cost = decodeCost(entryBytes, options.maxWidth ? (pixels ?? 0) : 0);
   return decodeBudget.run(cost, async () => {
     const bytes = await archive.read(name, ctx);
     const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
     return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
   });
 }
+
+/**
+ * The most bytes an image file can honestly spend per pixel: an uncompressed 16-bit RGBA PNG
+ * (8 bytes), plus room for metadata. A page bigger than that for the size its header gives is
+ * filler, and inflating it would only cost time and memory.
+ */
+const MAX_BYTES_PER_PIXEL = 8;
+const PAGE_BYTES_SLACK = 4 * 1024 * 1024;
 
 /**
  * The page's pixel count from its header, read before the entry is inflated whole. When the

@@ -1,7 +1,7 @@
 /**
  * One memory budget for all image decoding in the process: page reads (inflate + scale),
  * re-encoding and thumbnails, whether a request or a scan asks. Each decode reserves what it
- * can need (input bytes + decoded pixels x 4) before it starts and gives it back when done;
+ * can need (see `decodeCost`) before it starts and gives it back when done;
  * decodes that do not fit wait in arrival order, and one that could never fit is refused with
  * `limit_exceeded` (422) instead of running. So however many requests arrive, decoding holds at
  * most the budget on top of the server's ordinary memory.
@@ -81,7 +81,10 @@ export class DecodeBudget {
 /** The process's budget; `longbox serve` sizes it from `files.decode_budget_mb`. */
 export const decodeBudget = new DecodeBudget();
 
-/** Bytes a decode of `pixels` pixels can hold: RGBA, plus the encoded input. */
+/**
+ * Bytes a decode can hold: the encoded input twice (our copy, and the decoder's, or the
+ * inflate buffer while it doubles), plus the pixels as RGBA.
+ */
 export function decodeCost(inputBytes: number, pixels: number): number {
-  return inputBytes + pixels * 4;
+  return inputBytes * 2 + pixels * 4;
 }

@@ -9,20 +9,35 @@ import { createDeflateRaw, crc32 } from "node:zlib";
 
 const MiB = 1024 * 1024;
 
+/** The first 33 bytes of a PNG (signature and IHDR) claiming this size; nothing follows. */
+export function pngHeader(width: number, height: number): Uint8Array {
+  const header = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header, 0);
+  header.writeUInt32BE(13, 8);
+  header.write("IHDR", 12, "latin1");
+  header.writeUInt32BE(width, 16);
+  header.writeUInt32BE(height, 20);
+  header.set([8, 2, 0, 0, 0], 24); // 8-bit RGB
+  header.writeUInt32BE(crc32(header.subarray(12, 29)) >>> 0, 29);
+  return header;
+}
+
 /**
  * A CBZ whose one page `001.png` inflates to `megabytes` MiB of almost nothing: zeros with a
  * stray byte every 2 KiB, which keeps the compression ratio (about 100:1) inside the default
- * limit of 1000, so only the decoding itself can refuse it.
+ * limit of 1000, so only the decoding itself can refuse it. With `head`, the page starts with
+ * those bytes (a believable image header) and the rest is the same filler.
  */
-export async function writeInflatingPageCbz(path: string, megabytes: number): Promise<string> {
-  const chunk = new Uint8Array(MiB);
-  for (let at = 0; at < MiB; at += 2048) chunk[at] = 0x5a;
+export async function writeInflatingPageCbz(path: string, megabytes: number, head?: Uint8Array): Promise<string> {
+  const filler = new Uint8Array(MiB);
+  for (let at = 0; at < MiB; at += 2048) filler[at] = 0x5a;
   const deflater = createDeflateRaw({ level: 1 });
   const compressed: Buffer[] = [];
   deflater.on("data", (data: Buffer) => compressed.push(data));
   const ended = new Promise((resolve) => deflater.on("end", resolve));
   let crc = 0;
   for (let index = 0; index < megabytes; index++) {
+    const chunk = index === 0 && head ? Buffer.concat([head, filler.subarray(head.length)]) : filler;
     crc = crc32(chunk, crc);
     deflater.write(chunk);
   }
