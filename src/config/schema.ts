@@ -114,6 +114,11 @@ export const ConfigSchema = T.Object(
       page_cache_dir: T.String({ default: "" }),
       /** Size cap of the page cache; the least recently used pages go first. 0 = no cache. */
       page_cache_max_mb: T.Integer({ minimum: 0, default: 512 }),
+      /**
+       * Memory all image decoding may hold at once (page reads and scaling, thumbnails); decodes
+       * wait for room, and one that needs more than all of it is refused (422).
+       */
+      decode_budget_mb: T.Integer({ minimum: 64, default: 512 }),
     }),
     scanner: closed({
       concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),

@@ -15,7 +15,9 @@ import {
   type ReadPageOptions,
 } from "./contract.ts";
 import { failure, throwIfAborted } from "./errors.ts";
-import { type ImageSize, pageMediaTypeForName, sniffImageMediaType } from "./images.ts";
+import { formatBytes } from "./limits.ts";
+import { decodeBudget, decodeCost } from "./decode-budget.ts";
+import { type ImageSize, pageMediaTypeForName, probeImageSize, sniffImageMediaType } from "./images.ts";
 import { scaleToWidth } from "./resize.ts";
 
 export interface ComicArchive {
@@ -120,9 +122,45 @@ export async function readComicPage(
 ): Promise<PageImage> {
   const name = pageEntryName(archive, pageNumber);
   archive.assertReadable(name);
-  const bytes = await archive.read(name, ctx);
-  const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
-  return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+  const pixels = await headerPixels(archive, name, pageNumber, ctx);
+  const entryBytes = archive.uncompressedSize(name) ?? 0;
+  if (pixels !== null && entryBytes > pixels * MAX_BYTES_PER_PIXEL + PAGE_BYTES_SLACK) {
+    throw failure(
+      "page_extraction",
+      "limit_exceeded",
+      `Page ${pageNumber} is ${formatBytes(entryBytes)}, more than an image of ${pixels} pixels can take: it is not decoded`,
+      { pageNumber, entry: name, bytes: entryBytes, pixels },
+    );
+  }
+  // One reservation for inflating the entry and scaling it: the scale inside does not wait again.
+  const cost = decodeCost(entryBytes, options.maxWidth ? (pixels ?? 0) : 0);
+  return decodeBudget.run(cost, async () => {
+    const bytes = await archive.read(name, ctx);
+    const page = { bytes, mediaType: mediaTypeOf(name, bytes) };
+    return options.maxWidth ? scaleToWidth(page, options.maxWidth, ctx.limits.maxPixels) : page;
+  });
+}
+
+/**
+ * The most bytes an image file can honestly spend per pixel: an uncompressed 16-bit RGBA PNG
+ * (8 bytes), plus room for metadata. A page bigger than that for the size its header gives is
+ * filler, and inflating it would only cost time and memory.
+ */
+const MAX_BYTES_PER_PIXEL = 8;
+const PAGE_BYTES_SLACK = 4 * 1024 * 1024;
+
+/**
+ * The page's pixel count from its header, read before the entry is inflated whole. When the
+ * container can read an entry's head and no decoder recognises it, the page is refused here:
+ * a "page" of deflated zeros would otherwise be inflated in full (hundreds of MiB, seconds of
+ * CPU) only for the image decoder to reject it.
+ */
+async function headerPixels(archive: ComicArchive, name: string, pageNumber: number, ctx: PluginContext): Promise<number | null> {
+  const readHead = archive.readHead?.bind(archive);
+  if (!readHead) return null;
+  const size = await probeImageSize((byteCount) => readHead(name, byteCount, ctx));
+  if (!size) throw failure("page_extraction", "corrupt", `Page ${pageNumber} is not an image the server can read`, { pageNumber, entry: name });
+  return size.width * size.height;
 }
 
 /** Where page `pageNumber` lies unmodified in the file, when the container stores it so. */

@@ -1,10 +1,15 @@
-/** The format registry the configuration asks for: built-in plugins, then those in plugins.dir. */
+/**
+ * The format registry the configuration asks for: built-in plugins, then those in plugins.dir;
+ * also sizes the process's decode budget (files.decode_budget_mb).
+ */
 import { builtinPlugins } from "../../plugins/index.ts";
 import type { Config } from "../config/schema";
+import { decodeBudget } from "./decode-budget";
 import { FormatRegistry } from "./registry";
 
 export async function formatRegistryFor(config: Config): Promise<FormatRegistry> {
   const scanner = config.scanner;
+  decodeBudget.resize(config.files.decode_budget_mb * 1024 * 1024);
   const external = config.plugins.dir ? await (await import("./loader")).loadPlugins(config.plugins.dir) : [];
   return new FormatRegistry([...builtinPlugins, ...external], {
     limits: {

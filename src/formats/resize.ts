@@ -1,19 +1,31 @@
 /**
  * Decoding page images with sharp, always under the pixel limit: `limitInputPixels` makes
  * sharp refuse a 40000 x 40000 page from its header instead of allocating gigabytes for it.
+ * Every decode also waits for its share of the process's decode budget (decode-budget.ts),
+ * sized from the image's header before any pixel is decoded.
  */
-import sharp from "sharp";
-import type { PageImage, ThumbnailOptions } from "./contract.ts";
+import sharp, { type Sharp } from "sharp";
+import { decodeBudget, decodeCost } from "./decode-budget.ts";
+import { BookAnalysisError, type PageImage, type ThumbnailOptions } from "./contract.ts";
 import { failure } from "./errors.ts";
+
+/** Runs a sharp decode of `image` within the decode budget, costed from its header. */
+async function withinBudget<T>(image: Sharp, inputBytes: number, work: () => Promise<T>): Promise<T> {
+  const { width = 0, height = 0, pages = 1 } = await image.metadata();
+  return decodeBudget.run(decodeCost(inputBytes, width * height * Math.max(pages, 1)), work);
+}
 
 /** A thumbnail `height` pixels high (never enlarged), as WebP or JPEG. */
 export async function makeThumbnail(image: Uint8Array, options: ThumbnailOptions, maxPixels: number): Promise<Uint8Array> {
   try {
-    const pipeline = sharp(image, { limitInputPixels: maxPixels, failOn: "none" })
-      .rotate() // honour EXIF orientation
-      .resize({ height: options.height, withoutEnlargement: true });
-    const encoded = options.format === "webp" ? pipeline.webp({ quality: 80 }) : pipeline.jpeg({ quality: 85, mozjpeg: true });
-    return new Uint8Array(await encoded.toBuffer());
+    const pipeline = sharp(image, { limitInputPixels: maxPixels, failOn: "none" });
+    return await withinBudget(pipeline, image.length, async () => {
+      const scaled = pipeline
+        .rotate() // honour EXIF orientation
+        .resize({ height: options.height, withoutEnlargement: true });
+      const encoded = options.format === "webp" ? scaled.webp({ quality: 80 }) : scaled.jpeg({ quality: 85, mozjpeg: true });
+      return new Uint8Array(await encoded.toBuffer());
+    });
   } catch (error) {
     throw decodeFailure("thumbnail", error, maxPixels);
   }
@@ -25,10 +37,12 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
     const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
     const { width, format } = await image.metadata();
     if (width !== undefined && width <= maxWidth) return page;
-    const resized = image.rotate().resize({ width: maxWidth, withoutEnlargement: true });
-    const keepsFormat = format === "png" || format === "webp" || format === "jpeg";
-    const output = keepsFormat ? resized.toFormat(format) : resized.jpeg({ quality: 85 });
-    return { bytes: new Uint8Array(await output.toBuffer()), mediaType: keepsFormat ? `image/${format}` : "image/jpeg" };
+    return await withinBudget(image, page.bytes.length, async () => {
+      const resized = image.rotate().resize({ width: maxWidth, withoutEnlargement: true });
+      const keepsFormat = format === "png" || format === "webp" || format === "jpeg";
+      const output = keepsFormat ? resized.toFormat(format) : resized.jpeg({ quality: 85 });
+      return { bytes: new Uint8Array(await output.toBuffer()), mediaType: keepsFormat ? `image/${format}` : "image/jpeg" };
+    });
   } catch (error) {
     throw decodeFailure("page_extraction", error, maxPixels);
   }
@@ -37,15 +51,19 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
 /** The page re-encoded as JPEG or PNG, for clients that accept only a few image types. */
 export async function reencode(page: PageImage, format: "jpeg" | "png", maxPixels: number): Promise<PageImage> {
   try {
-    const decoded = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" }).rotate();
-    const image = format === "jpeg" ? decoded.jpeg({ quality: 85 }) : decoded.png();
-    return { bytes: new Uint8Array(await image.toBuffer()), mediaType: `image/${format}` };
+    const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
+    return await withinBudget(image, page.bytes.length, async () => {
+      const rotated = image.rotate();
+      const encoded = format === "jpeg" ? rotated.jpeg({ quality: 85 }) : rotated.png();
+      return { bytes: new Uint8Array(await encoded.toBuffer()), mediaType: `image/${format}` };
+    });
   } catch (error) {
     throw decodeFailure("page_extraction", error, maxPixels);
   }
 }
 
 function decodeFailure(type: "thumbnail" | "page_extraction", error: unknown, maxPixels: number) {
+  if (error instanceof BookAnalysisError) return error; // the decode budget's refusal
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) {
     return failure(type, "limit_exceeded", `The image is larger than the limit of ${maxPixels} pixels and was not decoded`, {

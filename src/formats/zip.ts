@@ -48,6 +48,8 @@ const FLAG_ENCRYPTED = 0x0001;
 const FLAG_UTF8_NAME = 0x0800;
 const METHOD_STORED = 0;
 const METHOD_DEFLATE = 8;
+/** First size of an entry's output buffer; it doubles as the inflated bytes arrive. */
+const INITIAL_OUTPUT_BYTES = 1024 * 1024;
 /** Compressed bytes pushed into the inflater at a time: bounds the output of one push (~16 MiB). */
 const INFLATE_CHUNK_BYTES = 16 * 1024;
 
@@ -156,7 +158,9 @@ export class ZipArchive {
   }
 
   private async inflateDeflated(entry: ZipEntry, dataStart: number, wanted: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const output = new Uint8Array(wanted);
+    // Sized by what actually comes out, not by the declared size: a header that claims 200 MiB
+    // costs nothing until the bytes exist (grown by doubling, never past `wanted`).
+    let output = new Uint8Array(Math.min(wanted, INITIAL_OUTPUT_BYTES));
     let produced = 0;
     let ended = false;
     const inflater = new Inflate((chunk, final) => {
@@ -170,7 +174,15 @@ export class ZipArchive {
           { entry: entry.name },
         );
       }
-      if (produced < wanted) output.set(chunk.subarray(0, wanted - produced), produced);
+      if (produced < wanted) {
+        const part = chunk.subarray(0, wanted - produced);
+        if (produced + part.length > output.length) {
+          const grown = new Uint8Array(Math.min(wanted, Math.max(output.length * 2, produced + part.length)));
+          grown.set(output.subarray(0, produced));
+          output = grown;
+        }
+        output.set(part, produced);
+      }
       produced += chunk.length;
       if (final) ended = true;
     });
