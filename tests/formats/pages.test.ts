@@ -77,9 +77,10 @@ describe("thumbnails", () => {
     expect(error.type).toBe("thumbnail");
   });
 
-  test("fake images give a typed error, not a crash", async () => {
+  test("fake images give a typed error, not a crash: the cover is refused as no image before it is decoded", async () => {
     const error = await rejection(registry.thumbnail(fixture("cbr/comictagger/fake_cbr.cbr"), { height: 100, format: "webp" }));
-    expect(error.type).toBe("thumbnail");
+    expect(error.type).toBe("page_extraction");
+    expect(failureReason(error)).toBe("corrupt");
   });
 });
 
