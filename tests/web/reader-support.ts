@@ -1,0 +1,93 @@
+/**
+ * What the reader tests share: Debian's Chromium driven by playwright-core, a signed-in browser
+ * context, a library of real fixtures, and small helpers over the server's request log.
+ */
+import { expect } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { adminSession, bearer } from "../helpers/auth";
+import { PROJECT_ROOT } from "../helpers/cli";
+import { booksOf, createLibrary, libraryRoot, placeFixture, scanToCompletion } from "../helpers/library";
+import type { TestServer } from "../helpers/server";
+
+export const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "readers");
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+export const PHONE: BrowserContextOptions = { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/** A browser context signed in through the login form, and the errors its pages raise. */
+export async function signedIn(browser: Browser, server: TestServer, username: string, password: string, options = DESKTOP) {
+  const context = await browser.newContext({ ...options, baseURL: server.url });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto("/login");
+  await page.fill("#username", username);
+  await page.fill("#password", password);
+  await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.click("button[type=submit]")]);
+  return { context, page, errors };
+}
+
+/**
+ * Uncaught exceptions and console errors. A 404 from probing a file an EPUB may have but need
+ * not (META-INF/encryption.xml) is logged by Chromium as a failed load; those are checked apart.
+ */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
+  });
+  page.on("response", (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() >= 400 && !path.endsWith("/resource/META-INF/encryption.xml")) errors.push(`${response.status()} ${path}`);
+  });
+  return errors;
+}
+
+/** How many requests for `path` the server has answered so far (from its debug request log). */
+export function requestsFor(server: TestServer, path: string): number {
+  return server.logs.filter((line) => line.includes(" request ") && line.includes(` path=${path} `)).length;
+}
+
+export interface ReaderLibrary {
+  adminToken: string;
+  books: Record<string, Record<string, any>>;
+}
+
+/** Fixtures placed in a library (target path -> fixture path), scanned; books by file name. */
+export async function readerLibrary(server: TestServer, layout: Record<string, string>, extra: (root: string) => Promise<void> = async () => {}) {
+  const { token } = await adminSession(server);
+  const root = libraryRoot(server, "readers");
+  mkdirSync(root, { recursive: true });
+  for (const [target, source] of Object.entries(layout)) placeFixture(source, join(root, target));
+  await extra(root);
+  const library = await createLibrary(server, bearer(token), { name: "Readers", path: root });
+  await scanToCompletion(server, token, library.id);
+  const books: Record<string, Record<string, any>> = {};
+  for (const book of await booksOf(server, bearer(token), library.id)) books[String(book.filePath).split("/").pop()!] = book;
+  return { adminToken: token, books };
+}
+
+/** Opens the book page and follows its Read (or Continue) button, as a person would. */
+export async function openFromBookPage(page: Page, bookId: string, button: RegExp = /^(Read|Continue)/) {
+  await page.goto(`/books/${bookId}`);
+  await Promise.all([page.waitForURL((url) => url.pathname === `/read/${bookId}`), page.getByRole("link", { name: button }).first().click()]);
+}
+
+export async function progressOf(server: TestServer, token: string, bookId: string) {
+  const { status, body } = await server.json("GET", `/api/v1/books/${bookId}/progress`, undefined, bearer(token));
+  return status === 204 ? null : (expect(status).toBe(200), body);
+}
+
+export async function closeAll(contexts: BrowserContext[]) {
+  for (const context of contexts) await context.close();
+}
