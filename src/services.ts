@@ -5,6 +5,7 @@
 import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
+import { BrowserSessions } from "./auth/browser-sessions";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
@@ -46,6 +47,7 @@ export interface Services extends ServiceInputs {
   userAdministration: UserAdministration;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
+  browserSessions: BrowserSessions;
   login: LoginService;
   apiKeys: ApiKeyService;
   authenticator: Authenticator;
@@ -95,6 +97,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const throttle = new LoginThrottle(auth.login_max_failures, auth.login_window_minutes * 60_000);
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
+  const browserSessions = new BrowserSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
   const scanEvents = new ScanEvents();
@@ -129,9 +132,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens),
     refreshTokens,
     sessions,
+    browserSessions,
     login,
     apiKeys,
-    authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
+    authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, browserSessions, auth.email_confirmation_required),
     registration: new RegistrationService(config, repositories, users, new SmtpMailer(config.email), log),
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
     formats,

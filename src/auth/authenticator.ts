@@ -5,25 +5,30 @@
  *   Authorization: Basic user:password       (throttled like a login)
  *   Authorization: Basic user:lbx_...        (API key of that user)
  *   X-API-Key: lbx_...
+ *   the browser session cookie (only when none of the above is present; see browser-sessions.ts)
  * Knows nothing about HTTP beyond header values; the Elysia plugin (src/http/auth-plugin.ts) uses it.
  */
 import type { Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
 import type { AccessTokens } from "./access-tokens";
+import type { BrowserSessions } from "./browser-sessions";
 import { assertMaySignIn } from "./account-status";
 import { looksLikeApiKey, type ApiKeyService } from "./api-keys";
 import type { LoginService } from "./login";
 
-export type CredentialKind = "jwt" | "apiKey" | "basic";
+export type CredentialKind = "jwt" | "apiKey" | "basic" | "session";
 
 export interface Caller {
   user: UserRecord;
   via: CredentialKind;
+  /** The browser session token when `via` is "session" (its CSRF token derives from it). */
+  sessionToken?: string;
 }
 
 export interface PresentedCredentials {
   authorization: string | null;
   apiKeyHeader: string | null;
+  sessionCookie?: string | null;
   clientIp: string;
 }
 
@@ -35,6 +40,7 @@ export class Authenticator {
     private readonly accessTokens: AccessTokens,
     private readonly apiKeys: ApiKeyService,
     private readonly login: LoginService,
+    private readonly browserSessions: BrowserSessions,
     private readonly emailConfirmationRequired: boolean,
   ) {}
 
@@ -45,7 +51,7 @@ export class Authenticator {
     return caller;
   }
 
-  private async resolve({ authorization, apiKeyHeader, clientIp }: PresentedCredentials): Promise<Caller | null> {
+  private async resolve({ authorization, apiKeyHeader, sessionCookie, clientIp }: PresentedCredentials): Promise<Caller | null> {
     if (authorization) {
       const [scheme = "", value = ""] = authorization.trim().split(/\s+/, 2);
       switch (scheme.toLowerCase()) {
@@ -57,7 +63,14 @@ export class Authenticator {
           throw invalidCredentials();
       }
     }
-    return apiKeyHeader ? this.byApiKey(apiKeyHeader.trim()) : null;
+    if (apiKeyHeader) return this.byApiKey(apiKeyHeader.trim());
+    return sessionCookie ? this.bySession(sessionCookie) : null;
+  }
+
+  private async bySession(sessionToken: string): Promise<Caller> {
+    const user = await this.browserSessions.userOf(sessionToken);
+    if (!user) throw new DomainError("Unauthorized", "the session has ended; sign in again");
+    return { user, via: "session", sessionToken };
   }
 
   private async byAccessToken(token: string): Promise<Caller> {

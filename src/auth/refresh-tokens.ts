@@ -78,6 +78,16 @@ export class RefreshTokens {
     throw invalidRefreshToken();
   }
 
+  /**
+   * The owner of a token that is active and unexpired, without rotating it: browser sessions
+   * keep one token in an HttpOnly cookie for their whole life (see browser-sessions.ts).
+   */
+  async activeOwner(token: string, now: Date = new Date()): Promise<string | null> {
+    if (!TOKEN_FORMAT.test(token)) return null;
+    const record = await this.tokens.findByHash(sha256Hex(token));
+    return record?.status === "active" && record.expiresAt > now ? record.userId : null;
+  }
+
   /** Logout: revokes the token if it is active. Unknown or already inactive tokens are ignored. */
   async revoke(token: string): Promise<void> {
     if (!TOKEN_FORMAT.test(token)) return;

@@ -27,13 +27,14 @@ import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
+import { htmlErrorPage, webRoutes } from "./web";
 import { requestContext } from "./request-context";
 
 export function createHttpApp(services: Services) {
   return new Elysia()
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
-    .use(errorHandling(services.log))
+    .use(errorHandling(services.log, htmlErrorPage))
     .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
@@ -54,5 +55,6 @@ export function createHttpApp(services: Services) {
     .use(coverRoutes(services))
     .use(progressRoutes(services))
     .use(publicationRoutes(services))
-    .use(opdsRoutes(services));
+    .use(opdsRoutes(services))
+    .use(webRoutes(services));
 }

@@ -12,8 +12,11 @@
  *
  * `auth: "user"` admits any signed-in account, `auth: "admin"` only admins (else 403). The
  * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" }`. Accepted
- * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key
- * (see src/auth/authenticator.ts). Routes without the option stay open.
+ * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key, and
+ * the web interface's session cookie (see src/auth/authenticator.ts). A state-changing request
+ * made with the cookie also needs our origin and the CSRF token (src/http/browser-session.ts),
+ * so the web pages and readers can call these routes while other sites cannot. Routes without
+ * the option stay open.
  *
  * A 401 from /api/v1 carries no WWW-Authenticate header (no browser pop-up). OPDS readers need
  * the Basic challenge, so the OPDS slice uses `authPlugin(services, { basicChallenge: true })`,
@@ -26,6 +29,7 @@ import type { Server } from "bun";
 import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
 import type { Services } from "../services";
+import { assertCsrfProtected, sessionCookieOf } from "./browser-session";
 import { clientIp } from "./client-address";
 import { API_SECURITY } from "./openapi";
 
@@ -36,7 +40,7 @@ export interface AuthPluginOptions {
   basicChallenge?: boolean;
 }
 
-type AuthServices = Pick<Services, "authenticator" | "config">;
+type AuthServices = Pick<Services, "authenticator" | "browserSessions" | "config">;
 
 export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
 
@@ -45,6 +49,7 @@ export function authenticateRequest(services: AuthServices, request: Request, se
   return services.authenticator.authenticate({
     authorization: request.headers.get("authorization"),
     apiKeyHeader: request.headers.get("x-api-key"),
+    sessionCookie: sessionCookieOf(request),
     clientIp: clientIp(request, server, services.config.application.trust_proxy),
   });
 }
@@ -61,10 +66,11 @@ export function authPlugin(services: AuthServices, options: AuthPluginOptions = 
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({
       detail: { security: API_SECURITY },
-      async transform({ request, server, set }) {
+      async transform({ request, server, set, body }) {
         try {
           const caller = await authenticateRequest(services, request, server);
           if (!caller) throw new DomainError("Unauthorized", "authentication required");
+          assertCsrfProtected(services.browserSessions, caller, request, body, services.config.application.trust_proxy);
           if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
           authenticatedCallers.set(request, caller);
         } catch (error) {
