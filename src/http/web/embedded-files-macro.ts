@@ -32,8 +32,12 @@ export function embeddedTemplates(): Record<string, string> {
 /** static/** plus htmx and its SSE extension from their npm packages, under vendor/. */
 export function embeddedStaticFiles(): Record<string, string> {
   const requireFromProject = createRequire(join(projectRoot, "package.json"));
+  // The readers' sources import npm packages: they are served only as bundles (./reader-assets.ts).
+  const files = Object.entries(readAll(join(projectRoot, "static"), [".css", ".js", ".svg", ".webmanifest"])).filter(
+    ([path]) => !path.startsWith("js/reader/"),
+  );
   return {
-    ...readAll(join(projectRoot, "static"), [".css", ".js", ".svg", ".webmanifest"]),
+    ...Object.fromEntries(files),
     "vendor/htmx.min.js": readFileSync(requireFromProject.resolve("htmx.org/dist/htmx.min.js"), "utf8"),
     "vendor/htmx-ext-sse.min.js": readFileSync(requireFromProject.resolve("htmx-ext-sse/dist/sse.min.js"), "utf8"),
   };

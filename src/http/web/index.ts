@@ -11,6 +11,8 @@ import { bookPage } from "./pages/book";
 import { homePage } from "./pages/home";
 import { sessionPages } from "./pages/session";
 import { setupPage } from "./pages/setup";
+import { readerAssetRoutes } from "./reader-assets";
+import { readerPages } from "./reader";
 
 export { htmlErrorPage } from "./error-pages";
 
@@ -21,5 +23,7 @@ export function webRoutes(services: Services) {
     .use(setupPage(services, guard))
     .use(sessionPages(services, guard))
     .use(homePage(services, guard))
-    .use(bookPage(services, guard));
+    .use(bookPage(services, guard))
+    .use(readerAssetRoutes())
+    .use(readerPages(services, guard));
 }

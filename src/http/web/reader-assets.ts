@@ -20,7 +20,7 @@ export const READER_SCRIPTS = {
   epub: `${BUNDLE_PREFIX}${bundles.entries.epub}`,
 };
 
-const gzipped = new Map<string, Uint8Array>();
+const gzipped = new Map<string, Uint8Array<ArrayBuffer>>();
 
 function bundleFile(file: string, acceptEncoding: string): Response {
   const source = Object.hasOwn(bundles.files, file) ? bundles.files[file] : undefined;

@@ -294,6 +294,7 @@ part("goto").addEventListener("submit", (event) => {
   const input = event.currentTarget.elements.namedItem("page");
   goTo(Number(input.value));
   input.value = "";
+  viewport.focus({ preventScroll: true });
 });
 
 /** Settings: each select names the state field it changes; the choice is remembered. */
@@ -305,6 +306,8 @@ for (const select of root.querySelectorAll("select[data-setting]")) {
     state[setting] = select.value;
     localStorage.setItem(storageKeys[setting], select.value);
     render();
+    // Back to the pages, so that arrow keys turn them instead of changing the choice.
+    viewport.focus({ preventScroll: true });
   });
 }
 
