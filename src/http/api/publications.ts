@@ -7,6 +7,7 @@ import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
 import { IdParams } from "../params";
 
 const RESOURCE_PREFIX = "/resource/";
+const RESOURCE_POLICY = "sandbox";
 
 export function publicationRoutes(services: Services) {
   const { publications } = services;
@@ -27,11 +28,15 @@ export function publicationRoutes(services: Services) {
       async ({ caller, params, request }) => {
         const path = resourcePathOf(request);
         const { book, resource } = await publications.resource(caller.user, params.id, path);
-        return binaryResponse(request, resource.bytes, {
+        const response = binaryResponse(request, resource.bytes, {
           mediaType: resource.mediaType,
           etag: strongEtag(`${book.fileHash}:${encodeURIComponent(path)}`),
           cacheControl: REVALIDATE,
         });
+        // A book's document opened on its own (a link, a new tab) is no page of the site: its
+        // scripts, if any, run in an opaque origin that has no cookies and no access to the API.
+        response.headers.set("content-security-policy", RESOURCE_POLICY);
+        return response;
       },
       {
         auth: "user",
