@@ -72,11 +72,12 @@ const settings = {
   size: Number(remembered("longbox.epub.size", ["80", "90", "100", "110", "120", "140", "160", "180", "200"], "100")),
 };
 
+/** Styles for the book's documents; foliate-js paints its margins in `--theme-bg-color`. */
 function bookCss() {
   const theme = THEMES[settings.theme];
   const font = FONTS[settings.font];
   return `
-    html { color-scheme: ${settings.theme === "dark" ? "dark" : "light"}; font-size: ${settings.size}% !important; }
+    html { color-scheme: ${settings.theme === "dark" ? "dark" : "light"}; font-size: ${settings.size}% !important; --theme-bg-color: ${theme.background}; }
     html, body { color: ${theme.color} !important; background: ${theme.background} !important; }
     ${font ? `body, p, div, span, li, blockquote, h1, h2, h3, h4, h5, h6 { font-family: ${font} !important; }` : ""}
     a:link, a:visited { color: ${theme.link} !important; }
