@@ -16,6 +16,7 @@ import {
   openFromBookPage,
   PHONE,
   progressOf,
+  readerCodeBytes,
   readerLibrary,
   requestsFor,
   SCREENSHOTS,
@@ -218,6 +219,10 @@ forEachDatabase("comic reader", (server) => {
       // A first visit loads the reader's code into the cache, as any earlier reading would have.
       await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
       await readerReady(page);
+      const codeBytes = await readerCodeBytes(page);
+      console.log(`comic reader code: ${codeBytes} bytes gzipped`);
+      expect(codeBytes).toBeGreaterThan(0);
+      expect(codeBytes).toBeLessThan(12_000);
       await chooseSetting(page, "spread", "single");
 
       const timings: number[] = [];

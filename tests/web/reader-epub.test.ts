@@ -11,7 +11,18 @@ import { strToU8, zipSync } from "fflate";
 import type { Browser, Frame, Page } from "playwright-core";
 import { PASSWORD } from "../helpers/auth";
 import { forEachDatabase } from "../helpers/server";
-import { closeAll, launchChromium, openFromBookPage, PHONE, progressOf, readerLibrary, SCREENSHOTS, signedIn, type ReaderLibrary } from "./reader-support";
+import {
+  closeAll,
+  launchChromium,
+  openFromBookPage,
+  PHONE,
+  progressOf,
+  readerCodeBytes,
+  readerLibrary,
+  SCREENSHOTS,
+  signedIn,
+  type ReaderLibrary,
+} from "./reader-support";
 
 const TIMEOUT = 120_000;
 let browser: Browser;
@@ -100,6 +111,10 @@ forEachDatabase("EPUB reader", (server) => {
     try {
       await openFromBookPage(page, alice.id, /^Read$/);
       await epubReady(page);
+      const codeBytes = await readerCodeBytes(page);
+      console.log(`EPUB reader code: ${codeBytes} bytes gzipped`);
+      expect(codeBytes).toBeGreaterThan(0);
+      expect(codeBytes).toBeLessThan(60_000);
 
       await page.getByRole("button", { name: "Contents" }).click();
       const toc = page.getByRole("navigation", { name: "Table of contents" });

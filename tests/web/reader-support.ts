@@ -97,3 +97,13 @@ export async function progressOf(server: TestServer, token: string, bookId: stri
 export async function closeAll(contexts: BrowserContext[]) {
   for (const context of contexts) await context.close();
 }
+
+/** Bytes of the reader's own code the page fetched, as sent (gzipped), from resource timing. */
+export function readerCodeBytes(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname.startsWith("/static/reader/"))
+      .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0),
+  );
+}
