@@ -4,15 +4,14 @@
  * saved (debounced and on leaving) and resumed; the next book offered at the end; preloading;
  * pages at the screen's width on a phone; the time from a click on Read to the first page.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { PASSWORD } from "../helpers/auth";
+import type { Page } from "playwright-core";
 import { makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import {
-  closeAll,
-  launchChromium,
+  asAdmin,
+  DESKTOP,
   openFromBookPage,
   PHONE,
   progressOf,
@@ -20,18 +19,12 @@ import {
   readerLibrary,
   requestsFor,
   SCREENSHOTS,
-  signedIn,
+  useChromium,
   type ReaderLibrary,
 } from "./reader-support";
 
 const TIMEOUT = 120_000;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 const counter = (page: Page) => page.locator("[data-role=counter]");
 const shownPages = (page: Page) => page.$$eval(".reader-stage img", (images) => images.map((image) => Number((image as HTMLElement).dataset.page)));
@@ -88,8 +81,7 @@ forEachDatabase("comic reader", (server) => {
   test("a CBZ on a desktop: spreads left to right and right to left, vertical, webtoon, the keyboard, slider and go-to", async () => {
     const cbz = book("Science Comics 001.cbz");
     expect(cbz.pageCount).toBe(36);
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       await openFromBookPage(page, cbz.id, /^Read$/);
       await readerReady(page);
       await expect(counter(page).textContent()).resolves.toBe("1 / 36");
@@ -164,15 +156,12 @@ forEachDatabase("comic reader", (server) => {
       await readerReady(page);
       await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("rtl");
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("progress is saved while reading and on leaving, resumed from the book page, and the end offers the next book", async () => {
     const cbz = book("Science Comics 001.cbz");
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       await page.goto(`/read/${cbz.id}?page=1`);
       await readerReady(page);
       await chooseSetting(page, "mode", "ltr");
@@ -206,16 +195,13 @@ forEachDatabase("comic reader", (server) => {
       await readerReady(page);
       await expect(counter(page).textContent()).resolves.toBe("1 / 3");
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("the first page is drawn within 300 ms of the click on Read, and a preloaded page turns without a request", async () => {
     const cbz = book("Science Comics 001.cbz");
     await server().json("DELETE", `/api/v1/books/${cbz.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       // A first visit loads the reader's code into the cache, as any earlier reading would have.
       await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
       await readerReady(page);
@@ -253,14 +239,11 @@ forEachDatabase("comic reader", (server) => {
       await Bun.sleep(200);
       expect([requestsFor(server(), pagePath(2)), requestsFor(server(), pagePath(3))]).toEqual(before);
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("CBR and PDF books read page by page like a CBZ", async () => {
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       for (const [file, pages] of [
         ["Captain Science 001.cbr", 5],
         ["test_cix.pdf", 4],
@@ -284,19 +267,16 @@ forEachDatabase("comic reader", (server) => {
         await savedPage(server, library.adminToken, entry.id, 3);
       }
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("on a 375 px phone: pages at the screen's width, swipes and taps turn pages, full screen hides the bars", async () => {
     const cbz = book("Science Comics 001.cbz");
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD, PHONE);
-    const pageRequests: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes(`/books/${cbz.id}/pages/`)) pageRequests.push(request.url());
-    });
-    try {
+    await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
+      const pageRequests: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().includes(`/books/${cbz.id}/pages/`)) pageRequests.push(request.url());
+      });
       await page.goto(`/read/${cbz.id}?page=1`);
       await readerReady(page);
       await chooseSetting(page, "mode", "ltr");
@@ -332,8 +312,6 @@ forEachDatabase("comic reader", (server) => {
       await page.touchscreen.tap(187, 400);
       await expect(page.locator("[data-role=counter]").isVisible()).resolves.toBe(true);
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 });

@@ -4,34 +4,27 @@
  * resumed; and an EPUB whose XHTML carries scripts, which must never run as the site (no access
  * to the site's cookies, no call to /api/v1 with the user's session).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
-import type { Browser, Frame, Page } from "playwright-core";
-import { PASSWORD } from "../helpers/auth";
+import type { Frame, Page } from "playwright-core";
 import { forEachDatabase } from "../helpers/server";
 import {
-  closeAll,
-  launchChromium,
+  asAdmin,
+  DESKTOP,
   openFromBookPage,
   PHONE,
   progressOf,
   readerCodeBytes,
   readerLibrary,
   SCREENSHOTS,
-  signedIn,
+  useChromium,
   type ReaderLibrary,
 } from "./reader-support";
 
 const TIMEOUT = 120_000;
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** What an attacker's book would do if its scripts ran with the site's privileges (no `&` or `<`: it must stay well-formed XHTML). */
 const PAYLOAD = `
@@ -107,8 +100,7 @@ forEachDatabase("EPUB reader", (server) => {
 
   test("table of contents, a chapter, font size and theme; the position is saved as a locator and resumed", async () => {
     const alice = library.books["book.epub"]!;
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       await openFromBookPage(page, alice.id, /^Read$/);
       await epubReady(page);
       const codeBytes = await readerCodeBytes(page);
@@ -167,15 +159,12 @@ forEachDatabase("EPUB reader", (server) => {
       await expect(page.locator("#epub-reader").getAttribute("data-location")).resolves.toBe(location);
       await expect(page.locator("[data-role=chapter]").textContent()).resolves.toContain("Pool of Tears");
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("on a 375 px phone the EPUB reader fits the screen", async () => {
     const alice = library.books["book.epub"]!;
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD, PHONE);
-    try {
+    await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
       await page.goto(`/read/${alice.id}`);
       await epubReady(page);
       await bookFrame(page, "Pool of Tears");
@@ -183,19 +172,16 @@ forEachDatabase("EPUB reader", (server) => {
       await page.getByRole("button", { name: "Next page" }).click();
       await page.screenshot({ path: join(SCREENSHOTS, `epub-phone-${server().kind}.png`) });
       expect(errors).toEqual([]);
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 
   test("an EPUB's scripts never run as the site: no cookie read, no API call with the user's session", async () => {
     const hostile = library.books["hostile.epub"]!;
-    const { context, page, errors } = await signedIn(browser, server(), "admin", PASSWORD);
-    // A cookie that scripts of the site could read (the session cookie itself is HttpOnly).
-    await context.addCookies([{ name: "probe", value: "site-secret", url: server().url }]);
-    const requested: string[] = [];
-    context.on("request", (request) => requested.push(new URL(request.url()).pathname));
-    try {
+    await asAdmin(browser(), server(), DESKTOP, async ({ context, page, errors }) => {
+      // A cookie that scripts of the site could read (the session cookie itself is HttpOnly).
+      await context.addCookies([{ name: "probe", value: "site-secret", url: server().url }]);
+      const requested: string[] = [];
+      context.on("request", (request) => requested.push(new URL(request.url()).pathname));
       await openFromBookPage(page, hostile.id, /^Read$/);
       await epubReady(page);
       const chapter = await bookFrame(page, "Harmless text on the page.");
@@ -220,8 +206,6 @@ forEachDatabase("EPUB reader", (server) => {
       const directives = (readerPage.headers()["content-security-policy"] ?? "").split(";").map((directive) => directive.trim());
       expect(directives).toContain("script-src 'self'");
       expect(directives).toContain("frame-src blob:");
-    } finally {
-      await closeAll([context]);
-    }
+    });
   }, TIMEOUT);
 });

@@ -2,11 +2,11 @@
  * What the reader tests share: Debian's Chromium driven by playwright-core, a signed-in browser
  * context, a library of real fixtures, and small helpers over the server's request log.
  */
-import { expect } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
-import { adminSession, bearer } from "../helpers/auth";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { booksOf, createLibrary, libraryRoot, placeFixture, scanToCompletion } from "../helpers/library";
 import type { TestServer } from "../helpers/server";
@@ -14,11 +14,22 @@ import type { TestServer } from "../helpers/server";
 export const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "readers");
 mkdirSync(SCREENSHOTS, { recursive: true });
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+/** One Chromium for the test file: started before its tests, closed after them. */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
   });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("chromium did not start");
+    return browser;
+  };
 }
 
 export const PHONE: BrowserContextOptions = { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -33,6 +44,9 @@ export async function signedIn(browser: Browser, server: TestServer, username: s
   await page.fill("#username", username);
   await page.fill("#password", password);
   await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.click("button[type=submit]")]);
+  // Let the home page's thumbnails finish: a navigation that cuts their answers short races
+  // playwright-core's bookkeeping under Bun ("Cannot find parent object request@...").
+  await page.waitForLoadState("networkidle");
   return { context, page, errors };
 }
 
@@ -94,8 +108,16 @@ export async function progressOf(server: TestServer, token: string, bookId: stri
   return status === 204 ? null : (expect(status).toBe(200), body);
 }
 
-export async function closeAll(contexts: BrowserContext[]) {
-  for (const context of contexts) await context.close();
+type Session = Awaited<ReturnType<typeof signedIn>>;
+
+/** Runs `steps` as the admin in a fresh signed-in browser context, closed afterwards whatever happens. */
+export async function asAdmin(browser: Browser, server: TestServer, options: BrowserContextOptions, steps: (session: Session) => Promise<void>) {
+  const session = await signedIn(browser, server, "admin", PASSWORD, options);
+  try {
+    await steps(session);
+  } finally {
+    await session.context.close();
+  }
 }
 
 /** Bytes of the reader's own code the page fetched, as sent (gzipped), from resource timing. */
