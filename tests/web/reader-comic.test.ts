@@ -7,7 +7,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { makeCbz } from "../helpers/library";
+import { comicInfo, makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import {
   asAdmin,
@@ -24,6 +24,8 @@ import {
 } from "./reader-support";
 
 const TIMEOUT = 120_000;
+/** The second book's title: markup that must be shown as text, never run. */
+const MARKUP_TITLE = `<img src="x" onerror="document.body.dataset.xss = 'ran'">Part <b>2</b>`;
 const browser = useChromium();
 
 const counter = (page: Page) => page.locator("[data-role=counter]");
@@ -73,7 +75,11 @@ forEachDatabase("comic reader", (server) => {
         "Tests/test_cix.pdf": "pdf/comicbox/test_cix.pdf",
       },
       async (root) => {
-        await makeCbz(join(root, "Science Comics", "Science Comics 002.cbz"), { pages: 3, seed: 7 });
+        await makeCbz(join(root, "Science Comics", "Science Comics 002.cbz"), {
+          pages: 3,
+          seed: 7,
+          comicInfo: comicInfo({ Series: "Science Comics", Number: 2, Title: MARKUP_TITLE }),
+        });
       },
     );
   }, TIMEOUT);
@@ -188,12 +194,14 @@ forEachDatabase("comic reader", (server) => {
       await page.keyboard.press("ArrowRight");
       const next = page.locator("[data-role=next-book]");
       await expect(next.isVisible()).resolves.toBe(true);
-      await expect(next.textContent()).resolves.toContain("Science Comics 002");
+      await expect(next.textContent()).resolves.toBe(`Read next: ${MARKUP_TITLE}`);
       await page.screenshot({ path: join(SCREENSHOTS, `comic-end-${server().kind}.png`) });
       expect((await savedPage(server, library.adminToken, cbz.id, 36)).completed).toBe(true);
       await Promise.all([page.waitForURL((url) => url.pathname === `/read/${book("Science Comics 002.cbz").id}`), next.click()]);
       await readerReady(page);
       await expect(counter(page).textContent()).resolves.toBe("1 / 3");
+      await expect(page.locator(".reader-title").textContent()).resolves.toBe(MARKUP_TITLE);
+      expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined();
       expect(errors).toEqual([]);
     });
   }, TIMEOUT);
