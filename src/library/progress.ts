@@ -49,6 +49,14 @@ export class ProgressService {
     return this.repositories.progress.save(caller.id, book.id, { page, completed });
   }
 
+  /** "Mark as read" (completed, on the last page) or "mark as unread" (no progress at all) for books the caller may see. */
+  async markRead(caller: Caller, books: Pick<BookView, "id" | "pageCount">[], read: boolean): Promise<void> {
+    for (const book of books) {
+      if (!read) await this.repositories.progress.delete(caller.id, book.id);
+      else if (book.pageCount > 0) await this.repositories.progress.save(caller.id, book.id, { page: book.pageCount, completed: true });
+    }
+  }
+
   /** Forgets the caller's progress on the book (nothing happens when there was none). */
   async delete(caller: Caller, bookId: string): Promise<void> {
     const book = await this.books.get(caller, bookId);
