@@ -27,6 +27,7 @@ import { SharingTagService } from "./access/sharing-tags";
 import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
 import { DuplicateService } from "./library/duplicates";
+import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
 import { ScanService } from "./library/scans";
@@ -63,6 +64,7 @@ export interface Services extends ServiceInputs {
   sharingTags: SharingTagService;
   books: BookService;
   duplicates: DuplicateService;
+  folders: FolderBrowser;
   metrics: Metrics;
   series: SeriesService;
   pages: PageService;
@@ -149,6 +151,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     metrics: new Metrics(repositories, access, thumbnails),
     books,
     duplicates: new DuplicateService(repositories, access),
+    folders: new FolderBrowser(),
     series,
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles: new BookFileService(books),

@@ -6,7 +6,7 @@
 import type { Database, Repositories, Role, UserChanges, UserRecord } from "../db";
 import { isUuid } from "../db";
 import { DomainError, invalidFields, notFound } from "../errors";
-import type { PasswordHasher } from "./passwords";
+import { assertPasswordAcceptable, type PasswordHasher } from "./passwords";
 import type { RefreshTokens } from "./refresh-tokens";
 import { isEmailAddress, type UserService } from "./users";
 
@@ -67,6 +67,24 @@ export class UserAdministration {
     });
     if (changes.passwordHash || changes.disabled) await this.refreshTokens.revokeAllOfUser(id);
     return updated;
+  }
+
+  /** The admin password reset: the password must be acceptable; every session of the user ends. */
+  resetPassword(id: string, password: string): Promise<UserRecord> {
+    assertPasswordAcceptable(password);
+    return this.update(id, { password });
+  }
+
+  /**
+   * A user changing their own password: the current one must match (an account made by single
+   * sign-on has none to change). Every session of the account ends, as after a reset.
+   */
+  async changeOwnPassword(user: UserRecord, currentPassword: string, newPassword: string): Promise<UserRecord> {
+    if (!user.passwordHash) throw new DomainError("Conflict", "this account signs in through single sign-on and has no password here");
+    if (!(await this.passwords.verify(user.passwordHash, currentPassword))) {
+      throw invalidFields("UnprocessableEntity", { currentPassword: "is not the account's password" });
+    }
+    return this.resetPassword(user.id, newPassword);
   }
 
   async delete(id: string): Promise<void> {

@@ -6,10 +6,10 @@
 import { Elysia } from "elysia";
 import type { CoverOwner } from "../../db";
 import { DomainError } from "../../errors";
-import { coverTooLarge, type ImageFile } from "../../library/covers";
+import { coverTooLarge } from "../../library/covers";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
+import { imageFileResponse } from "../conditional";
 import { IdParams } from "../params";
 
 /** Room for the multipart boundaries and part headers around the image itself. */
@@ -18,13 +18,6 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 export function coverRoutes(services: Services) {
   const { covers } = services;
   const maxBytes = services.config.files.max_cover_upload_bytes;
-
-  const thumbnail = (request: Request, image: ImageFile) =>
-    binaryResponse(request, Bun.file(image.path), {
-      mediaType: image.mediaType,
-      etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
-      cacheControl: REVALIDATE,
-    });
 
   const coverRoutesFor = (owner: CoverOwner, prefix: string) =>
     new Elysia({ name: `${owner}-cover-routes`, prefix })
@@ -53,14 +46,14 @@ export function coverRoutes(services: Services) {
 
   return new Elysia({ name: "cover-routes" })
     .use(authPlugin(services))
-    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnail(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => imageFileResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
       detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
     })
     .get(
       "/api/v1/series/:id/thumbnail",
-      async ({ caller, params, request }) => thumbnail(request, await covers.seriesThumbnail(caller.user, params.id)),
+      async ({ caller, params, request }) => imageFileResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
       {
         auth: "user",
         params: IdParams,

@@ -32,11 +32,16 @@ for (const [path, text] of Object.entries(embeddedStaticFiles())) {
   });
 }
 
-/** The URL of an embedded asset, with its content version (throws for an unknown asset: a template bug). */
-export function assetUrl(path: string): string {
+/** An embedded asset itself (throws for an unknown one: a programming error). */
+export function embeddedAsset(path: string): Asset {
   const asset = assets.get(path);
   if (!asset) throw new Error(`no embedded asset ${path}`);
-  return `/static/${path}?v=${asset.version}`;
+  return asset;
+}
+
+/** The URL of an embedded asset, with its content version (throws for an unknown asset: a template bug). */
+export function assetUrl(path: string): string {
+  return `/static/${path}?v=${embeddedAsset(path).version}`;
 }
 
 export function staticAssetRoutes() {

@@ -49,7 +49,7 @@ const eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: true });
 for (const [name, source] of Object.entries(embeddedTemplates())) eta.loadTemplate(name, source);
 
 /** A path with query parameters replaced (null or "" removes one); for sort, filter and paging links. */
-function urlWith(path: string, query: Record<string, string | number | null | undefined>): string {
+export function urlWith(path: string, query: Record<string, string | number | null | undefined>): string {
   const url = new URL(path, "http://x");
   for (const [key, value] of Object.entries(query)) {
     if (value === null || value === undefined || value === "") url.searchParams.delete(key);
@@ -86,5 +86,9 @@ export function page(name: string, data: PageData, status = 200, headers: Record
  * page of a grid). Boosted navigation (HX-Boosted) gets the whole page, so history works.
  */
 export function wantsFragment(request: Request): boolean {
-  return request.headers.get("hx-request") === "true" && request.headers.get("hx-boosted") !== "true";
+  return (
+    request.headers.get("hx-request") === "true" &&
+    request.headers.get("hx-boosted") !== "true" &&
+    request.headers.get("hx-history-restore-request") !== "true"
+  );
 }
