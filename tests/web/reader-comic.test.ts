@@ -12,6 +12,7 @@ import { forEachDatabase } from "../helpers/server";
 import {
   asAdmin,
   DESKTOP,
+  fetchedUrls,
   openFromBookPage,
   PHONE,
   progressOf,
@@ -281,15 +282,12 @@ forEachDatabase("comic reader", (server) => {
   test("on a 375 px phone: pages at the screen's width, swipes and taps turn pages, full screen hides the bars", async () => {
     const cbz = book("Science Comics 001.cbz");
     await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
-      const pageRequests: string[] = [];
-      page.on("request", (request) => {
-        if (request.url().includes(`/books/${cbz.id}/pages/`)) pageRequests.push(request.url());
-      });
       await page.goto(`/read/${cbz.id}?page=1`);
       await readerReady(page);
       await chooseSetting(page, "mode", "ltr");
       await chooseSetting(page, "spread", "auto");
       // 375 CSS px at 2x: the 800 px step, never the full-size page.
+      const pageRequests = await fetchedUrls(page, `/books/${cbz.id}/pages/`);
       expect(pageRequests.length).toBeGreaterThan(0);
       for (const url of pageRequests) expect(new URL(url).searchParams.get("width")).toBe("800");
       await expect(shownPages(page)).resolves.toEqual([1]);

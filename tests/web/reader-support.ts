@@ -44,9 +44,6 @@ export async function signedIn(browser: Browser, server: TestServer, username: s
   await page.fill("#username", username);
   await page.fill("#password", password);
   await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.click("button[type=submit]")]);
-  // Let the home page's thumbnails finish: a navigation that cuts their answers short races
-  // playwright-core's bookkeeping under Bun ("Cannot find parent object request@...").
-  await page.waitForLoadState("networkidle");
   return { context, page, errors };
 }
 
@@ -57,8 +54,10 @@ export async function signedIn(browser: Browser, server: TestServer, username: s
 const OPTIONAL = [/\/resource\/META-INF\/encryption\.xml$/, /\/thumbnail$/];
 
 /**
- * Uncaught exceptions, console errors (but Chromium's "Failed to load resource" lines: failed
- * answers are collected from the responses instead) and failed answers but OPTIONAL ones.
+ * Uncaught exceptions, dialogs, console errors and failed loads but OPTIONAL ones. Failed loads
+ * are read from Chromium's console lines rather than from network events: subscribing to those
+ * makes playwright-core track every request, and under Bun its bookkeeping then races with
+ * navigations ("Cannot find parent object request@...").
  */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -68,18 +67,23 @@ export function watchErrors(page: Page): string[] {
     void dialog.dismiss();
   });
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
-  });
-  page.on("response", (response) => {
-    const path = new URL(response.url()).pathname;
-    if (response.status() >= 400 && !OPTIONAL.some((pattern) => pattern.test(path))) errors.push(`${response.status()} ${path}`);
+    if (message.type() !== "error") return;
+    const source = message.location().url;
+    const path = source ? new URL(source).pathname : "";
+    if (message.text().startsWith("Failed to load resource") && OPTIONAL.some((pattern) => pattern.test(path))) return;
+    errors.push(`console: ${message.text()} ${path}`.trim());
   });
   return errors;
 }
 
-/** How many requests for `path` the server has answered so far (from its debug request log). */
+/** Paths of the requests the server has answered so far, in order (from its debug request log). */
+export function requestedPaths(server: TestServer): string[] {
+  return server.logs.flatMap((line) => (line.includes(" request ") ? [/ path=(\S+)/.exec(line)?.[1] ?? ""] : []));
+}
+
+/** How many requests for `path` the server has answered so far. */
 export function requestsFor(server: TestServer, path: string): number {
-  return server.logs.filter((line) => line.includes(" request ") && line.includes(` path=${path} `)).length;
+  return requestedPaths(server).filter((requested) => requested === path).length;
 }
 
 export interface ReaderLibrary {
@@ -132,4 +136,9 @@ export function readerCodeBytes(page: Page): Promise<number> {
       .filter((entry) => new URL(entry.name).pathname.startsWith("/static/reader/"))
       .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0),
   );
+}
+
+/** Addresses of the resources the page has fetched so far (resource timing), filtered by `part`. */
+export function fetchedUrls(page: Page, part: string): Promise<string[]> {
+  return page.evaluate((needle) => performance.getEntriesByType("resource").map((entry) => entry.name).filter((url) => url.includes(needle)), part);
 }
