@@ -26,6 +26,9 @@ const OPEN = new Set([
   "GET /api/docs/json",
   // The web interface's assets and the pages of signing in, first-run setup and registration.
   "GET /static/*",
+  // The readers' bundled code and the web app's home-screen icons.
+  "GET /static/reader/:file",
+  "GET /icons/:file",
   "GET /login",
   "POST /login",
   "POST /login/token",

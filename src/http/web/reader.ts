@@ -45,6 +45,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       page: "user",
       params: t.Object({ id: t.String({ format: "uuid" }) }),
       query: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })) }),
+      detail: { hide: true },
     },
   );
 }
