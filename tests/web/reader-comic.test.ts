@@ -143,8 +143,16 @@ forEachDatabase("comic reader", (server) => {
       expect(Math.abs(strip[1]!.top - strip[0]!.bottom)).toBeLessThan(1);
       await page.screenshot({ path: join(SCREENSHOTS, `comic-webtoon-${server().kind}.png`) });
 
-      // Back to paged left to right; the slider and the go-to field.
+      // Back to paged left to right; a double click in the middle zooms in (and fetches the page
+      // at full size, not at the screen's width), a second one zooms out.
       await chooseSetting(page, "mode", "ltr");
+      await expect(counter(page).textContent()).resolves.toBe("9 / 36");
+      await page.mouse.dblclick(640, 400);
+      await page.waitForFunction(() => /scale\((2\.5|[3-9])/.test(document.querySelector<HTMLElement>(".reader-stage")?.style.transform ?? ""));
+      await expect(page.locator(".reader-stage img").getAttribute("src")).resolves.toMatch(/\/pages\/9$/);
+      await page.keyboard.press("ArrowRight");
+      await expect(counter(page).textContent()).resolves.toBe("10 / 36");
+      await page.keyboard.press("ArrowLeft");
       await expect(counter(page).textContent()).resolves.toBe("9 / 36");
       await page.$eval("[data-role=slider]", (slider: HTMLInputElement) => {
         slider.value = "20";
