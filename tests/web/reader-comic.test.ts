@@ -325,6 +325,20 @@ forEachDatabase("comic reader", (server) => {
       await page.screenshot({ path: join(SCREENSHOTS, `comic-phone-fullscreen-${server().kind}.png`) });
       await page.touchscreen.tap(187, 400);
       await expect(page.locator("[data-role=counter]").isVisible()).resolves.toBe(true);
+
+      // Installable: the manifest opens the app full screen and its PNG icons are served.
+      const manifestUrl = await page.locator("link[rel=manifest]").getAttribute("href");
+      const manifest = await (await page.request.get(manifestUrl!)).json();
+      expect(manifest.display).toBe("fullscreen");
+      expect(manifest.start_url).toBe("/");
+      for (const size of ["192x192", "512x512"]) {
+        const icon = manifest.icons.find((entry: { sizes: string }) => entry.sizes === size);
+        const answer = await page.request.get(icon.src);
+        expect(answer.status()).toBe(200);
+        expect(answer.headers()["content-type"]).toBe("image/png");
+        const png = await answer.body();
+        expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(size);
+      }
       expect(errors).toEqual([]);
     });
   }, TIMEOUT);

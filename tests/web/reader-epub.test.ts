@@ -166,10 +166,20 @@ forEachDatabase("EPUB reader", (server) => {
   test("on a 375 px phone the EPUB reader fits the screen", async () => {
     const alice = library.books["book.epub"]!;
     await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
-      await page.goto(`/read/${alice.id}`);
+      // Spine item 3 is chapter I.
+      await page.goto(`/read/${alice.id}?page=3`);
       await epubReady(page);
-      await bookFrame(page, "Pool of Tears");
+      await bookFrame(page, "Down the Rabbit-Hole");
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      const location = () => page.locator("#epub-reader").getAttribute("data-location");
+      const first = await location();
+      await page.getByRole("button", { name: "Next page" }).click();
+      await page.waitForFunction((before) => document.querySelector<HTMLElement>("#epub-reader")?.dataset.location !== before, first);
+      const second = await location();
+      // A key pressed with the focus in the book's text (its own document) turns the page too.
+      const text = await bookFrame(page, "Rabbit");
+      await text.evaluate(() => document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
+      await page.waitForFunction((before) => document.querySelector<HTMLElement>("#epub-reader")?.dataset.location !== before, second);
       await page.getByRole("button", { name: "Next page" }).click();
       await page.screenshot({ path: join(SCREENSHOTS, `epub-phone-${server().kind}.png`) });
       expect(errors).toEqual([]);

@@ -167,7 +167,8 @@ async function open() {
   book.transformTarget?.addEventListener("data", lockDownDocuments);
   await view.open(book);
   view.addEventListener("relocate", onRelocate);
-  view.addEventListener("load", () => root.setAttribute("data-loaded", "true"));
+  // Keys pressed after clicking into the text reach the book's document, not this page.
+  view.addEventListener("load", ({ detail }) => detail.doc?.addEventListener("keydown", onKey));
   applySettings();
   part("toc").append(tocList(book.toc ?? []));
   root.dir = book.dir === "rtl" ? "rtl" : "ltr";
@@ -205,7 +206,7 @@ document.addEventListener("fullscreenchange", () => {
   if (!document.fullscreenElement) root.classList.remove("chrome-hidden");
 });
 
-addEventListener("keydown", (event) => {
+function onKey(event) {
   if (typingInto(event) || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.key === "ArrowLeft") view.goLeft();
   else if (event.key === "ArrowRight") view.goRight();
@@ -214,7 +215,8 @@ addEventListener("keydown", (event) => {
   else if (event.key === "Escape") closeToc();
   else return;
   event.preventDefault();
-});
+}
+addEventListener("keydown", onKey);
 
 open().catch((error) => {
   part("error").hidden = false;
