@@ -80,8 +80,9 @@ async function epubReady(page: Page) {
 /** The frame (inside foliate-js's closed shadow root) that shows the book's text containing `text`. */
 async function bookFrame(page: Page, text: string): Promise<Frame> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    for (const frame of page.frames()) {
-      if (!frame.url().startsWith("blob:")) continue;
+    // The newest frames first: foliate-js may keep the previous section's frame for a moment.
+    for (const frame of page.frames().reverse()) {
+      if (!frame.url().startsWith("blob:") || frame.isDetached()) continue;
       const body = await frame.evaluate(() => document.body?.textContent ?? "").catch(() => "");
       if (body.includes(text)) return frame;
     }
@@ -176,9 +177,11 @@ forEachDatabase("EPUB reader", (server) => {
       await page.getByRole("button", { name: "Next page" }).click();
       await page.waitForFunction((before) => document.querySelector<HTMLElement>("#epub-reader")?.dataset.location !== before, first);
       const second = await location();
-      // A key pressed with the focus in the book's text (its own document) turns the page too.
-      const text = await bookFrame(page, "Rabbit");
-      await text.evaluate(() => document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
+      // A key pressed with the focus in the book's text (its own document) turns the page too
+      // (once the page-turn animation is over: foliate-js ignores turns while it slides).
+      await Bun.sleep(1000);
+      const shown = await bookFrame(page, "Rabbit");
+      await shown.evaluate(() => document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
       await page.waitForFunction((before) => document.querySelector<HTMLElement>("#epub-reader")?.dataset.location !== before, second);
       await page.getByRole("button", { name: "Next page" }).click();
       await page.screenshot({ path: join(SCREENSHOTS, `epub-phone-${server().kind}.png`) });
