@@ -30,6 +30,7 @@ import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
 import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
+import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
 import { ScanService, type ScanStatusDto } from "./library/scans";
@@ -70,6 +71,7 @@ export interface Services extends ServiceInputs {
   sharingTags: SharingTagService;
   books: BookService;
   duplicates: DuplicateService;
+  folders: FolderBrowser;
   metrics: Metrics;
   series: SeriesService;
   catalogueMetadata: CatalogueMetadataService;
@@ -112,6 +114,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
   const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
+  const cookieSessions = new CookieSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
   const scanEvents = new ScanEvents<ScanStatusDto>();
@@ -153,10 +156,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     passwordChanges,
     refreshTokens,
     sessions,
-    cookieSessions: new CookieSessions(repositories, refreshTokens, auth.email_confirmation_required),
+    cookieSessions,
     login,
     apiKeys,
-    authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
+    authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, cookieSessions, auth.email_confirmation_required),
     registration: new RegistrationService(config, repositories, users, new SmtpMailer(config.email), log),
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
     formats,
@@ -171,6 +174,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     metrics: new Metrics(repositories, access, thumbnails),
     books,
     duplicates: new DuplicateService(repositories, access),
+    folders: new FolderBrowser(),
     series,
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),

@@ -5,27 +5,31 @@
  *   Authorization: Basic user:password       (throttled like a login)
  *   Authorization: Basic user:lbx_...        (API key of that user)
  *   X-API-Key: lbx_...
+ *   the web interface's session cookie (only when none of the above is present; see cookie-sessions.ts)
  * Knows nothing about HTTP beyond header values; the Elysia plugin (src/http/auth-plugin.ts) uses it.
  *
  * Every credential ends in `authenticate`, which applies the rules common to all of them: the
  * account may sign in (not disabled, verified when required), and a session credential issued
  * before the account's last password change is refused (its token version is no longer the
- * account's). A new kind of session credential (a cookie, say) reports the token version it was
- * issued under as `issuedUnderVersion` and gets the same check.
+ * account's). Session credentials (access tokens, the web session cookie) report the token
+ * version they were issued under as `issuedUnderVersion`.
  */
 import type { Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
 import type { AccessTokens } from "./access-tokens";
+import type { CookieSessions } from "./cookie-sessions";
 import { assertMaySignIn } from "./account-status";
 import { looksLikeApiKey, type ApiKeyService } from "./api-keys";
 import type { LoginService } from "./login";
 import { sameUsername } from "./users";
 
-export type CredentialKind = "jwt" | "apiKey" | "basic";
+export type CredentialKind = "jwt" | "apiKey" | "basic" | "session";
 
 export interface Caller {
   user: UserRecord;
   via: CredentialKind;
+  /** The browser session token when `via` is "session" (its CSRF token derives from it). */
+  sessionToken?: string;
 }
 
 /** A credential resolved to its account, before the common rules apply. */
@@ -37,6 +41,7 @@ interface ResolvedCredential extends Caller {
 export interface PresentedCredentials {
   authorization: string | null;
   apiKeyHeader: string | null;
+  sessionCookie?: string | null;
   clientIp: string;
 }
 
@@ -48,6 +53,7 @@ export class Authenticator {
     private readonly accessTokens: AccessTokens,
     private readonly apiKeys: ApiKeyService,
     private readonly login: LoginService,
+    private readonly cookieSessions: CookieSessions,
     private readonly emailConfirmationRequired: boolean,
   ) {}
 
@@ -55,14 +61,15 @@ export class Authenticator {
   async authenticate(credentials: PresentedCredentials): Promise<Caller | null> {
     const resolved = await this.resolve(credentials);
     if (!resolved) return null;
-    const { user, via, issuedUnderVersion } = resolved;
+    const { issuedUnderVersion, ...caller } = resolved;
+    const { user } = caller;
     // The account row comes from the request cache (src/db/repositories/users.ts), so this costs no query.
     if (issuedUnderVersion !== undefined && issuedUnderVersion !== user.tokenVersion) throw invalidCredentials();
     assertMaySignIn(user, this.emailConfirmationRequired);
-    return { user, via };
+    return caller;
   }
 
-  private async resolve({ authorization, apiKeyHeader, clientIp }: PresentedCredentials): Promise<ResolvedCredential | null> {
+  private async resolve({ authorization, apiKeyHeader, sessionCookie, clientIp }: PresentedCredentials): Promise<ResolvedCredential | null> {
     if (authorization) {
       const [scheme = "", value = ""] = authorization.trim().split(/\s+/, 2);
       switch (scheme.toLowerCase()) {
@@ -74,7 +81,14 @@ export class Authenticator {
           throw invalidCredentials();
       }
     }
-    return apiKeyHeader ? this.byApiKey(apiKeyHeader.trim()) : null;
+    if (apiKeyHeader) return this.byApiKey(apiKeyHeader.trim());
+    return sessionCookie ? this.bySession(sessionCookie) : null;
+  }
+
+  private async bySession(sessionToken: string): Promise<ResolvedCredential> {
+    const session = await this.cookieSessions.find(sessionToken);
+    if (!session) throw new DomainError("Unauthorized", "the session has ended; sign in again");
+    return { ...session, via: "session", sessionToken };
   }
 
   private async byAccessToken(token: string): Promise<ResolvedCredential> {

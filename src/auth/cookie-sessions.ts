@@ -1,41 +1,83 @@
 /**
- * Cookie-backed sessions for clients that sign in once and then send only a cookie (Komga
- * clients: KOMGA-SESSION and komga-remember-me). The cookie holds a token of Longbox's own
- * session store: each cookie session is a refresh-token family of one token, which is presented
- * as it is on every request instead of being rotated. So everything that ends refresh-token
- * sessions ends cookie sessions too: logout revokes the token, a password change (which also
- * raises the account's token version) or disabling the account revokes every active token of
- * the user, and the daily job prunes
- * expired ones. The account is read for each request, so a disabled or deleted account is out
- * at once. Knows nothing about HTTP: the slice decides cookie names and attributes.
+ * Cookie-backed sessions for clients that sign in once and then send only a cookie: the web
+ * interface (longbox_session) and Komga clients (KOMGA-SESSION and komga-remember-me). The
+ * cookie holds a token of Longbox's own session store: each cookie session is a refresh-token
+ * family of one token, which is presented as it is on every request instead of being rotated.
+ * So everything that ends refresh-token sessions ends cookie sessions too: logout revokes the
+ * token, a password change (which also raises the account's token version) or disabling the
+ * account revokes every active token of the user, and the daily job prunes expired ones. The
+ * account is read for each request, so a disabled or deleted account is out at once.
+ *
+ * State-changing requests made with a web session cookie must also carry a CSRF token: an HMAC
+ * of the session token under a server secret, so it needs no storage and dies with the session.
+ * Knows nothing about HTTP: the slices decide cookie names and attributes.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
+import { assertMaySignIn } from "./account-status";
 import type { IssuedRefreshToken, RefreshTokens } from "./refresh-tokens";
+
+/** A live session's account, with the account's token version when the session began. */
+export interface CookieSession {
+  user: UserRecord;
+  issuedUnderVersion: number;
+}
 
 export class CookieSessions {
   constructor(
     private readonly repositories: Repositories,
     private readonly refreshTokens: RefreshTokens,
+    private readonly csrfSecret: string,
     private readonly emailConfirmationRequired: boolean,
   ) {}
 
-  /** A new session for a user who has just proven who they are, lasting `lifetimeDays`. */
-  start(user: UserRecord, lifetimeDays: number): Promise<IssuedRefreshToken> {
+  /**
+   * A new session for a user who has just proven who they are (403 for an account that may not
+   * sign in), lasting `lifetimeDays` (by default the refresh tokens' lifetime).
+   */
+  start(user: UserRecord, lifetimeDays?: number): Promise<IssuedRefreshToken> {
+    assertMaySignIn(user, this.emailConfirmationRequired);
     return this.refreshTokens.start(user, lifetimeDays);
+  }
+
+  /**
+   * The session behind a token, before the account's rules apply (the Authenticator applies
+   * them to every credential); undefined when the token is unknown, revoked or expired.
+   */
+  async find(token: string): Promise<CookieSession | undefined> {
+    const family = await this.refreshTokens.holderOf(token);
+    const user = family && (await this.repositories.users.findForRequest(family.userId));
+    return user ? { user, issuedUnderVersion: family.tokenVersion } : undefined;
   }
 
   /** The account behind a session token; undefined when the session ended or the account may not sign in. */
   async resume(token: string): Promise<UserRecord | undefined> {
-    const family = await this.refreshTokens.holderOf(token);
-    if (!family) return undefined;
-    const user = await this.repositories.users.findForRequest(family.userId);
-    if (!user || user.disabled || (this.emailConfirmationRequired && !user.emailVerified)) return undefined;
+    const session = await this.find(token);
+    if (!session) return undefined;
+    const { user, issuedUnderVersion } = session;
+    if (user.disabled || (this.emailConfirmationRequired && !user.emailVerified)) return undefined;
     // A session begun before the account's last password change is over.
-    return family.tokenVersion === user.tokenVersion ? user : undefined;
+    return issuedUnderVersion === user.tokenVersion ? user : undefined;
   }
 
   /** Ends the session (logout); unknown or ended tokens are ignored. */
   end(token: string): Promise<void> {
     return this.refreshTokens.revoke(token);
+  }
+
+  /** Ends every session of the user (cookie and API refresh tokens alike): "sign out everywhere". */
+  endAll(userId: string): Promise<void> {
+    return this.refreshTokens.revokeAllOfUser(userId);
+  }
+
+  csrfToken(sessionToken: string): string {
+    return createHmac("sha256", this.csrfSecret).update("csrf\0").update(sessionToken).digest("base64url");
+  }
+
+  csrfTokenMatches(sessionToken: string, presented: string | null | undefined): boolean {
+    if (!presented) return false;
+    const expected = Buffer.from(this.csrfToken(sessionToken));
+    const given = Buffer.from(presented);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 }

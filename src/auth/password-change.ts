@@ -50,6 +50,11 @@ export class PasswordChanges {
    * the one the request came with has just ended.
    */
   async changeOwn(user: UserRecord, change: OwnPasswordChange): Promise<LoginResult> {
+    return this.sessions.start(await this.changeOwnPassword(user, change));
+  }
+
+  /** The change itself, for callers that start their own kind of session (the web interface's cookie). */
+  async changeOwnPassword(user: UserRecord, change: OwnPasswordChange): Promise<UserRecord> {
     // The new password is checked first: a too-short one must not cost a failed-attempt count.
     const passwordHash = await this.passwords.hash(change.newPassword);
     const proven = await this.login.verifyPassword(user.username, change.currentPassword, change.clientIp);
@@ -60,6 +65,6 @@ export class PasswordChanges {
       return changed;
     });
     if (!updated) throw new DomainError("Unauthorized", "the credentials are invalid or expired");
-    return this.sessions.start(updated);
+    return updated;
   }
 }

@@ -46,10 +46,19 @@ export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
 export const sameUsername = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 export class UserService {
+  /** Once a user exists, setup is over for good (the last admin cannot be deleted). */
+  private setupComplete = false;
+
   constructor(
     private readonly repositories: Repositories,
     private readonly passwords: PasswordHasher,
   ) {}
+
+  /** Whether no user exists yet (the web interface then shows the first-run setup page). */
+  async setupNeeded(): Promise<boolean> {
+    if (!this.setupComplete) this.setupComplete = (await this.repositories.users.count()) > 0;
+    return !this.setupComplete;
+  }
 
   async createAccount(account: NewAccount): Promise<UserRecord> {
     const fields: Record<string, string> = {};

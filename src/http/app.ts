@@ -31,6 +31,7 @@ import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
 import { boundedRequestBodies } from "./request-body";
+import { htmlErrorPage, webRoutes } from "./web";
 import { requestContext } from "./request-context";
 import { securityHeaders } from "./security-headers";
 
@@ -40,7 +41,7 @@ export function createHttpApp(services: Services) {
     .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
-    .use(errorHandling(services.log))
+    .use(errorHandling(services.log, htmlErrorPage))
     .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))
@@ -65,7 +66,8 @@ export function createHttpApp(services: Services) {
     .use(koreaderKeyRoutes(services))
     .use(opdsRoutes(services))
     .use(koreaderRoutes(services))
-    .use(komgaRoutes(services));
+    .use(komgaRoutes(services))
+    .use(webRoutes(services));
   requestBodies.learnRoutes(app.routes);
   return app;
 }

@@ -11,9 +11,12 @@
  *   }
  *
  * `auth: "user"` admits any signed-in account, `auth: "admin"` only admins (else 403). The
- * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" }`. Accepted
- * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key
- * (see src/auth/authenticator.ts). Routes without the option stay open.
+ * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" | "session" }`. Accepted
+ * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key, and
+ * the web interface's session cookie (see src/auth/authenticator.ts). A state-changing request
+ * made with the cookie also needs our origin and the CSRF token (src/http/browser-session.ts),
+ * so the web pages and readers can call these routes while other sites cannot. Routes without
+ * the option stay open.
  *
  * A 401 from /api/v1 carries no WWW-Authenticate header (no browser pop-up). OPDS readers need
  * the Basic challenge, so the OPDS slice uses `authPlugin(services, { basicChallenge: true })`,
@@ -26,6 +29,7 @@ import type { Server } from "bun";
 import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
 import type { Services } from "../services";
+import { assertCsrfProtected, sessionCookieOf } from "./browser-session";
 import { clientIp } from "./client-address";
 import { API_SECURITY } from "./openapi";
 
@@ -36,7 +40,7 @@ export interface AuthPluginOptions {
   basicChallenge?: boolean;
 }
 
-type AuthServices = Pick<Services, "authenticator" | "config">;
+type AuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 
 export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
 
@@ -45,6 +49,7 @@ export function authenticateRequest(services: AuthServices, request: Request, se
   return services.authenticator.authenticate({
     authorization: request.headers.get("authorization"),
     apiKeyHeader: request.headers.get("x-api-key"),
+    sessionCookie: sessionCookieOf(request),
     clientIp: clientIp(request, server, services.config.application.trust_proxy),
   });
 }
@@ -65,6 +70,17 @@ const checksBeforeBody = new WeakMap<Request, Promise<Caller>>();
 
 /** The route option that names the access level, also published in the OpenAPI document. */
 const ACCESS_DETAIL = "x-longbox-access";
+
+/** The detail a route option adds so that the body hook checks the caller first (see request-body.ts). */
+export const accessDetail = (level: AccessLevel) => ({ [ACCESS_DETAIL]: level });
+
+/**
+ * The caller of a request to a route of `level`, reusing the check made before its body was read
+ * (one authentication per request); throws 401/403/429 when refused.
+ */
+export function callerWithAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
+  return checksBeforeBody.get(request) ?? checkAccess(services, request, server, level);
+}
 
 async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   const caller = await authenticateRequest(services, request, server);
@@ -96,10 +112,12 @@ export function authPlugin(services: AuthServices, options: AuthPluginOptions = 
   const basicChallenge = options.basicChallenge ?? false;
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({
-      detail: { security: API_SECURITY, [ACCESS_DETAIL]: level },
-      async transform({ request, server, set }) {
+      detail: { security: API_SECURITY, ...accessDetail(level) },
+      async transform({ request, server, set, body }) {
         try {
-          const caller = await (checksBeforeBody.get(request) ?? checkAccess(services, request, server, level));
+          const caller = await callerWithAccess(services, request, server, level);
+          // After the body was read: a plain form carries its CSRF token as a field.
+          assertCsrfProtected(services.cookieSessions, caller, request, body, services.config.application.trust_proxy);
           authenticatedCallers.set(request, caller);
         } catch (error) {
           if (basicChallenge && error instanceof DomainError && error.kind === "Unauthorized") {

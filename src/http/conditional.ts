@@ -3,6 +3,7 @@
  * files): ETags, `If-None-Match` -> 304 (weak comparison, as RFC 9110 asks for it).
  */
 import type { BunFile } from "bun";
+import type { ImageFile } from "../library/covers";
 
 /** Pages of a given content never change: their ETag names the content, page and width. */
 export const IMMUTABLE = "private, max-age=31536000, immutable";
@@ -38,5 +39,14 @@ export function binaryResponse(request: Request, body: Uint8Array | BunFile, ans
   // Bytes from plugins may view a larger or shared buffer; Blob takes exactly the view.
   return new Response(body instanceof Uint8Array ? new Blob([body as Uint8Array<ArrayBuffer>]) : body, {
     headers: { ...headers, "content-type": answer.mediaType },
+  });
+}
+
+/** A thumbnail or cover file, revalidated by an ETag of its size and modification time. */
+export function imageFileResponse(request: Request, image: ImageFile): Response {
+  return binaryResponse(request, Bun.file(image.path), {
+    mediaType: image.mediaType,
+    etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
+    cacheControl: REVALIDATE,
   });
 }

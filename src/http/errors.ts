@@ -37,15 +37,22 @@ export function errorResponse(status: number, body: ErrorBody, headers: Record<s
   });
 }
 
-export function domainErrorResponse(error: DomainError, headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { error: error.code ?? error.kind, message: error.message };
-  if (error.details) body.details = error.details;
-  const retryAfter: Record<string, string> =
-    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : {};
-  return errorResponse(STATUS[error.kind], body, { ...retryAfter, ...headers });
+/** An error as status, contract body and extra headers, before it becomes JSON (or, for web pages, HTML). */
+interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
 }
 
-function validationResponse(error: Readonly<ValidationError>): Response {
+function domainErrorAnswer(error: DomainError): ErrorAnswer {
+  const body: ErrorBody = { error: error.code ?? error.kind, message: error.message };
+  if (error.details) body.details = error.details;
+  const headers: Record<string, string> | undefined =
+    error instanceof RateLimitedError ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
+  return { status: STATUS[error.kind], body, headers };
+}
+
+function validationAnswer(error: Readonly<ValidationError>): ErrorAnswer {
   const fields: Record<string, string> = {};
   for (const issue of error.all) {
     const field = "path" in issue && issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : error.type;
@@ -55,7 +62,7 @@ function validationResponse(error: Readonly<ValidationError>): Response {
   const summary = Object.entries(fields)
     .map(([field, problem]) => `${field}: ${problem}`)
     .join("; ");
-  return errorResponse(400, { error: "BadRequest", message: `invalid ${where}: ${summary}`, details: { fields } });
+  return { status: 400, body: { error: "BadRequest", message: `invalid ${where}: ${summary}`, details: { fields } } };
 }
 
 const UNAVAILABLE: Record<Unavailability, { status: number; message: string }> = {
@@ -69,9 +76,22 @@ const RETRY_AFTER_SECONDS = 5;
 /** An outage is logged once per cause and minute, not once per request. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
-export function errorHandling(log: Logger) {
+/**
+ * Thrown where a hook cannot answer by returning (a transform, such as the web pages' sign-in
+ * redirect): its response goes out as it is.
+ */
+export class EarlyAnswer extends Error {
+  constructor(readonly response: Response) {
+    super("early answer");
+  }
+}
+
+/** Another rendering of an error for some requests (the web pages' HTML), or null to keep the JSON. */
+export type ErrorRenderer = (request: Request, status: number, body: ErrorBody, headers: Record<string, string>) => Response | null;
+
+export function errorHandling(log: Logger, render?: ErrorRenderer) {
   const lastLogged = new Map<Unavailability, number>();
-  const outage = (cause: Unavailability, error: unknown, request: Request): Response => {
+  const outage = (cause: Unavailability, error: unknown, request: Request): ErrorAnswer => {
     const now = Date.now();
     if (now - (lastLogged.get(cause) ?? 0) > OUTAGE_LOG_INTERVAL_MS) {
       lastLogged.set(cause, now);
@@ -82,11 +102,15 @@ export function errorHandling(log: Logger) {
     }
     const { status, message } = UNAVAILABLE[cause];
     const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
-    return errorResponse(status, { error: kind, message }, { "retry-after": String(RETRY_AFTER_SECONDS) });
+    return { status, body: { error: kind, message }, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } };
+  };
+  const renderError = (context: Parameters<ErrorHandler>[0]): Response => {
+    const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
+    const { status, body, headers = {} } = cause ? outage(cause, context.error, context.request) : errorToAnswer(log, context);
+    return render?.(context.request, status, body, headers) ?? errorResponse(status, body, headers);
   };
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
-    const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
-    const response = cause ? outage(cause, context.error, context.request) : errorToResponse(log, context);
+    const response = context.error instanceof EarlyAnswer ? context.error.response : renderError(context);
     const requestId = requestIdOf(context.request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
@@ -95,27 +119,24 @@ export function errorHandling(log: Logger) {
   });
 }
 
-function errorToResponse(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): Response {
-  if (error instanceof DomainError) return domainErrorResponse(error);
+function errorToAnswer(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): ErrorAnswer {
+  if (error instanceof DomainError) return domainErrorAnswer(error);
   // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
-  if (code === "PARSE" && error.cause instanceof DomainError) return domainErrorResponse(error.cause);
+  if (code === "PARSE" && error.cause instanceof DomainError) return domainErrorAnswer(error.cause);
   switch (code) {
     case "VALIDATION":
-      return validationResponse(error);
+      return validationAnswer(error);
     case "PARSE":
-      return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
+      return { status: 400, body: { error: "BadRequest", message: "the request body is not valid JSON or form data" } };
     case "NOT_FOUND":
-      return errorResponse(404, {
-        error: "NotFound",
-        message: `no route for ${request.method} ${new URL(request.url).pathname}`,
-      });
+      return { status: 404, body: { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` } };
     case "INVALID_FILE_TYPE":
-      return errorResponse(400, { error: "BadRequest", message: error.message });
+      return { status: 400, body: { error: "BadRequest", message: error.message } };
   }
   if (typeof code === "number" && code < 500) {
     const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
-    return errorResponse(code, { error: kind, message: String((error as { response?: unknown }).response ?? kind) });
+    return { status: code, body: { error: kind, message: String((error as { response?: unknown }).response ?? kind) } };
   }
   log.error("unhandled error", { requestId: requestIdOf(request), error: error as Error });
-  return errorResponse(500, { error: "InternalServerError", message: "An internal error occurred" });
+  return { status: 500, body: { error: "InternalServerError", message: "An internal error occurred" } };
 }

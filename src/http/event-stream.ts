@@ -1,9 +1,20 @@
 /**
  * A server-sent event stream (no proxy buffering, a comment every 15 s to keep it open) that
  * unsubscribes at once when the client goes away or the source closes. Used by the scan stream
- * and the Komga event stream.
+ * (JSON for the API, HTML for the web interface's admin pages) and the Komga event stream.
  */
 export const KEEP_ALIVE_MS = 15_000;
+
+/** One SSE message; every line of `data` gets its own `data:` field, as the format requires. */
+export function sseMessage(id: number, name: string, data: string): string {
+  return `id: ${id}\nevent: ${name}\n${data
+    .split("\n")
+    .map((line) => `data: ${line}`)
+    .join("\n")}\n\n`;
+}
+
+/** The first message of a stream that follows scans: reconnect after 5 s. */
+export const SCAN_STREAM_START = "retry: 5000\n: connected\n\n";
 
 /** Hooks the stream to a source: `send` writes raw SSE text, `close` ends the stream; returns the unsubscribe. */
 export type EventSource = (send: (text: string) => void, close: () => void) => () => void;

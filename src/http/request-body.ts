@@ -37,7 +37,7 @@ interface MountedRoute {
 /** The value a route sees as its body when the body was deliberately left unread. */
 const UNREAD: Record<string, never> = Object.freeze({});
 
-export function boundedRequestBodies(services: Pick<Services, "authenticator" | "config">) {
+export function boundedRequestBodies(services: Pick<Services, "authenticator" | "cookieSessions" | "config">) {
   const limit = services.config.application.max_request_body_bytes;
   const policies = new Memoirist<RouteBodyPolicy>();
 

@@ -101,6 +101,12 @@ export class BookService {
     await this.repositories.catalogue.purgeBook(id);
   }
 
+  /** The book's current analysis errors (404 as `get` would answer). */
+  async errorsOf(caller: Caller, id: string): Promise<BookErrorView[]> {
+    const book = await this.get(caller, id);
+    return this.repositories.books.errorsOf([book.id]);
+  }
+
   async errorGroups(
     caller: Caller,
     filter: { libraryId?: string; errorType?: string },

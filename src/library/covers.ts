@@ -99,6 +99,13 @@ export class CoverService {
     return removeUnreferencedFiles(this.settings.coverDir, await this.repositories.edits.coverPaths());
   }
 
+  /** Maintenance: orphaned thumbnails (see ThumbnailQueue.cleanup) and orphaned uploaded covers, together. */
+  async removeUnusedImages(): Promise<Removal> {
+    const thumbnails = await this.thumbnails.cleanup();
+    const covers = await this.removeOrphans();
+    return { removed: thumbnails.removed + covers.removed, freedBytes: thumbnails.freedBytes + covers.freedBytes };
+  }
+
   private async assertVisible(caller: Caller, owner: CoverOwner, id: string): Promise<void> {
     if (owner === "book") await this.books.get(caller, id);
     else await this.series.get(caller, id);

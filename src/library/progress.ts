@@ -97,6 +97,17 @@ export class ProgressService {
     return saved;
   }
 
+  /** "Mark as read" (completed, on the last page) or "mark as unread" (no progress at all) for books the caller may see. */
+  async markRead(caller: Caller, books: Pick<BookView, "id" | "pageCount">[], read: boolean): Promise<void> {
+    for (const book of books) {
+      if (!read) await this.repositories.progress.delete(caller.id, book.id);
+      else if (book.pageCount > 0) {
+        const position = { progression: null, locator: null, xpointer: null, device: null, deviceId: null };
+        await this.repositories.progress.save(caller.id, book.id, { page: book.pageCount, completed: true, ...position });
+      }
+    }
+  }
+
   /** Forgets the caller's progress on the book (nothing happens when there was none). */
   async delete(caller: Caller, bookId: string): Promise<void> {
     const book = await this.books.get(caller, bookId);

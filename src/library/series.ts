@@ -64,6 +64,19 @@ export class SeriesService {
     return (await this.orderedBookIds(seriesId))[0];
   }
 
+  /**
+   * The book after `book` in its series' reading order (what the reader offers at the end), or
+   * undefined for the last. The caller already got `book`, so the series is visible to them.
+   */
+  async nextBook(caller: Caller, book: Pick<BookView, "id" | "seriesId">): Promise<BookView | undefined> {
+    const ordered = await this.orderedBookIds(book.seriesId);
+    const position = ordered.indexOf(book.id);
+    const nextId = position >= 0 ? ordered[position + 1] : undefined;
+    if (!nextId) return undefined;
+    const { rows } = await this.repositories.books.find({ ids: [nextId] }, caller.id, { offset: 0, limit: 1 });
+    return rows[0];
+  }
+
   /** The present books of a series in reading order: number (unnumbered last), then natural title order. */
   private async orderedBookIds(seriesId: string): Promise<string[]> {
     const keys = await this.repositories.books.orderKeys({ seriesId, deleted: false });

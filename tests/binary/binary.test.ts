@@ -84,6 +84,17 @@ describe("the compiled binary", () => {
               headers: { "content-type": "application/json" },
               body: JSON.stringify({ username: "admin", password: "long enough" }),
             });
+          // The web interface before setup: its first-run page and an asset, both embedded.
+          const setupPage = await fetch(`${server.url}/setup`, { headers: { accept: "text/html" } });
+          expect(setupPage.status).toBe(200);
+          const html = await setupPage.text();
+          expect(html).toContain("Create the administrator");
+          const stylesheet = html.match(/href="(\/static\/css\/app\.css\?v=[^"]+)"/)?.[1];
+          expect(stylesheet).toBeDefined();
+          const css = await fetch(`${server.url}${stylesheet}`);
+          expect(css.headers.get("content-type")).toStartWith("text/css");
+          expect(await css.text()).toContain("--accent");
+
           expect((await setup()).status).toBe(201);
           expect((await setup()).status).toBe(409);
           if (kind === "sqlite") expect(existsSync(join(dataDir, "longbox.db"))).toBe(true);

@@ -1,7 +1,8 @@
 /**
  * Every route needs credentials unless it is one of the few the specification and contract
  * leave open. The route list comes from the application itself, so a new route that forgets
- * its `auth` option fails here; and an API key must open every protected route.
+ * its `auth` option fails here; and an API key must open every protected route. Web pages
+ * answer a person without a session with a redirect to the sign-in page instead of a 401.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { createHttpApp } from "../../src/http/app";
@@ -28,7 +29,22 @@ const OPEN = new Set([
   "GET /api/docs/json",
   "GET /api/docs/scalar.js",
   "POST /koreader/users/create",
+  // The web interface's assets and the pages of signing in, first-run setup and registration.
+  "GET /static/*",
+  // The readers' bundled code and the web app's home-screen icons.
+  "GET /static/reader/:file",
+  "GET /icons/:file",
+  "GET /login",
+  "POST /login",
+  "POST /login/token",
+  "GET /setup",
+  "POST /setup",
+  "GET /register",
+  "POST /register",
 ]);
+
+/** Web pages (everything outside the API, OPDS and the operational endpoints). */
+const isWebPage = (path: string) => !/^\/(api|opds|komga|koreader|sse|health|metrics)(\/|$)/.test(path);
 
 const SAMPLE_ID = "01900000-0000-7000-8000-000000000000";
 
@@ -52,11 +68,14 @@ forEachDatabase("route protection", (server) => {
     expect(protectedRoutes.length).toBeGreaterThan(20);
     expect(protectedRoutes).toContainEqual({ method: "GET", path: "/komga/api/v1/series" });
     for (const route of protectedRoutes) {
-      const response = await server().fetch(concrete(route.path), { method: route.method });
-      expect({ route: `${route.method} ${route.path}`, status: response.status }).toEqual({
+      const response = await server().fetch(concrete(route.path), { method: route.method, redirect: "manual" });
+      const web = isWebPage(route.path);
+      expect({ route: `${route.method} ${route.path}`, status: response.status, signIn: web && response.headers.get("location")?.startsWith("/login") }).toEqual({
         route: `${route.method} ${route.path}`,
-        status: 401,
+        status: web ? 303 : 401,
+        signIn: web ? true : false,
       });
+      await response.body?.cancel();
     }
   });
 

@@ -6,10 +6,10 @@
 import { Elysia } from "elysia";
 import type { CoverOwner } from "../../db";
 import { DomainError } from "../../errors";
-import { coverTooLarge, type ImageFile } from "../../library/covers";
+import { coverTooLarge } from "../../library/covers";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
+import { imageFileResponse } from "../conditional";
 import { IdParams } from "../params";
 import { readBodyAtMost } from "../request-body";
 
@@ -47,14 +47,14 @@ export function coverRoutes(services: Services) {
 
   return new Elysia({ name: "cover-routes" })
     .use(authPlugin(services))
-    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnailResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => imageFileResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
       detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
     })
     .get(
       "/api/v1/series/:id/thumbnail",
-      async ({ caller, params, request }) => thumbnailResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
+      async ({ caller, params, request }) => imageFileResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
       {
         auth: "user",
         params: IdParams,
@@ -63,15 +63,6 @@ export function coverRoutes(services: Services) {
     )
     .use(coverRoutesFor("book", "/api/v1/books"))
     .use(coverRoutesFor("series", "/api/v1/series"));
-}
-
-/** A thumbnail or cover image, revalidated by its size and modification time. */
-export function thumbnailResponse(request: Request, image: ImageFile): Response {
-  return binaryResponse(request, Bun.file(image.path), {
-    mediaType: image.mediaType,
-    etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
-    cacheControl: REVALIDATE,
-  });
 }
 
 /** The `file` part of a multipart body no larger than the limit (plus multipart framing). */

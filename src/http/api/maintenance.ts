@@ -11,11 +11,7 @@ export function maintenanceRoutes(services: Services) {
     .use(authPlugin(services))
     .post(
       "/api/v1/maintenance/cleanup-thumbnails",
-      async () => {
-        const thumbnails = await services.thumbnails.cleanup();
-        const covers = await services.covers.removeOrphans();
-        return { removed: thumbnails.removed + covers.removed, freedBytes: thumbnails.freedBytes + covers.freedBytes };
-      },
+      () => services.covers.removeUnusedImages(),
       { auth: "admin", detail: { summary: "Remove orphaned thumbnails and covers of deleted books", tags: ["operations"] } },
     );
 }

@@ -10,7 +10,7 @@ import type { ScanEvent } from "../../events/scan-events";
 import { toScanStateDto, type ScanStatusDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { eventStreamResponse } from "../event-stream";
+import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../event-stream";
 
 export { KEEP_ALIVE_MS } from "../event-stream";
 
@@ -24,12 +24,10 @@ export function scanStreamRoutes(services: Services) {
         request,
         (send, close) =>
           events.subscribe((event: ScanEvent<ScanStatusDto>) => {
-            if (seesDetails) send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`);
-            else if (event.name !== "scan.progress") {
-              send(`id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(toScanStateDto(event.data))}\n\n`);
-            }
+            if (seesDetails) send(sseMessage(event.id, event.name, JSON.stringify(event.data)));
+            else if (event.name !== "scan.progress") send(sseMessage(event.id, event.name, JSON.stringify(toScanStateDto(event.data))));
           }, close),
-        "retry: 5000\n: connected\n\n",
+        SCAN_STREAM_START,
       );
     },
     { auth: "user", detail: { summary: "Scan progress as server-sent events", tags: ["scans"] } },

@@ -9,8 +9,7 @@ import { DomainError, notFound } from "../../errors";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
-import { thumbnailResponse } from "../api/covers";
-import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { binaryResponse, clientHasCurrent, imageFileResponse, IMMUTABLE, notModified, strongEtag } from "../conditional";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
@@ -123,7 +122,7 @@ export function komgaBookRoutes(services: Services) {
     )
     .get(
       "/api/v1/books/:id/thumbnail",
-      async ({ caller, params: { id }, request }) => thumbnailResponse(request, await services.covers.bookThumbnail(caller.user, id)),
+      async ({ caller, params: { id }, request }) => imageFileResponse(request, await services.covers.bookThumbnail(caller.user, id)),
       { komga: true, params: IdParams, detail: { summary: "Komga: the book's thumbnail", tags: ["komga"] } },
     )
     .get("/api/v1/books/:id/file", async ({ caller, params: { id }, request }) => bookFileResponse(request, await services.bookFiles.file(caller.user, id)), {

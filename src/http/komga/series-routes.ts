@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import type { BookView, SeriesSort } from "../../db";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
-import { thumbnailResponse } from "../api/covers";
+import { imageFileResponse } from "../conditional";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
@@ -59,7 +59,7 @@ export function komgaSeriesRoutes(services: Services) {
     })
     .get(
       "/api/v1/series/:id/thumbnail",
-      async ({ caller, params: { id }, request }) => thumbnailResponse(request, await services.covers.seriesThumbnail(caller.user, id)),
+      async ({ caller, params: { id }, request }) => imageFileResponse(request, await services.covers.seriesThumbnail(caller.user, id)),
       { komga: true, params: IdParams, detail: { summary: "Komga: the series' thumbnail", tags: ["komga"] } },
     )
     .get(

@@ -1,0 +1,46 @@
+/**
+ * The API keys section shared by the account page (a user's own keys, under /account/api-keys)
+ * and the admin's user page (any user's keys, under /admin/users/:id/api-keys): list, create
+ * (the key is shown once, with a copy button), revoke. htmx swaps the section; a plain form post
+ * gets the whole page with the section in the same state.
+ */
+import type { CreatedApiKey } from "../../auth/api-keys";
+import type { Services } from "../../services";
+import { inputProblem } from "./forms";
+import { htmlResponse, renderTemplate, wantsFragment, type Viewer } from "./views";
+
+export interface ApiKeySection {
+  /** Whose keys: the account itself or the user an admin looks at. */
+  userId: string;
+  /** How the page names the owner ("you", "alice"). */
+  owner: string;
+  basePath: string;
+  /** The whole page around the section, for requests made without htmx. */
+  page: (apiKeys: ApiKeySectionData, status: number) => Promise<Response>;
+}
+
+export type ApiKeySectionData = Awaited<ReturnType<typeof apiKeySectionData>>;
+
+type Outcome = { created?: CreatedApiKey; error?: string };
+
+export async function apiKeySectionData(services: Services, viewer: Viewer, section: Pick<ApiKeySection, "userId" | "owner" | "basePath">, outcome: Outcome = {}) {
+  return { viewer, keys: await services.apiKeys.list(section.userId), owner: section.owner, basePath: section.basePath, ...outcome };
+}
+
+async function answer(services: Services, request: Request, viewer: Viewer, section: ApiKeySection, outcome: Outcome, status = 200): Promise<Response> {
+  const data = await apiKeySectionData(services, viewer, section, outcome);
+  return wantsFragment(request) ? htmlResponse(renderTemplate("partials/api-keys", data), status) : section.page(data, status);
+}
+
+export async function createApiKey(services: Services, request: Request, viewer: Viewer, section: ApiKeySection, name: string): Promise<Response> {
+  try {
+    return await answer(services, request, viewer, section, { created: await services.apiKeys.create(section.userId, name, null) });
+  } catch (error) {
+    return answer(services, request, viewer, section, { error: inputProblem(error) }, 422);
+  }
+}
+
+export async function revokeApiKey(services: Services, request: Request, viewer: Viewer, section: ApiKeySection, keyId: string): Promise<Response> {
+  await services.apiKeys.revoke(section.userId, keyId);
+  return answer(services, request, viewer, section, {});
+}

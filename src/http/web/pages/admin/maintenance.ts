@@ -1,0 +1,52 @@
+/**
+ * Admin: the catalogue's problems. GET /admin/errors (analysis errors grouped by type) with
+ * POST /admin/books/:id/analyze (re-analyze one book, answers its updated row), GET
+ * /admin/duplicates with POST /admin/duplicates/detect.
+ */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../../../services";
+import { IdParams } from "../../../params";
+import { redirectTo, type WebPageGuard } from "../../page-guard";
+import { htmlResponse, page, renderTemplate } from "../../views";
+
+/** Books shown per error type; the page says how many more there are. */
+const BOOKS_PER_ERROR_TYPE = 50;
+
+export function adminMaintenancePages(services: Services, guard: WebPageGuard) {
+  return new Elysia({ name: "web-admin-maintenance" })
+    .use(guard)
+    .get(
+      "/admin/errors",
+      async ({ viewer }) => {
+        const { totalBooksWithErrors, groups } = await services.books.errorGroups(viewer.user, {}, { offset: 0, limit: BOOKS_PER_ERROR_TYPE });
+        return page("pages/admin/errors", { title: "Analysis errors", viewer, section: "/admin/errors", totalBooksWithErrors, groups });
+      },
+      { page: "admin" },
+    )
+    .post(
+      "/admin/books/:id/analyze",
+      async ({ viewer, params }) => {
+        const book = await services.books.reanalyze(viewer.user, params.id);
+        const errors = await services.books.errorsOf(viewer.user, book.id);
+        return htmlResponse(renderTemplate("partials/error-row", { viewer, book, errors }));
+      },
+      { page: "admin", params: IdParams },
+    )
+    .get(
+      "/admin/duplicates",
+      async ({ viewer, query }) => {
+        const groups = await services.duplicates.list(viewer.user);
+        const notice = query.found ? `Found ${query.found} groups of duplicates.` : undefined;
+        return page("pages/admin/duplicates", { title: "Duplicates", viewer, section: "/admin/duplicates", groups, notice });
+      },
+      { page: "admin", query: t.Object({ found: t.Optional(t.String({ maxLength: 12 })) }) },
+    )
+    .post(
+      "/admin/duplicates/detect",
+      async ({ viewer, request }) => {
+        const found = await services.duplicates.detect(viewer.user);
+        return redirectTo(request, `/admin/duplicates?found=${found.hashGroups + found.metadataGroups}`);
+      },
+      { page: "admin", body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+    );
+}

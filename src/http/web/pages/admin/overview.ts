@@ -1,0 +1,47 @@
+/**
+ * Admin: GET /admin, the server at a glance (version, database, catalogue counts, a summary of
+ * the request metrics, links to the Prometheus metrics and the API documentation), and POST
+ * /admin/maintenance/cleanup-thumbnails (removes thumbnails and covers nothing uses).
+ */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../../../services";
+import { htmlResponse, page, renderTemplate } from "../../views";
+import type { WebPageGuard } from "../../page-guard";
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function adminOverviewPages(services: Services, guard: WebPageGuard) {
+  return new Elysia({ name: "web-admin-overview" })
+    .use(guard)
+    .get(
+      "/admin",
+      async ({ viewer }) => {
+        const snapshot = await services.metrics.snapshot(viewer.user);
+        const requests = snapshot.http.requests.reduce((sum, entry) => sum + entry.count, 0);
+        const errors = snapshot.http.requests.filter((entry) => entry.status >= 500).reduce((sum, entry) => sum + entry.count, 0);
+        const latency = snapshot.http.latency.routes.reduce((sum, route) => ({ count: sum.count + route.count, seconds: sum.seconds + route.sumSeconds }), { count: 0, seconds: 0 });
+        return page("pages/admin/overview", {
+          title: "Server",
+          viewer,
+          section: "/admin",
+          databaseType: services.config.database.type,
+          inventory: snapshot.inventory,
+          scans: snapshot.scans,
+          process: { ...snapshot.process, rss: megabytes(snapshot.process.rssBytes), uptimeHours: (snapshot.process.uptimeSeconds / 3600).toFixed(1) },
+          totalFileSize: megabytes(snapshot.inventory.totalFileBytes),
+          http: { requests, errors, meanMs: latency.count > 0 ? ((latency.seconds / latency.count) * 1000).toFixed(1) : "0" },
+        });
+      },
+      { page: "admin" },
+    )
+    .post(
+      "/admin/maintenance/cleanup-thumbnails",
+      async () => {
+        const removal = await services.covers.removeUnusedImages();
+        return htmlResponse(renderTemplate("partials/notice", { message: `Removed ${removal.removed} unused images (${megabytes(removal.freedBytes)} freed).` }));
+      },
+      { page: "admin", body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+    );
+}

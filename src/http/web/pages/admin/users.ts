@@ -1,0 +1,151 @@
+/**
+ * Admin: users. GET/POST /admin/users (list, create), GET/POST /admin/users/:id (email, role,
+ * disabled), POST .../password (reset; ends their sessions), .../delete, .../grants and
+ * .../grants/:tagId/revoke (sharing-tag grants), .../api-keys and .../api-keys/:keyId/revoke.
+ */
+import { Elysia, t } from "elysia";
+import { MIN_PASSWORD_LENGTH } from "../../../../auth/passwords";
+import type { Services } from "../../../../services";
+import { IdParams, Uuid } from "../../../params";
+import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
+import { inputProblem, optionalText } from "../../forms";
+import { redirectTo, type WebPageGuard } from "../../page-guard";
+import { page, type Viewer } from "../../views";
+
+const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
+const Role = t.Union([t.Literal("user"), t.Literal("admin")]);
+const CsrfOnly = t.Optional(t.Object({ _csrf: t.Optional(t.String()) }));
+const UserAndKey = t.Object({ id: Uuid, keyId: Uuid });
+const UserAndTag = t.Object({ id: Uuid, tagId: Uuid });
+/** One page of users is all the list shows; a household or a club has far fewer. */
+const USER_LIST_LIMIT = 500;
+
+const NOTICES: Record<string, string> = {
+  created: "The user is created.",
+  saved: "The changes are saved.",
+  "password-reset": "The password is reset and the user is signed out everywhere.",
+  deleted: "The user is deleted.",
+  "grants-changed": "The sharing grants are changed.",
+};
+
+export function adminUserPages(services: Services, guard: WebPageGuard) {
+  const admin = services.userAdministration;
+
+  async function listPage(viewer: Viewer, extra: { notice?: string; error?: string; form?: Record<string, string | undefined> } = {}, status = 200) {
+    const { rows } = await admin.list(0, USER_LIST_LIMIT);
+    return page("pages/admin/users", { title: "Users", viewer, section: "/admin/users", users: rows, passwordHint, form: {}, ...extra }, status);
+  }
+
+  const keySection = (viewer: Viewer, user: { id: string; username: string }): ApiKeySection => ({
+    userId: user.id,
+    owner: user.username,
+    basePath: `/admin/users/${user.id}/api-keys`,
+    page: (apiKeys, status) => userPage(viewer, user.id, { apiKeys }, status),
+  });
+
+  async function userPage(viewer: Viewer, id: string, extra: { notice?: string; error?: string; apiKeys?: ApiKeySectionData } = {}, status = 200) {
+    const user = await admin.get(id);
+    const [grants, tags] = await Promise.all([services.sharingTags.grantsOf(user.id), services.sharingTags.list(0, 1000)]);
+    const apiKeys = extra.apiKeys ?? (await apiKeySectionData(services, viewer, keySection(viewer, user)));
+    return page(
+      "pages/admin/user",
+      { title: user.username, viewer, section: "/admin/users", user, grants, tags: tags.rows, passwordHint, ...extra, apiKeys },
+      status,
+    );
+  }
+
+  /** Runs a change to one user and comes back to their page, with the problem when the input was wrong. */
+  async function change(viewer: Viewer, request: Request, id: string, action: () => Promise<unknown>, notice: string): Promise<Response> {
+    try {
+      await action();
+    } catch (error) {
+      return userPage(viewer, id, { error: inputProblem(error) }, 422);
+    }
+    return redirectTo(request, `/admin/users/${id}?notice=${notice}`);
+  }
+
+  return new Elysia({ name: "web-admin-users" })
+    .use(guard)
+    .get("/admin/users", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
+      page: "admin",
+      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+    })
+    .post(
+      "/admin/users",
+      async ({ viewer, body, request }) => {
+        try {
+          await admin.create({ username: body.username, email: optionalText(body.email), password: body.password, role: body.role });
+        } catch (error) {
+          return listPage(viewer, { error: inputProblem(error), form: { username: body.username, email: body.email, role: body.role } }, 422);
+        }
+        return redirectTo(request, "/admin/users?notice=created");
+      },
+      {
+        page: "admin",
+        body: t.Object({
+          username: t.String({ maxLength: 64 }),
+          email: t.Optional(t.String({ maxLength: 320 })),
+          password: t.String({ maxLength: 1024 }),
+          role: Role,
+          _csrf: t.Optional(t.String()),
+        }),
+      },
+    )
+    .get("/admin/users/:id", ({ viewer, params, query }) => userPage(viewer, params.id, { notice: NOTICES[query.notice ?? ""] }), {
+      page: "admin",
+      params: IdParams,
+      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+    })
+    .post(
+      "/admin/users/:id",
+      ({ viewer, params, body, request }) =>
+        change(viewer, request, params.id, () => admin.update(params.id, { email: optionalText(body.email), role: body.role, disabled: body.disabled === "true" }), "saved"),
+      {
+        page: "admin",
+        params: IdParams,
+        body: t.Object({ email: t.Optional(t.String({ maxLength: 320 })), role: Role, disabled: t.Optional(t.Literal("true")), _csrf: t.Optional(t.String()) }),
+      },
+    )
+    .post(
+      "/admin/users/:id/password",
+      ({ viewer, params, body, request }) => change(viewer, request, params.id, () => admin.update(params.id, { password: body.password }), "password-reset"),
+      { page: "admin", params: IdParams, body: t.Object({ password: t.String({ maxLength: 1024 }), _csrf: t.Optional(t.String()) }) },
+    )
+    .post(
+      "/admin/users/:id/delete",
+      async ({ viewer, params, request }) => {
+        try {
+          await admin.delete(params.id);
+        } catch (error) {
+          return userPage(viewer, params.id, { error: inputProblem(error) }, 409);
+        }
+        return redirectTo(request, "/admin/users?notice=deleted");
+      },
+      { page: "admin", params: IdParams, body: CsrfOnly },
+    )
+    .post(
+      "/admin/users/:id/grants",
+      ({ viewer, params, body, request }) =>
+        change(viewer, request, params.id, () => services.sharingTags.grant(params.id, body.sharingTagId, body.accessMode), "grants-changed"),
+      {
+        page: "admin",
+        params: IdParams,
+        body: t.Object({ sharingTagId: Uuid, accessMode: t.Union([t.Literal("allow"), t.Literal("deny")]), _csrf: t.Optional(t.String()) }),
+      },
+    )
+    .post(
+      "/admin/users/:id/grants/:tagId/revoke",
+      ({ viewer, params, request }) => change(viewer, request, params.id, () => services.sharingTags.revoke(params.id, params.tagId), "grants-changed"),
+      { page: "admin", params: UserAndTag, body: CsrfOnly },
+    )
+    .post(
+      "/admin/users/:id/api-keys",
+      async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body.name),
+      { page: "admin", params: IdParams, body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }) },
+    )
+    .post(
+      "/admin/users/:id/api-keys/:keyId/revoke",
+      async ({ viewer, params, request }) => revokeApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), params.keyId),
+      { page: "admin", params: UserAndKey, body: CsrfOnly },
+    );
+}

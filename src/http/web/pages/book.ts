@@ -1,0 +1,62 @@
+/**
+ * GET /books/:id: a book's metadata, authors, progress, download and the Read/Continue buttons
+ * (they open the reader at /read/:id, page N to continue). POST /books/:id/read-state marks it
+ * read or unread and answers the updated part (a row of the series list or the book's actions).
+ */
+import { Elysia, t } from "elysia";
+import type { Services } from "../../../services";
+import { IdParams } from "../../params";
+import { redirectTo, type WebPageGuard } from "../page-guard";
+import { htmlResponse, page, renderTemplate, wantsFragment } from "../views";
+import { DIRECTION_LABELS } from "./series";
+
+function formatBytes(bytes: number): string {
+  const units = ["bytes", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+export function bookPage(services: Services, guard: WebPageGuard) {
+  return new Elysia({ name: "web-book-page" })
+    .use(guard)
+    .get(
+      "/books/:id",
+      async ({ viewer, params }) => {
+        const book = await services.books.get(viewer.user, params.id);
+        return page("pages/book", {
+          title: book.title,
+          viewer,
+          book,
+          authors: book.metadata.authors ?? [],
+          fileSize: formatBytes(book.fileSize),
+          directionLabel: book.readingDirection ? DIRECTION_LABELS[book.readingDirection] : null,
+        });
+      },
+      { page: "user", params: IdParams },
+    )
+    .post(
+      "/books/:id/read-state",
+      async ({ viewer, params, body, request }) => {
+        const book = await services.books.get(viewer.user, params.id);
+        await services.progress.markRead(viewer.user, [book], body.read === "true");
+        if (!wantsFragment(request)) return redirectTo(request, `/books/${book.id}`);
+        const updated = await services.books.get(viewer.user, book.id);
+        const partial = body.view === "row" ? "partials/book-row" : "partials/book-actions";
+        return htmlResponse(renderTemplate(partial, { viewer, book: updated }));
+      },
+      {
+        page: "user",
+        params: IdParams,
+        body: t.Object({
+          read: t.Union([t.Literal("true"), t.Literal("false")]),
+          view: t.Optional(t.Union([t.Literal("row"), t.Literal("actions")])),
+          _csrf: t.Optional(t.String()),
+        }),
+      },
+    );
+}

@@ -1,0 +1,45 @@
+/** First run: GET/POST /setup creates the first admin while no user exists, then signs them in. */
+import { Elysia, t } from "elysia";
+import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
+import type { Services } from "../../../services";
+import { sessionCookie } from "../../browser-session";
+import { inputProblem, optionalText } from "../forms";
+import { redirectTo, type WebPageGuard } from "../page-guard";
+import { page } from "../views";
+
+const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
+
+export function setupPage(services: Services, guard: WebPageGuard) {
+  const trustProxy = services.config.application.trust_proxy;
+  return new Elysia({ name: "web-setup-page" })
+    .use(guard)
+    .get(
+      "/setup",
+      async ({ request }) => {
+        if (!(await services.users.setupNeeded())) return redirectTo(request, "/login");
+        return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint });
+      },
+      { visitor: true },
+    )
+    .post(
+      "/setup",
+      async ({ body, request }) => {
+        try {
+          const admin = await services.users.createFirstAdmin(body.username, optionalText(body.email), body.password);
+          const session = await services.cookieSessions.start(admin);
+          return redirectTo(request, "/admin/libraries", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
+        } catch (error) {
+          const problem = inputProblem(error);
+          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, error: problem, username: body.username, email: body.email }, 422);
+        }
+      },
+      {
+        visitor: true,
+        body: t.Object({
+          username: t.String({ maxLength: 64 }),
+          email: t.Optional(t.String({ maxLength: 320 })),
+          password: t.String({ maxLength: 1024 }),
+        }),
+      },
+    );
+}

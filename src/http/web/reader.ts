@@ -1,0 +1,82 @@
+/**
+ * GET /read/:id: the readers. Comic archives and PDFs open in the comic reader
+ * (templates/reader/comic.eta, static/js/reader/comic.js), EPUBs in the EPUB reader
+ * (templates/reader/epub.eta, static/js/reader/epub.js); each page loads only its own reader.
+ * `?page=N` opens page N (for an EPUB: spine item N); without it the reader resumes from the
+ * caller's progress, or starts over when the book was finished.
+ */
+import { Elysia, t } from "elysia";
+import type { BookView, PageRecord } from "../../db";
+import type { Services } from "../../services";
+import type { WebPageGuard } from "./page-guard";
+import { READER_SCRIPTS } from "./reader-assets";
+import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
+
+/**
+ * The EPUB page's policy: the site's, plus what foliate-js needs to show a book. It copies each
+ * of the book's files into a blob: URL and shows the documents in iframes, injecting its layout
+ * styles into them. Scripts stay limited to our own files; the book's documents inherit this
+ * policy and also carry their own, which forbids every script (static/js/reader/epub.js).
+ */
+const EPUB_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline' blob:")
+  .replace("font-src 'self'", "font-src 'self' blob: data:")
+  .replace("connect-src 'self'", "connect-src 'self' blob:")
+  .concat("; frame-src blob:; media-src 'self' blob:");
+
+export function readerPages(services: Services, guard: WebPageGuard) {
+  return new Elysia({ name: "web-reader-pages" }).use(guard).get(
+    "/read/:id",
+    async ({ viewer, params, query }) => {
+      const book = await services.books.get(viewer.user, params.id);
+      const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), services.series.nextBook(viewer.user, book)]);
+      if (book.fileFormat === "epub") return epubReader(viewer, book, pages, query.page);
+      return page("reader/comic", {
+        title: book.title,
+        viewer,
+        fullscreen: true,
+        book,
+        next: next ? { id: next.id, title: next.title } : null,
+        startPage: Math.min(query.page ?? resumePage(book), Math.max(book.pageCount, 1)),
+        sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
+        readerScript: READER_SCRIPTS.comic,
+      });
+    },
+    {
+      page: "user",
+      params: t.Object({ id: t.String({ format: "uuid" }) }),
+      query: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })) }),
+      detail: { hide: true },
+    },
+  );
+}
+
+/** Where a comic reopens: the saved page, unless the book was finished (then from the start). */
+function resumePage(book: BookView): number {
+  return book.progress && !book.progress.completed ? book.progress.page : 1;
+}
+
+/**
+ * An EPUB reopens at its saved locator (or, written by another client, its progression), unless
+ * `?page` names another spine item than the saved one.
+ */
+function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], requestedSection: number | undefined) {
+  const saved = book.progress && !book.progress.completed ? book.progress : null;
+  const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
+  const cfi = resume?.locator?.locations?.cfi;
+  return page(
+    "reader/epub",
+    {
+      title: book.title,
+      viewer,
+      fullscreen: true,
+      book,
+      startCfi: typeof cfi === "string" ? cfi : "",
+      startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
+      startSection: resume ? "" : String(requestedSection ?? ""),
+      sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
+      readerScript: READER_SCRIPTS.epub,
+    },
+    200,
+    { "content-security-policy": EPUB_CONTENT_SECURITY_POLICY },
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * Server-side rendering of the web interface with Eta (templates/, embedded at build time by
+ * ./embedded-files-macro.ts). Eta was chosen because it escapes every `<%= %>` by default, has
+ * layouts, partials and named blocks, compiles templates once to plain functions, needs no file
+ * system (templates are loaded from strings, which suits the single executable) and has no
+ * dependencies.
+ *
+ * Every page template starts with `<% layout("layout") %>` and sees, beside its own data,
+ * `it.title`, `it.viewer` (the signed-in user and the CSRF token, or null) and the helpers
+ * `it.asset(path)` (URL of a static file with its content version) and `it.urlWith(...)`. The
+ * layout (templates/layout.eta) offers the named blocks "head" (extra <link>/<meta>) and
+ * "scripts" (extra <script src> tags, run after htmx) and `it.fullscreen` (no header and no
+ * footer: the readers).
+ */
+import { Eta } from "eta/core";
+import type { UserRecord } from "../../db";
+import { assetUrl } from "./assets";
+import { embeddedTemplates } from "./embedded-files-macro" with { type: "macro" };
+
+export interface Viewer {
+  user: UserRecord;
+  csrfToken: string;
+}
+
+export interface PageData {
+  title: string;
+  viewer: Viewer | null;
+  [key: string]: unknown;
+}
+
+/**
+ * Content-Security-Policy of every page: scripts and styles only from our own files (no inline
+ * script, no inline style, no eval), images from ourselves, nothing may frame us.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: true });
+for (const [name, source] of Object.entries(embeddedTemplates())) eta.loadTemplate(name, source);
+
+/** A path with query parameters replaced (null or "" removes one); for sort, filter and paging links. */
+export function urlWith(path: string, query: Record<string, string | number | null | undefined>): string {
+  const url = new URL(path, "http://x");
+  for (const [key, value] of Object.entries(query)) {
+    if (value === null || value === undefined || value === "") url.searchParams.delete(key);
+    else url.searchParams.set(key, String(value));
+  }
+  return url.pathname + url.search;
+}
+
+const helpers = { asset: assetUrl, urlWith };
+
+export function renderTemplate(name: string, data: object): string {
+  return eta.render(name, { ...helpers, ...data });
+}
+
+export const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  // Pages show per-user data: never from a shared cache, and revalidated on back/forward.
+  "cache-control": "private, no-cache",
+  vary: "HX-Request, Cookie",
+} as const;
+
+export function htmlResponse(html: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(html, { status, headers: { ...HTML_HEADERS, ...headers } });
+}
+
+/** A full page (the template uses the layout) or, with `fragment`, a template without it. */
+export function page(name: string, data: PageData, status = 200, headers: Record<string, string> = {}): Response {
+  return htmlResponse(renderTemplate(name, data), status, headers);
+}
+
+/**
+ * Whether to answer with a fragment: htmx asked for part of a page (search results, the next
+ * page of a grid). Boosted navigation (HX-Boosted) gets the whole page, so history works.
+ */
+export function wantsFragment(request: Request): boolean {
+  return (
+    request.headers.get("hx-request") === "true" &&
+    request.headers.get("hx-boosted") !== "true" &&
+    request.headers.get("hx-history-restore-request") !== "true"
+  );
+}

@@ -1,0 +1,334 @@
+/**
+ * The comic reader (CBZ, CBR, and PDF through its rendered pages). Modes: paged left-to-right,
+ * paged right-to-left, vertical (pages one after another) and webtoon (a strip without gaps).
+ * The page (templates/reader/comic.eta) describes the book in data attributes; this module
+ * draws pages, turns them (keys, tap zones, swipes, slider, go-to), preloads the next ones,
+ * saves progress and offers the next book at the end.
+ */
+import Panzoom from "@panzoom/panzoom";
+import { FITS, MODE_OF_DIRECTION, MODES, pageUrl, requestWidth, screensOf, SPREADS } from "./layout.js";
+import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+
+const root = document.getElementById("comic-reader");
+const part = (role) => root.querySelector(`[data-role="${role}"]`);
+const viewport = part("viewport");
+const stage = part("stage");
+const counter = part("counter");
+const slider = part("slider");
+const endPanel = part("end");
+const data = root.dataset;
+const pageCount = Number(data.pageCount);
+/** [width, height] per page (index 0 is page 1), null where unknown. */
+const sizes = JSON.parse(data.sizes);
+const saver = progressSaver(data.progressUrl);
+
+const clamp = (page) => Math.min(Math.max(1, Math.round(page) || 1), pageCount);
+const remembered = (key, allowed, fallback) => {
+  const value = localStorage.getItem(key);
+  return allowed.includes(value) ? value : fallback;
+};
+const modeKey = `longbox.reader.mode.${data.seriesId}`;
+const state = {
+  page: clamp(Number(data.startPage)),
+  mode: remembered(modeKey, MODES, MODE_OF_DIRECTION[data.direction] ?? "ltr"),
+  fit: remembered("longbox.reader.fit", FITS, "screen"),
+  spread: remembered("longbox.reader.spread", SPREADS, "auto"),
+};
+/** The page last sent to the server (or found there): opening a book does not count as reading it. */
+let savedPage = state.page;
+let screens = [];
+let panzoom = null;
+let observer = null;
+/** Images of the pages about to be shown, kept referenced so their downloads finish and stay cached. */
+let preloaded = [];
+
+const paged = () => state.mode === "ltr" || state.mode === "rtl";
+const zoomed = () => !!panzoom && panzoom.getScale() > 1.01;
+
+function wantsDouble() {
+  if (state.spread !== "auto") return state.spread === "double";
+  return viewport.clientWidth > viewport.clientHeight && viewport.clientWidth >= 768;
+}
+
+/** The address of a page shown `perScreen` to a screen: at the screen's width on small screens. */
+function urlOf(page, perScreen) {
+  const width = state.fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, devicePixelRatio);
+  return pageUrl(data.pagesBase, page, width);
+}
+
+function pageImage(page, perScreen, loading = "eager") {
+  const image = document.createElement("img");
+  image.alt = `Page ${page}`;
+  image.dataset.page = String(page);
+  image.decoding = "async";
+  image.loading = loading;
+  const size = sizes[page - 1];
+  if (size) [image.width, image.height] = size;
+  image.src = urlOf(page, perScreen);
+  return image;
+}
+
+/** Marks the moment the first page is on screen (the end-to-end test reads it). */
+function whenFirstDrawn(image) {
+  if (performance.getEntriesByName("reader:first-page").length > 0) return;
+  image
+    .decode()
+    .catch(() => undefined)
+    .then(() => requestAnimationFrame(() => performance.mark("reader:first-page")));
+}
+
+function showPage(page) {
+  state.page = page;
+  const shown = paged() ? screens[screenOf(page)] : [page];
+  const last = shown[shown.length - 1];
+  counter.textContent = `${shown.length > 1 ? `${shown[0]}–${last}` : page} / ${pageCount}`;
+  slider.value = String(page);
+  // A spread that holds the last page completes the book; otherwise its first page is the place.
+  const place = last === pageCount ? last : page;
+  if (place !== savedPage) {
+    savedPage = place;
+    saver.save({ page: place });
+  }
+}
+
+const screenOf = (page) => Math.max(0, screens.findIndex((pages) => pages.includes(page)));
+
+function showScreen(index) {
+  const pages = screens[index];
+  hideEnd();
+  stage.style.setProperty("--per-screen", String(pages.length));
+  stage.replaceChildren(...pages.map((page) => pageImage(page, pages.length)));
+  whenFirstDrawn(stage.firstElementChild);
+  panzoom?.reset({ animate: false });
+  viewport.scrollTo(0, 0);
+  showPage(pages[0]);
+  preloaded = screens.slice(index + 1, index + 3).flatMap((next) => next.map((page) => pageImage(page, next.length)));
+}
+
+function renderPaged() {
+  screens = screensOf(sizes, wantsDouble());
+  showScreen(screenOf(state.page));
+  panzoom = Panzoom(stage, {
+    minScale: 1,
+    maxScale: 6,
+    panOnlyWhenZoomed: true,
+    cursor: "default",
+    // Pages taller than the screen still scroll by touch while not zoomed.
+    touchAction: state.fit === "screen" || state.fit === "height" ? "none" : "pan-y",
+  });
+}
+
+function renderStrip() {
+  screens = [];
+  const near = (page) => Math.abs(page - state.page) <= 2;
+  const images = sizes.map((_, index) => pageImage(index + 1, 1, near(index + 1) ? "eager" : "lazy"));
+  stage.style.setProperty("--per-screen", "1");
+  stage.replaceChildren(...images);
+  whenFirstDrawn(images[state.page - 1]);
+  images[state.page - 1].scrollIntoView({ block: "start" });
+  // The page crossing the middle of the screen is the current one.
+  observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) showPage(Number(entry.target.dataset.page));
+    },
+    { root: viewport, rootMargin: "-50% 0px -50% 0px" },
+  );
+  for (const image of images) observer.observe(image);
+  showPage(state.page);
+}
+
+function render() {
+  observer?.disconnect();
+  observer = null;
+  panzoom?.destroy();
+  panzoom = null;
+  stage.removeAttribute("style");
+  root.dataset.mode = state.mode;
+  root.dataset.fit = state.fit;
+  slider.dir = state.mode === "rtl" ? "rtl" : "ltr";
+  if (paged()) renderPaged();
+  else renderStrip();
+}
+
+function goTo(page) {
+  const target = clamp(page);
+  if (paged()) showScreen(screenOf(target));
+  else {
+    hideEnd();
+    stage.children[target - 1]?.scrollIntoView({ block: "start" });
+    showPage(target);
+  }
+}
+
+/** One step in reading order: +1 forward, -1 back. Past the last page comes the end panel. */
+function step(direction) {
+  if (!paged()) {
+    if (direction > 0 && state.page === pageCount) showEnd();
+    else goTo(state.page + direction);
+    return;
+  }
+  const index = screenOf(state.page) + direction;
+  if (index >= screens.length) showEnd();
+  else if (index >= 0) showScreen(index);
+}
+
+function showEnd() {
+  if (savedPage !== pageCount) showPage(pageCount);
+  endPanel.hidden = false;
+  if (!paged()) endPanel.scrollIntoView({ block: "end" });
+  endPanel.querySelector("a")?.focus();
+}
+
+function hideEnd() {
+  endPanel.hidden = true;
+}
+
+function setChromeHidden(hidden) {
+  root.classList.toggle("chrome-hidden", hidden);
+}
+
+// Keyboard: arrows follow the reading direction; space and page keys go forward and back.
+addEventListener("keydown", (event) => {
+  if (typingInto(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const rtl = state.mode === "rtl";
+  switch (event.key) {
+    case "ArrowRight":
+      step(rtl ? -1 : 1);
+      break;
+    case "ArrowLeft":
+      step(rtl ? 1 : -1);
+      break;
+    case "PageDown":
+      step(1);
+      break;
+    case "PageUp":
+      step(-1);
+      break;
+    case " ":
+      if (!paged()) return; // the strip scrolls natively
+      step(event.shiftKey ? -1 : 1);
+      break;
+    case "Home":
+      goTo(1);
+      break;
+    case "End":
+      goTo(pageCount);
+      break;
+    case "Escape":
+      if (!endPanel.hidden) hideEnd();
+      else setChromeHidden(!root.classList.contains("chrome-hidden"));
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+});
+
+// Taps and clicks on the side thirds turn pages, in the middle they show or hide the bars;
+// swipes turn pages. Handled on pointerup (a click can be swallowed by double-tap detection on
+// touch screens) and captured, because the zoom library stops the pointer events it handles.
+let pointerStart = null;
+const zoneOf = (event) => {
+  const box = viewport.getBoundingClientRect();
+  const x = (event.clientX - box.left) / box.width;
+  return x < 1 / 3 ? "left" : x > 2 / 3 ? "right" : "middle";
+};
+viewport.addEventListener(
+  "pointerdown",
+  (event) => {
+    pointerStart = event.isPrimary && event.button === 0 ? { x: event.clientX, y: event.clientY } : null;
+  },
+  { capture: true },
+);
+viewport.addEventListener(
+  "pointerup",
+  (event) => {
+    if (!pointerStart || !event.isPrimary) return;
+    const dx = event.clientX - pointerStart.x;
+    const dy = event.clientY - pointerStart.y;
+    pointerStart = null;
+    if (event.target.closest("a, button, input, select, [data-role=end]")) return;
+    const rtl = state.mode === "rtl";
+    if (Math.hypot(dx, dy) <= 10) {
+      const zone = zoneOf(event);
+      if (!paged() || zone === "middle") setChromeHidden(!root.classList.contains("chrome-hidden"));
+      // The left third goes back left-to-right and forward right-to-left.
+      else if (!zoomed()) step((zone === "left") === rtl ? 1 : -1);
+    } else if (paged() && !zoomed() && Math.abs(dx) >= 50 && Math.abs(dx) >= 1.5 * Math.abs(dy)) {
+      // Swiping left brings the page on the right: the next one left-to-right, the previous one right-to-left.
+      step((dx < 0) === rtl ? -1 : 1);
+    }
+  },
+  { capture: true },
+);
+viewport.addEventListener("dblclick", (event) => {
+  if (!panzoom || zoneOf(event) !== "middle") return;
+  if (zoomed()) panzoom.reset();
+  else panzoom.zoomToPoint(2.5, event);
+});
+viewport.addEventListener(
+  "wheel",
+  (event) => {
+    if (panzoom && event.ctrlKey) panzoom.zoomWithWheel(event);
+  },
+  { passive: false },
+);
+// Zoomed in, a page asked for at the screen's width would blur: fetch it at full size.
+stage.addEventListener("panzoomzoom", () => {
+  if (!zoomed()) return;
+  for (const image of stage.querySelectorAll("img")) {
+    const full = pageUrl(data.pagesBase, Number(image.dataset.page), null);
+    if (!image.src.endsWith(full)) image.src = full;
+  }
+});
+
+part("prev").addEventListener("click", () => step(-1));
+part("next").addEventListener("click", () => step(1));
+slider.max = String(pageCount);
+slider.addEventListener("input", () => {
+  counter.textContent = `${slider.value} / ${pageCount}`;
+});
+slider.addEventListener("change", () => goTo(Number(slider.value)));
+part("goto").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = event.currentTarget.elements.namedItem("page");
+  goTo(Number(input.value));
+  input.value = "";
+  viewport.focus({ preventScroll: true });
+});
+
+/** Settings: each select names the state field it changes; the choice is remembered. */
+const storageKeys = { mode: modeKey, fit: "longbox.reader.fit", spread: "longbox.reader.spread" };
+for (const select of root.querySelectorAll("select[data-setting]")) {
+  const setting = select.dataset.setting;
+  select.value = state[setting];
+  select.addEventListener("change", () => {
+    state[setting] = select.value;
+    localStorage.setItem(storageKeys[setting], select.value);
+    render();
+    // Back to the pages, so that arrow keys turn them instead of changing the choice.
+    viewport.focus({ preventScroll: true });
+  });
+}
+
+part("fullscreen").addEventListener("click", async () => {
+  const entering = !document.fullscreenElement;
+  await toggleFullscreen();
+  setChromeHidden(entering);
+});
+document.addEventListener("fullscreenchange", () => {
+  if (!document.fullscreenElement) setChromeHidden(false);
+});
+
+// Re-pair pages when the screen turns between portrait and landscape.
+let resizeTimer = 0;
+addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (paged() && screens.some((pages) => pages.length > 1) !== wantsDouble()) render();
+  }, 150);
+});
+
+render();
+root.dataset.ready = "true";
+viewport.focus({ preventScroll: true });

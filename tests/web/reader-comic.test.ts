@@ -1,0 +1,345 @@
+/**
+ * The comic reader end to end, in Debian's Chromium: CBZ, CBR and PDF books opened from their
+ * book page; every reading mode; spreads; keyboard, taps, swipes, slider and go-to; progress
+ * saved (debounced and on leaving) and resumed; the next book offered at the end; preloading;
+ * pages at the screen's width on a phone; the time from a click on Read to the first page.
+ */
+import { beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { comicInfo, makeCbz } from "../helpers/library";
+import { forEachDatabase } from "../helpers/server";
+import {
+  asAdmin,
+  DESKTOP,
+  fetchedUrls,
+  openFromBookPage,
+  PHONE,
+  progressOf,
+  readerCodeBytes,
+  readerLibrary,
+  requestsFor,
+  SCREENSHOTS,
+  useChromium,
+  type ReaderLibrary,
+} from "./reader-support";
+
+const TIMEOUT = 120_000;
+/** The second book's title: markup that must be shown as text, never run. */
+const MARKUP_TITLE = `<img src="x" onerror="document.body.dataset.xss = 'ran'">Part <b>2</b>`;
+const browser = useChromium();
+
+const counter = (page: Page) => page.locator("[data-role=counter]");
+const shownPages = (page: Page) => page.$$eval(".reader-stage img", (images) => images.map((image) => Number((image as HTMLElement).dataset.page)));
+/** The x position of each shown page, by page number. */
+const pageLefts = (page: Page) =>
+  page.$$eval(".reader-stage img", (images) =>
+    Object.fromEntries(images.map((image) => [(image as HTMLElement).dataset.page, image.getBoundingClientRect().left])),
+  );
+
+async function readerReady(page: Page) {
+  await page.waitForSelector("#comic-reader[data-ready]");
+  await page.waitForFunction(() => performance.getEntriesByName("reader:first-page").length > 0);
+}
+
+/** Opens the settings menu, makes the choice and closes the menu again. */
+async function chooseSetting(page: Page, setting: string, value: string) {
+  await page.click(".reader-menu > summary");
+  await page.selectOption(`select[data-setting=${setting}]`, value);
+  await page.click(".reader-menu > summary");
+}
+
+/** Waits until the server has the page as the caller's progress. */
+async function savedPage(server: () => import("../helpers/server").TestServer, token: string, bookId: string, pageNumber: number) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const progress = await progressOf(server(), token, bookId);
+    if (progress?.page === pageNumber) return progress;
+    await Bun.sleep(50);
+  }
+  throw new Error(`progress never reached page ${pageNumber}: ${server().logs.filter((l) => l.includes("/progress")).slice(-6).join("\n")}`);
+}
+
+forEachDatabase("comic reader", (server) => {
+  let library: ReaderLibrary;
+  const book = (file: string) => {
+    const found = library.books[file];
+    if (!found) throw new Error(`no book ${file} in ${Object.keys(library.books).join(", ")}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    library = await readerLibrary(
+      server(),
+      {
+        "Science Comics/Science Comics 001.cbz": "cbz/stump/science_comics_001.cbz",
+        "Captain Science/Captain Science 001.cbr": "cbr/comicbox/Captain Science #001-cbi.cbr",
+        "Tests/test_cix.pdf": "pdf/comicbox/test_cix.pdf",
+      },
+      async (root) => {
+        await makeCbz(join(root, "Science Comics", "Science Comics 002.cbz"), {
+          pages: 3,
+          seed: 7,
+          comicInfo: comicInfo({ Series: "Science Comics", Number: 2, Title: MARKUP_TITLE }),
+        });
+      },
+    );
+  }, TIMEOUT);
+
+  test("a CBZ on a desktop: spreads left to right and right to left, vertical, webtoon, the keyboard, slider and go-to", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    expect(cbz.pageCount).toBe(36);
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await openFromBookPage(page, cbz.id, /^Read$/);
+      await readerReady(page);
+      await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+      // Wide screen: the cover alone, then pairs, left page first.
+      await page.keyboard.press("ArrowRight");
+      await expect(counter(page).textContent()).resolves.toBe("2–3 / 36");
+      await page.keyboard.press("Space");
+      await expect(counter(page).textContent()).resolves.toBe("4–5 / 36");
+      let lefts = await pageLefts(page);
+      expect(lefts["4"]!).toBeLessThan(lefts["5"]!);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-ltr-double-${server().kind}.png`) });
+
+      // Right to left: the left arrow goes forward and the first page of a pair is on the right.
+      await chooseSetting(page, "mode", "rtl");
+      await page.keyboard.press("ArrowLeft");
+      await expect(counter(page).textContent()).resolves.toBe("6–7 / 36");
+      lefts = await pageLefts(page);
+      expect(lefts["6"]!).toBeGreaterThan(lefts["7"]!);
+      await page.keyboard.press("ArrowLeft");
+      await expect(counter(page).textContent()).resolves.toBe("8–9 / 36");
+      await page.keyboard.press("ArrowRight");
+      await expect(counter(page).textContent()).resolves.toBe("6–7 / 36");
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-rtl-double-${server().kind}.png`) });
+
+      // Single pages; the right third of the screen goes back in right to left.
+      await chooseSetting(page, "spread", "single");
+      await expect(shownPages(page)).resolves.toEqual([6]);
+      await page.mouse.click(1200, 400);
+      await expect(counter(page).textContent()).resolves.toBe("5 / 36");
+      await page.mouse.click(80, 400);
+      await expect(counter(page).textContent()).resolves.toBe("6 / 36");
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-rtl-single-${server().kind}.png`) });
+
+      // Vertical: every page in a column; arrows move from page to page.
+      await chooseSetting(page, "mode", "vertical");
+      expect((await shownPages(page)).length).toBe(36);
+      await page.keyboard.press("ArrowRight");
+      await expect(counter(page).textContent()).resolves.toBe("7 / 36");
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => document.querySelector("[data-role=counter]")?.textContent === "8 / 36");
+      const column = await page.$$eval(".reader-stage img", (images) => images.slice(0, 2).map((image) => image.getBoundingClientRect()));
+      expect(column[1]!.top).toBeGreaterThan(column[0]!.top);
+      expect(column[1]!.top - column[0]!.bottom).toBeGreaterThan(0);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-vertical-${server().kind}.png`) });
+
+      // Webtoon: a strip without gaps.
+      await chooseSetting(page, "mode", "webtoon");
+      await page.waitForFunction(() => document.querySelector("[data-role=counter]")?.textContent === "8 / 36");
+      await page.keyboard.press("PageDown");
+      await page.waitForFunction(() => document.querySelector("[data-role=counter]")?.textContent === "9 / 36");
+      const strip = await page.$$eval(".reader-stage img", (images) => images.slice(8, 10).map((image) => image.getBoundingClientRect()));
+      expect(Math.abs(strip[1]!.top - strip[0]!.bottom)).toBeLessThan(1);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-webtoon-${server().kind}.png`) });
+
+      // Back to paged left to right; a double click in the middle zooms in (and fetches the page
+      // at full size, not at the screen's width), a second one zooms out.
+      await chooseSetting(page, "mode", "ltr");
+      await expect(counter(page).textContent()).resolves.toBe("9 / 36");
+      await page.mouse.dblclick(640, 400);
+      await page.waitForFunction(() => /scale\((2\.5|[3-9])/.test(document.querySelector<HTMLElement>(".reader-stage")?.style.transform ?? ""));
+      await expect(page.locator(".reader-stage img").getAttribute("src")).resolves.toMatch(/\/pages\/9$/);
+      await page.keyboard.press("ArrowRight");
+      await expect(counter(page).textContent()).resolves.toBe("10 / 36");
+      await page.keyboard.press("ArrowLeft");
+      await expect(counter(page).textContent()).resolves.toBe("9 / 36");
+      await page.$eval("[data-role=slider]", (slider: HTMLInputElement) => {
+        slider.value = "20";
+        slider.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+      await expect(counter(page).textContent()).resolves.toBe("20 / 36");
+      await page.fill("[data-role=goto] input", "12");
+      await page.press("[data-role=goto] input", "Enter");
+      await expect(counter(page).textContent()).resolves.toBe("12 / 36");
+      await page.keyboard.press("Home");
+      await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+
+      // The mode is remembered for the series: the next book of the series opens in it too.
+      await chooseSetting(page, "mode", "rtl");
+      await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
+      await readerReady(page);
+      await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("rtl");
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
+  test("progress is saved while reading and on leaving, resumed from the book page, and the end offers the next book", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${cbz.id}?page=1`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "ltr");
+      await chooseSetting(page, "spread", "single");
+      await page.fill("[data-role=goto] input", "7");
+      await page.press("[data-role=goto] input", "Enter");
+      await savedPage(server, library.adminToken, cbz.id, 7);
+
+      // Leave at once after turning: the save is sent as the page goes away.
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("ArrowRight");
+      await page.goto(`/books/${cbz.id}`);
+      const saved = await savedPage(server, library.adminToken, cbz.id, 9);
+      expect(saved.completed).toBe(false);
+
+      await openFromBookPage(page, cbz.id, /^Continue/);
+      expect(new URL(page.url()).searchParams.get("page")).toBe("9");
+      await readerReady(page);
+      await expect(counter(page).textContent()).resolves.toBe("9 / 36");
+
+      // The last page completes the book; going on shows the end and the next book.
+      await page.keyboard.press("End");
+      await expect(counter(page).textContent()).resolves.toBe("36 / 36");
+      await page.keyboard.press("ArrowRight");
+      const next = page.locator("[data-role=next-book]");
+      await expect(next.isVisible()).resolves.toBe(true);
+      await expect(next.textContent()).resolves.toBe(`Read next: ${MARKUP_TITLE}`);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-end-${server().kind}.png`) });
+      expect((await savedPage(server, library.adminToken, cbz.id, 36)).completed).toBe(true);
+      await Promise.all([page.waitForURL((url) => url.pathname === `/read/${book("Science Comics 002.cbz").id}`), next.click()]);
+      await readerReady(page);
+      await expect(counter(page).textContent()).resolves.toBe("1 / 3");
+      await expect(page.locator(".reader-title").textContent()).resolves.toBe(MARKUP_TITLE);
+      expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined();
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
+  test("the first page is drawn within 300 ms of the click on Read, and a preloaded page turns without a request", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await server().json("DELETE", `/api/v1/books/${cbz.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      // A first visit loads the reader's code into the cache, as any earlier reading would have.
+      await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
+      await readerReady(page);
+      const codeBytes = await readerCodeBytes(page);
+      console.log(`comic reader code: ${codeBytes} bytes gzipped`);
+      expect(codeBytes).toBeGreaterThan(0);
+      expect(codeBytes).toBeLessThan(12_000);
+      await chooseSetting(page, "spread", "single");
+
+      const timings: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await openFromBookPage(page, cbz.id, /^Read$/);
+        await readerReady(page);
+        timings.push(await page.evaluate(() => performance.getEntriesByName("reader:first-page")[0]!.startTime));
+      }
+      console.log(`click on Read to first page drawn: ${timings.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+      expect(Math.min(...timings)).toBeLessThan(300);
+
+      // Pages 2 and 3 are fetched in advance; turning to them asks the server for nothing.
+      await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+      const pagePath = (n: number) => `/api/v1/books/${cbz.id}/pages/${n}`;
+      for (let wait = 0; wait < 100 && requestsFor(server(), pagePath(3)) === 0; wait++) await Bun.sleep(20);
+      const before = [requestsFor(server(), pagePath(2)), requestsFor(server(), pagePath(3))];
+      expect(before[0]).toBeGreaterThan(0);
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => {
+        const image = document.querySelector<HTMLImageElement>(".reader-stage img");
+        return image?.dataset.page === "2" && image.complete && image.naturalWidth > 0;
+      });
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => {
+        const image = document.querySelector<HTMLImageElement>(".reader-stage img");
+        return image?.dataset.page === "3" && image.complete && image.naturalWidth > 0;
+      });
+      await Bun.sleep(200);
+      expect([requestsFor(server(), pagePath(2)), requestsFor(server(), pagePath(3))]).toEqual(before);
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
+  test("CBR and PDF books read page by page like a CBZ", async () => {
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      for (const [file, pages] of [
+        ["Captain Science 001.cbr", 5],
+        ["test_cix.pdf", 4],
+      ] as const) {
+        const entry = book(file);
+        expect(entry.pageCount).toBe(pages);
+        await openFromBookPage(page, entry.id, /^Read$/);
+        await readerReady(page);
+        await chooseSetting(page, "mode", "ltr");
+        await chooseSetting(page, "spread", "single");
+        await expect(counter(page).textContent()).resolves.toBe(`1 / ${pages}`);
+        for (const expected of [2, 3]) {
+          await page.keyboard.press("ArrowRight");
+          await expect(counter(page).textContent()).resolves.toBe(`${expected} / ${pages}`);
+        }
+        await page.waitForFunction(() => {
+          const image = document.querySelector<HTMLImageElement>(".reader-stage img");
+          return image?.dataset.page === "3" && image.complete && image.naturalWidth > 0;
+        });
+        await page.screenshot({ path: join(SCREENSHOTS, `${file.endsWith(".pdf") ? "pdf" : "cbr"}-page-3-${server().kind}.png`) });
+        await savedPage(server, library.adminToken, entry.id, 3);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
+  test("on a 375 px phone: pages at the screen's width, swipes and taps turn pages, full screen hides the bars", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
+      await page.goto(`/read/${cbz.id}?page=1`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "ltr");
+      await chooseSetting(page, "spread", "auto");
+      // 375 CSS px at 2x: the 800 px step, never the full-size page.
+      const pageRequests = await fetchedUrls(page, `/books/${cbz.id}/pages/`);
+      expect(pageRequests.length).toBeGreaterThan(0);
+      for (const url of pageRequests) expect(new URL(url).searchParams.get("width")).toBe("800");
+      await expect(shownPages(page)).resolves.toEqual([1]);
+
+      const touch = await context.newCDPSession(page);
+      const swipe = async (fromX: number, toX: number) => {
+        await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: fromX, y: 400 }] });
+        for (let step = 1; step <= 5; step++) {
+          await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: fromX + ((toX - fromX) * step) / 5, y: 400 }] });
+        }
+        await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      };
+      await swipe(320, 60);
+      await expect(counter(page).textContent()).resolves.toBe("2 / 36");
+      await swipe(320, 60);
+      await expect(counter(page).textContent()).resolves.toBe("3 / 36");
+      await swipe(60, 320);
+      await expect(counter(page).textContent()).resolves.toBe("2 / 36");
+      await page.touchscreen.tap(350, 400);
+      await expect(counter(page).textContent()).resolves.toBe("3 / 36");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-phone-${server().kind}.png`) });
+
+      await page.getByRole("button", { name: "Full screen" }).click();
+      await expect(page.locator("#comic-reader.chrome-hidden").count()).resolves.toBe(1);
+      await expect(page.locator("[data-role=counter]").isVisible()).resolves.toBe(false);
+      await page.screenshot({ path: join(SCREENSHOTS, `comic-phone-fullscreen-${server().kind}.png`) });
+      await page.touchscreen.tap(187, 400);
+      await expect(page.locator("[data-role=counter]").isVisible()).resolves.toBe(true);
+
+      // Installable: the manifest opens the app full screen and its PNG icons are served.
+      const manifestUrl = await page.locator("link[rel=manifest]").getAttribute("href");
+      const manifest = await (await page.request.get(manifestUrl!)).json();
+      expect(manifest.display).toBe("fullscreen");
+      expect(manifest.start_url).toBe("/");
+      for (const size of ["192x192", "512x512"]) {
+        const icon = manifest.icons.find((entry: { sizes: string }) => entry.sizes === size);
+        const answer = await page.request.get(icon.src);
+        expect(answer.status()).toBe(200);
+        expect(answer.headers()["content-type"]).toBe("image/png");
+        const png = await answer.body();
+        expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(size);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+});

@@ -1,0 +1,144 @@
+/**
+ * What the reader tests share: Debian's Chromium driven by playwright-core, a signed-in browser
+ * context, a library of real fixtures, and small helpers over the server's request log.
+ */
+import { afterAll, beforeAll, expect } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { adminSession, bearer, PASSWORD } from "../helpers/auth";
+import { PROJECT_ROOT } from "../helpers/cli";
+import { booksOf, createLibrary, libraryRoot, placeFixture, scanToCompletion } from "../helpers/library";
+import type { TestServer } from "../helpers/server";
+
+export const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "readers");
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** One Chromium for the test file: started before its tests, closed after them. */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("chromium did not start");
+    return browser;
+  };
+}
+
+export const PHONE: BrowserContextOptions = { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/** A browser context signed in through the login form, and the errors its pages raise. */
+export async function signedIn(browser: Browser, server: TestServer, username: string, password: string, options = DESKTOP) {
+  const context = await browser.newContext({ ...options, baseURL: server.url });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto("/login");
+  await page.fill("#username", username);
+  await page.fill("#password", password);
+  await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.click("button[type=submit]")]);
+  return { context, page, errors };
+}
+
+/**
+ * 404s that are answers, not faults: a file an EPUB may have but need not (the reader probes
+ * META-INF/encryption.xml), and the thumbnail of a book without a cover on the browse pages.
+ */
+const OPTIONAL = [/\/resource\/META-INF\/encryption\.xml$/, /\/thumbnail$/];
+
+/**
+ * Uncaught exceptions, dialogs, console errors and failed loads but OPTIONAL ones. Failed loads
+ * are read from Chromium's console lines rather than from network events: subscribing to those
+ * makes playwright-core track every request, and under Bun its bookkeeping then races with
+ * navigations ("Cannot find parent object request@...").
+ */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const source = message.location().url;
+    const path = source ? new URL(source).pathname : "";
+    if (message.text().startsWith("Failed to load resource") && OPTIONAL.some((pattern) => pattern.test(path))) return;
+    errors.push(`console: ${message.text()} ${path}`.trim());
+  });
+  return errors;
+}
+
+/** Paths of the requests the server has answered so far, in order (from its debug request log). */
+export function requestedPaths(server: TestServer): string[] {
+  return server.logs.flatMap((line) => (line.includes(" request ") ? [/ path=(\S+)/.exec(line)?.[1] ?? ""] : []));
+}
+
+/** How many requests for `path` the server has answered so far. */
+export function requestsFor(server: TestServer, path: string): number {
+  return requestedPaths(server).filter((requested) => requested === path).length;
+}
+
+export interface ReaderLibrary {
+  adminToken: string;
+  books: Record<string, Record<string, any>>;
+}
+
+/** Fixtures placed in a library (target path -> fixture path), scanned; books by file name. */
+export async function readerLibrary(server: TestServer, layout: Record<string, string>, extra: (root: string) => Promise<void> = async () => {}) {
+  const { token } = await adminSession(server);
+  const root = libraryRoot(server, "readers");
+  mkdirSync(root, { recursive: true });
+  for (const [target, source] of Object.entries(layout)) placeFixture(source, join(root, target));
+  await extra(root);
+  const library = await createLibrary(server, bearer(token), { name: "Readers", path: root });
+  await scanToCompletion(server, token, library.id);
+  const books: Record<string, Record<string, any>> = {};
+  for (const book of await booksOf(server, bearer(token), library.id)) books[String(book.filePath).split("/").pop()!] = book;
+  return { adminToken: token, books };
+}
+
+/** Opens the book page and follows its Read (or Continue) button, as a person would. */
+export async function openFromBookPage(page: Page, bookId: string, button: RegExp = /^(Read|Continue)/) {
+  await page.goto(`/books/${bookId}`);
+  await Promise.all([page.waitForURL((url) => url.pathname === `/read/${bookId}`), page.getByRole("link", { name: button }).first().click()]);
+}
+
+export async function progressOf(server: TestServer, token: string, bookId: string) {
+  const { status, body } = await server.json("GET", `/api/v1/books/${bookId}/progress`, undefined, bearer(token));
+  return status === 204 ? null : (expect(status).toBe(200), body);
+}
+
+type Session = Awaited<ReturnType<typeof signedIn>>;
+
+/** Runs `steps` as the admin in a fresh signed-in browser context, closed afterwards whatever happens. */
+export async function asAdmin(browser: Browser, server: TestServer, options: BrowserContextOptions, steps: (session: Session) => Promise<void>) {
+  const session = await signedIn(browser, server, "admin", PASSWORD, options);
+  try {
+    await steps(session);
+  } finally {
+    await session.context.close();
+  }
+}
+
+/** Bytes of the reader's own code the page fetched, as sent (gzipped), from resource timing. */
+export function readerCodeBytes(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname.startsWith("/static/reader/"))
+      .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0),
+  );
+}
+
+/** Addresses of the resources the page has fetched so far (resource timing), filtered by `part`. */
+export function fetchedUrls(page: Page, part: string): Promise<string[]> {
+  return page.evaluate((needle) => performance.getEntriesByType("resource").map((entry) => entry.name).filter((url) => url.includes(needle)), part);
+}
