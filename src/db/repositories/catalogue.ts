@@ -322,10 +322,14 @@ export class CatalogueRepository {
     return new Set(rows.map((row) => row.path).filter((path): path is string => path !== null));
   }
 
+  /** A thumbnail made also ends the book's earlier thumbnail errors (a full disk that passed). */
   async setThumbnail(bookId: string, thumbnailPath: string | null): Promise<void> {
-    const b = this.database.tables.books;
+    const { books: b, bookErrors } = this.database.tables;
     await this.database.transaction(async () => {
       await this.db.update(b).set({ thumbnailPath }).where(eq(b.id, bookId));
+      if (thumbnailPath !== null) {
+        await this.db.delete(bookErrors).where(and(eq(bookErrors.bookId, bookId), eq(bookErrors.errorType, "thumbnail")));
+      }
     });
   }
 }
