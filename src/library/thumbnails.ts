@@ -13,6 +13,7 @@ import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import { toBookAnalysisError } from "../formats/registry";
+import { openableFile } from "./book-files";
 import { transientCause } from "./transient";
 
 export interface ThumbnailSettings {
@@ -124,7 +125,8 @@ export class ThumbnailQueue {
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {
-      const bytes = await this.formats.thumbnail(book.filePath, {
+      const { path } = await openableFile(book); // still inside its library now
+      const bytes = await this.formats.thumbnail(path, {
         formatId: book.fileFormat,
         coverPage: book.coverPage,
         height: this.settings.height,

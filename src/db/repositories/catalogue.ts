@@ -295,11 +295,14 @@ export class CatalogueRepository {
   }
 
   /** Where a book's file is and how to read it (page serving, thumbnails). */
-  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null } | undefined> {
-    const b = this.database.tables.books;
+  async bookFile(
+    id: string,
+  ): Promise<{ filePath: string; fileFormat: string; coverPage: number | null; pageCount: number; libraryPath: string } | undefined> {
+    const { books: b, libraries } = this.database.tables;
     const [row] = await this.db
-      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage })
+      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage, pageCount: b.pageCount, libraryPath: libraries.path })
       .from(b)
+      .innerJoin(libraries, eq(libraries.id, b.libraryId))
       .where(eq(b.id, id));
     return row;
   }
