@@ -278,6 +278,8 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
         failed = true; // the other workers finish their item and stop
         throw error;
       }
+      // Let waiting requests run between books: on SQLite every query shares this thread.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   // Settle every worker before returning: after a cancel, none may still be writing when the
