@@ -11,7 +11,7 @@ import { UserService } from "./auth/users";
 import { loggerFor, openMigratedDataLayer, startServer } from "./server";
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";
-import { VERSION } from "./version";
+import { VERSION, versionReport } from "./version";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -72,7 +72,7 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) return print(HELP);
-  if (values.version) return print(`${VERSION}\n`);
+  if (values.version) return print(versionReport());
   if (positionals[0] === "analyze") {
     if (positionals.length === 1) throw new UsageError(`analyze needs at least one FILE\n\n${HELP}`);
     return analyzeFiles(positionals.slice(1), values.config);

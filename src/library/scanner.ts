@@ -24,6 +24,7 @@ import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
 import { sha256File } from "./file-hash";
+import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { walkLibrary, type DiscoveredFile } from "./walker";
@@ -170,6 +171,7 @@ export class LibraryScanner {
       (cause, attempt) => log.warn("scan: transient failure while removing vanished books, retrying", { cause, attempt }),
       this.options.transientRetryMs,
     );
+    await fillMissingDocumentIds(this.repositories, library.id, signal, log);
     reporter.progress(counters);
   }
 
@@ -253,9 +255,10 @@ export class LibraryScanner {
       }),
     );
     if (series.created) counters.seriesCreated++;
+    const partialMd5 = await partialMd5File(file.path);
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
-      { ...description.content, seriesId: series.id, fileHash: hash, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      { ...description.content, seriesId: series.id, fileHash: hash, partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
