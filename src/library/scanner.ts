@@ -15,13 +15,14 @@
  * cause lasts, the scan fails saying so. A scan that would remove more than the configured share
  * of the library (or finds its folder empty) removes nothing and waits for an admin.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { extname, sep } from "node:path";
 import { ZERO_COUNTERS, type BookSnapshot, type LibraryRecord, type Repositories, type ScanCounters, type ScanMode } from "../db";
 import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
+import { resolveWithin } from "./confinement";
 import { sha256File } from "./file-hash";
 import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
@@ -196,8 +197,11 @@ export class LibraryScanner {
   async reanalyze(library: LibraryRecord, bookId: string, filePath: string): Promise<void> {
     let info;
     try {
+      const resolution = await resolveWithin(await realpath(library.path), filePath);
+      if (resolution.kind === "outside") throw new DomainError("Conflict", "the book's file now leads outside its library");
       info = await stat(filePath);
-    } catch {
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
       throw new DomainError("Conflict", "the book's file is missing; a scan will soft-delete the book");
     }
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
@@ -277,6 +281,8 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
         failed = true; // the other workers finish their item and stop
         throw error;
       }
+      // Let waiting requests run between books: on SQLite every query shares this thread.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   // Settle every worker before returning: after a cancel, none may still be writing when the
