@@ -27,6 +27,7 @@ import { sha256File } from "./file-hash";
 import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
+import { isMountPoint } from "./mount-point";
 import { walkLibrary, type DiscoveredFile } from "./walker";
 
 export interface ScanReporter {
@@ -77,6 +78,7 @@ export class LibraryScanner {
     confirmRemovals = false,
   ) {
     const log = this.log.child({ libraryId: library.id });
+    const mountedNow = await isMountPoint(library.path);
     const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
     const rootProblem = walk.problems.find((problem) => problem.path === library.path);
     // An unreachable library (an unmounted share) must not read as "every file vanished".
@@ -160,7 +162,8 @@ export class LibraryScanner {
 
     const toDelete = vanished.filter((book) => !claimed.has(book.id)).map((book) => book.id);
     signal.throwIfAborted();
-    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, confirmRemovals, counters);
+    const unmounted = library.rootMountPoint && !mountedNow;
+    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, unmounted, confirmRemovals, counters);
     await retryTransient(
       async () => {
         if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
@@ -172,6 +175,7 @@ export class LibraryScanner {
       this.options.transientRetryMs,
     );
     await fillMissingDocumentIds(this.repositories, library.id, signal, log);
+    if (mountedNow !== library.rootMountPoint) await this.repositories.libraries.recordMountPoint(library.id, mountedNow);
     reporter.progress(counters);
   }
 
@@ -180,12 +184,14 @@ export class LibraryScanner {
    * more likely an unmounted or failing disk than a user's decision: the books stay until an
    * admin confirms (POST /libraries/{id}/scan/confirm-removals).
    */
-  private guardRemovals(removals: number, present: number, found: number, confirmed: boolean, counters: ScanCounters) {
+  private guardRemovals(removals: number, present: number, found: number, unmounted: boolean, confirmed: boolean, counters: ScanCounters) {
     if (removals === 0 || confirmed) return;
     const emptied = found === 0;
-    if (!emptied && removals / present <= this.options.maxRemovalShare) return;
+    if (!emptied && !unmounted && removals / present <= this.options.maxRemovalShare) return;
     counters.removalsHeld = removals;
-    const what = emptied
+    const what = unmounted
+      ? "the library folder was a mount point at the last scan and is not mounted now (an unmounted share?)"
+      : emptied
       ? "the library folder is empty (an unmounted share?)"
       : `${removals} of ${present} books (${Math.round((removals / present) * 100)}%) vanished in one scan, more than the allowed ${Math.round(this.options.maxRemovalShare * 100)}%`;
     throw new SuspiciousScan(
