@@ -3,7 +3,7 @@
  * `{error, message, details?}` with the matching status; an unexpected error is logged with its
  * request id and answered with a fixed message, never a stack trace.
  */
-import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
+import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, ValidationError } from "elysia";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
@@ -58,31 +58,26 @@ function validationResponse(error: Readonly<ValidationError>): Response {
 }
 
 export function errorHandling(log: Logger) {
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
-    const response = errorToResponse(log, context);
-    const requestId = requestIdOf(context.request);
+  // The context is destructured, never passed whole: Elysia infers from a hook's parameters
+  // what every request must prepare, and a whole `context` makes it parse cookies for all of them.
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    const response = errorToResponse(log, code, error, request);
+    const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
-    context.set.status = response.status;
+    set.status = response.status;
     return response;
   });
 }
 
-function errorToResponse(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): Response {
+function errorToResponse(log: Logger, code: Parameters<ErrorHandler>[0]["code"], error: unknown, request: Request): Response {
   if (error instanceof DomainError) return domainErrorResponse(error);
-  switch (code) {
-    case "VALIDATION":
-      return validationResponse(error);
-    case "PARSE":
-      return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
-    case "NOT_FOUND":
-      return errorResponse(404, {
-        error: "NotFound",
-        message: `no route for ${request.method} ${new URL(request.url).pathname}`,
-      });
-    case "INVALID_FILE_TYPE":
-      return errorResponse(400, { error: "BadRequest", message: error.message });
+  if (error instanceof ValidationError) return validationResponse(error);
+  if (error instanceof ParseError) return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
+  if (error instanceof NotFoundError) {
+    return errorResponse(404, { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` });
   }
+  if (error instanceof InvalidFileType) return errorResponse(400, { error: "BadRequest", message: error.message });
   if (typeof code === "number" && code < 500) {
     const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
     return errorResponse(code, { error: kind, message: String((error as { response?: unknown }).response ?? kind) });
