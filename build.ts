@@ -1,47 +1,32 @@
 /**
- * Builds the single executable: `bun run build [--entry src/main.ts] [--outfile dist/longbox]`.
+ * Builds the single executable.
+ *   bun run build [--entry src/main.ts] [--outfile dist/longbox]   the host platform
+ *   bun run build -- --target linux-arm64                          one release target
+ *   npm run build:all                                              every release target
+ * Release targets (scripts/build-targets.ts) are written as dist/longbox-<version>-<target>
+ * with a `.sha256` beside each.
  *
- * Compiles for the host platform, minified, with bytecode, without .env/bunfig.toml autoloading
- * in the binary, and with build plugins for the dependencies that cannot be bundled as they
- * are (see /work/shared/notes/single-binary.md for what was measured):
+ * Minified, with bytecode, without .env/bunfig.toml autoloading in the binary, with the commit
+ * and target built in for `longbox --version`, and with build plugins for the dependencies that
+ * cannot be bundled as they are (see ../shared/notes/single-binary.md for what was measured):
  * - sharp: its loader `require`s the native addon from node_modules at run time. It is swapped
- *   for a module that embeds the addon and libvips and loads them from a cache folder
- *   (src/platform/embedded-addon.ts).
+ *   for a module that embeds the addon and libvips of the target platform and loads them from a
+ *   cache folder (src/platform/embedded-addon.ts).
  * - @napi-rs/canvas, @node-rs/argon2: their napi-rs loaders are swapped the same way; left
  *   alone, Bun would write their addons into $TMPDIR on every start.
  * - pdf.js: it loads @napi-rs/canvas with a run-time `require`; that becomes a static import,
  *   so the bundler embeds canvas and its native addon.
  */
 import type { BunPlugin } from "bun";
-import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, relative, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { createReadStream, readdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { hostTarget, napiRsPlatform, releaseTarget, RELEASE_TARGETS, sharpPlatform, TargetPackages, type BuildTarget } from "./scripts/build-targets";
 
 const projectRoot = import.meta.dir;
-const requireFromProject = createRequire(join(projectRoot, "package.json"));
-
-const platform = `${process.platform}-${process.arch}`;
+const packages = new TargetPackages(projectRoot);
 const embeddedAddonLoader = join(projectRoot, "src/platform/embedded-addon.ts");
-
-interface PackageJson {
-  version: string;
-  optionalDependencies?: Record<string, string>;
-}
-
-function packageFolder(name: string, from = requireFromProject): { folder: string; pkg: PackageJson } {
-  const manifest = from.resolve(`${name}/package.json`);
-  return { folder: dirname(manifest), pkg: from(manifest) as PackageJson };
-}
-
-function isInstalled(name: string, from: NodeRequire): boolean {
-  try {
-    from.resolve(`${name}/package.json`);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -68,17 +53,19 @@ const addon = loadEmbeddedAddon(${entry(addon, 0)}, [${libraries.map((file, inde
 
 /**
  * Replaces sharp/dist/sharp.mjs (sharp's native loader) with a module that embeds the addon of
- * the host platform and the libvips it links against, both found in the installed packages.
+ * the target platform and the libvips it links against.
  */
-function sharpAddonPlugin(): BunPlugin {
-  const sharp = packageFolder("sharp");
-  const addonPackage = packageFolder(`@img/sharp-${platform}`);
+function sharpAddonPlugin(target: BuildTarget): BunPlugin {
+  const sharp = packages.installed("sharp");
+  const platform = sharpPlatform(target);
+  const addonPackage = packages.pinnedBy(sharp, `@img/sharp-${platform}`);
   const libvipsName = Object.keys(addonPackage.pkg.optionalDependencies ?? {}).find((name) => name.startsWith("@img/sharp-libvips-"));
   if (!libvipsName) throw new Error(`@img/sharp-${platform} names no libvips package`);
-  const libvipsPackage = packageFolder(libvipsName);
+  const libvipsPackage = packages.pinnedBy(addonPackage, libvipsName);
   const addonFile = onlyFile(join(addonPackage.folder, "lib"), /\.node$/);
   const libvipsFile = onlyFile(join(libvipsPackage.folder, "lib"), /^libvips-cpp\.so\./);
   const version = `sharp-${sharp.pkg.version}-${platform}-libvips-${libvipsPackage.pkg.version}`;
+  // Both packages sit in one node_modules folder (the project's or the target cache's).
   const contents = `${embeddedAddonSource(addonFile, [libvipsFile], dirname(dirname(addonPackage.folder)), version)}
 export default addon;`;
   return {
@@ -91,21 +78,15 @@ export default addon;`;
 
 /**
  * Replaces the loader napi-rs generates for `name` (`loaderFile`, which tries every platform
- * package with `require`) with a module that embeds the addon of the installed host-platform
- * package (`<name>-<platform>-<arch>[-gnu|-musl|-msvc]`).
+ * package with `require`) with a module that embeds the addon of the target platform
+ * (`<name>-linux-<arch>-gnu`).
  */
-function napiRsAddonPlugin(name: string, loaderFile: string): BunPlugin {
-  const main = packageFolder(name);
-  const fromMain = createRequire(join(main.folder, "package.json"));
-  const prefix = `${name}-${platform}`;
-  const installed = Object.keys(main.pkg.optionalDependencies ?? {}).filter(
-    (candidate) => candidate.startsWith(prefix) && /^(|-gnu|-musl|-msvc)$/.test(candidate.slice(prefix.length)) && isInstalled(candidate, fromMain),
-  );
-  // Two would mean a gnu and a musl build side by side: which one the host needs is not known here.
-  if (installed.length !== 1) throw new Error(`expected one installed ${name} package for ${platform}, found ${installed.join(", ") || "none"}`);
-  const addonPackage = packageFolder(installed[0]!, fromMain);
+function napiRsAddonPlugin(name: string, loaderFile: string, target: BuildTarget): BunPlugin {
+  const main = packages.installed(name);
+  const platformPackage = `${name}-${napiRsPlatform(target)}`;
+  const addonPackage = packages.pinnedBy(main, platformPackage);
   const addonFile = onlyFile(addonPackage.folder, /\.node$/);
-  const version = `${name.replace(/^@/, "").replace("/", "-")}-${main.pkg.version}-${installed[0]!.slice(name.length + 1)}`;
+  const version = `${name.replace(/^@/, "").replace("/", "-")}-${main.pkg.version}-${napiRsPlatform(target)}`;
   // CommonJS like the loader it replaces: the package's other files `require` it.
   const contents = `${embeddedAddonSource(addonFile, [], dirname(dirname(addonPackage.folder)), version)}
 module.exports = addon;`;
@@ -139,40 +120,79 @@ function pdfjsCanvasPlugin(): BunPlugin {
   };
 }
 
-const { values: options } = parseArgs({
-  options: {
-    entry: { type: "string", default: "src/main.ts" },
-    outfile: { type: "string", default: "dist/longbox" },
-  },
-});
-
 /**
  * Worker threads the server starts, bundled as extra entry points of the binary (Bun does not
  * find `new Worker(...)` targets by itself). The build plugins apply to them too.
  */
 const WORKER_ENTRIES = ["plugins/pdf/worker.ts"];
 
-const started = performance.now();
-const outfile = resolve(options.outfile);
-const result = await Bun.build({
-  entrypoints: [resolve(options.entry), ...WORKER_ENTRIES.map((entry) => join(projectRoot, entry))],
-  compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
-  target: "bun",
-  format: "esm",
-  minify: true,
-  bytecode: true,
-  // Inside the binary, every module's import.meta.url is the main entry's, /$bunfs/root/<name>:
-  // worker entries stored by file name alone, next to it, are found by the same
-  // `new URL("./worker.ts", import.meta.url)` that finds them from source.
-  naming: { entry: "[name].[ext]" },
-  plugins: [
-    sharpAddonPlugin(),
-    napiRsAddonPlugin("@napi-rs/canvas", "js-binding.js"),
-    napiRsAddonPlugin("@node-rs/argon2", "index.js"),
-    pdfjsCanvasPlugin(),
-  ],
+/** The commit built, for `longbox --version` ("unknown" outside a git checkout). */
+function currentCommit(): string {
+  const git = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: projectRoot, stderr: "ignore" });
+  const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "";
+  if (!commit) return "unknown";
+  const dirty = Bun.spawnSync(["git", "status", "--porcelain", "--untracked-files=no"], { cwd: projectRoot }).stdout.toString().trim();
+  return dirty ? `${commit}-dirty` : commit;
+}
+
+async function compile(entry: string, target: BuildTarget, outfile: string): Promise<void> {
+  const started = performance.now();
+  const result = await Bun.build({
+    entrypoints: [resolve(projectRoot, entry), ...WORKER_ENTRIES.map((worker) => join(projectRoot, worker))],
+    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, ...(target.bunTarget ? { target: target.bunTarget } : {}) },
+    target: "bun",
+    format: "esm",
+    minify: true,
+    bytecode: true,
+    // Read by src/version.ts; from source they are undefined.
+    define: {
+      LONGBOX_BUILD_COMMIT: JSON.stringify(currentCommit()),
+      LONGBOX_BUILD_TARGET: JSON.stringify(target.name),
+    },
+    // Inside the binary, every module's import.meta.url is the main entry's, /$bunfs/root/<name>:
+    // worker entries stored by file name alone, next to it, are found by the same
+    // `new URL("./worker.ts", import.meta.url)` that finds them from source.
+    naming: { entry: "[name].[ext]" },
+    plugins: [
+      sharpAddonPlugin(target),
+      napiRsAddonPlugin("@napi-rs/canvas", "js-binding.js", target),
+      napiRsAddonPlugin("@node-rs/argon2", "index.js", target),
+      pdfjsCanvasPlugin(),
+    ],
+  });
+  for (const log of result.logs) console.error(log);
+  if (!result.success) process.exit(1);
+  const size = Bun.file(outfile).size;
+  console.log(`built ${outfile} for ${target.name} (${(size / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** `<file>.sha256` in sha256sum's format, so `sha256sum -c` checks a download. */
+async function writeChecksum(file: string): Promise<void> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  writeFileSync(`${file}.sha256`, `${hash.digest("hex")}  ${basename(file)}\n`);
+}
+
+const { values: options } = parseArgs({
+  options: {
+    entry: { type: "string", default: "src/main.ts" },
+    outfile: { type: "string" },
+    target: { type: "string" },
+    all: { type: "boolean", default: false },
+  },
 });
-for (const log of result.logs) console.error(log);
-if (!result.success) process.exit(1);
-const size = Bun.file(outfile).size;
-console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const { version } = (await Bun.file(join(projectRoot, "package.json")).json()) as { version: string };
+const releaseFile = (target: BuildTarget) => join(projectRoot, "dist", `longbox-${version}-${target.name}`);
+
+if (options.all || options.target) {
+  if (options.all && (options.target || options.outfile)) throw new Error("--all writes every release target; it takes no --target or --outfile");
+  const targets = options.all ? RELEASE_TARGETS : [releaseTarget(options.target!)];
+  for (const target of targets) {
+    const outfile = resolve(options.outfile ?? releaseFile(target));
+    await compile(options.entry, target, outfile);
+    await writeChecksum(outfile);
+  }
+} else {
+  await compile(options.entry, hostTarget(), resolve(options.outfile ?? "dist/longbox"));
+}

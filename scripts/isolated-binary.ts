@@ -5,7 +5,7 @@
  * Nothing of the project (node_modules, sources, migrations) is reachable from there.
  * Used by tests/binary and the benchmarks in bench/.
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,14 +20,18 @@ export interface IsolatedBinary {
   scratch(name: string): string;
   /** The complete environment to run it with. */
   env: Record<string, string>;
+  /** The `.sha256` line build.ts wrote beside a release target's binary (undefined for the host build). */
+  checksum?: string;
   remove(): void;
 }
 
-export async function buildIsolatedBinary(): Promise<IsolatedBinary> {
+/** `target`: a release target of build.ts (`--target`); the host platform when left out. */
+export async function buildIsolatedBinary(options: { target?: string } = {}): Promise<IsolatedBinary> {
   const root = mkdtempSync(join(tmpdir(), "longbox-binary-"));
   try {
     const built = join(root, "build", "longbox");
-    const build = Bun.spawn([process.execPath, "build.ts", "--outfile", built], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
+    const targetArgs = options.target ? ["--target", options.target] : [];
+    const build = Bun.spawn([process.execPath, "build.ts", ...targetArgs, "--outfile", built], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(build.stdout).text(), new Response(build.stderr).text(), build.exited]);
     if (code !== 0) throw new Error(`bun build.ts failed (exit ${code}):\n${stdout}${stderr}`);
 
@@ -35,6 +39,7 @@ export async function buildIsolatedBinary(): Promise<IsolatedBinary> {
     mkdirSync(join(root, "bin"));
     copyFileSync(built, path);
     chmodSync(path, 0o755);
+    const checksum = existsSync(`${built}.sha256`) ? readFileSync(`${built}.sha256`, "utf8") : undefined;
     rmSync(join(root, "build"), { recursive: true });
     for (const folder of ["home", "tmp", "work"]) mkdirSync(join(root, folder));
     let scratchCount = 0;
@@ -47,6 +52,7 @@ export async function buildIsolatedBinary(): Promise<IsolatedBinary> {
         return folder;
       },
       env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: join(root, "home"), TMPDIR: join(root, "tmp") },
+      checksum,
       remove: () => rmSync(root, { recursive: true, force: true }),
     };
   } catch (error) {

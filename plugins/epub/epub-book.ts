@@ -4,7 +4,7 @@ import { failure } from "../../src/formats/errors.ts";
 import { attribute, decodeXmlBytes, descendantElements, parseXml, type XmlElement } from "../../src/formats/xml.ts";
 import { ZipArchive, type ZipEntry } from "../../src/formats/zip.ts";
 import { resolveHref } from "./book-paths.ts";
-import { mediaTypeForPath } from "./media-types.ts";
+import { mediaTypeForPath } from "../../src/formats/resource-types.ts";
 import { type EpubPackage, type ManifestItem, readPackage, rootfilePath } from "./opf.ts";
 
 export interface EpubPage {

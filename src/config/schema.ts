@@ -38,6 +38,10 @@ export const ConfigSchema = T.Object(
       data_dir: T.String({ default: "data" }),
       /** Honour X-Forwarded-Proto/-Host/-For from a reverse proxy in front of the service. */
       trust_proxy: T.Boolean({ default: false }),
+      /** Largest request body (JSON, forms) read by any route; uploads have their own limit. */
+      max_request_body_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
+      /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
+      shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
     }),
     database: closed({
       type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),
@@ -66,8 +70,13 @@ export const ConfigSchema = T.Object(
       argon2_memory_cost: T.Integer({ minimum: 1024, default: 19456 }),
       argon2_time_cost: Positive(2),
       argon2_parallelism: Positive(1),
-      /** Failed logins per IP and username within login_window_minutes before 429. */
+      /**
+       * Failed logins within login_window_minutes: per address and account before 429, and per
+       * account before only addresses without failures for it may try (src/auth/login-throttle.ts).
+       */
       login_max_failures: Positive(10),
+      /** Failed logins from one address, whatever the usernames, within login_window_minutes before 429. */
+      login_max_address_failures: Positive(30),
       login_window_minutes: Positive(15),
       oidc: closed({
         providers: T.Array(OidcProviderSchema, { default: [] }),
@@ -114,6 +123,17 @@ export const ConfigSchema = T.Object(
       max_compression_ratio: T.Integer({ minimum: 2, default: DEFAULT_LIMITS.maxCompressionRatio }),
       max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
+      /**
+       * A scan that would remove more than this share of a library's books (or finds its folder
+       * empty) removes nothing and waits for an admin's confirmation: an unmounted share looks
+       * exactly like deleted books. 100 = never hold removals back (except for an empty folder).
+       */
+      max_removal_percent: T.Integer({ minimum: 0, maximum: 100, default: 50 }),
+      /**
+       * How long one book is retried while the database is unreachable or the disk is full
+       * before the scan stops (failed, saying why). Such failures are never book errors.
+       */
+      transient_retry_seconds: T.Integer({ minimum: 0, default: 30 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */
@@ -121,6 +141,20 @@ export const ConfigSchema = T.Object(
     }),
     opds: closed({
       enabled: T.Boolean({ default: true }),
+    }),
+    /** KOReader progress sync (kosync) under /koreader. */
+    koreader_api: closed({
+      enabled: T.Boolean({ default: true }),
+    }),
+    /** A Komga-compatible API for Komga clients (Mihon's extension, Komelia, Komic); docs/komga-api.md. */
+    komga_api: closed({
+      enabled: T.Boolean({ default: false }),
+      /** Mounted under /<prefix>: clients are given http://host:port/<prefix> as the server address. */
+      prefix: T.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_-]*$", maxLength: 64, default: "komga" }),
+      /** Lifetime of a KOMGA-SESSION cookie. */
+      session_days: T.Integer({ minimum: 1, maximum: 365, default: 7 }),
+      /** Lifetime of a komga-remember-me cookie (set when a client asks with remember-me=true). */
+      remember_me_days: T.Integer({ minimum: 1, maximum: 3650, default: 30 }),
     }),
     /** Encrypts secrets the service stores in its database (SERVICE_ENCRYPTION_KEY). */
     encryption_key: T.String({ default: "" }),

@@ -19,6 +19,7 @@ import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
 import { MetadataEditRepository } from "./repositories/metadata-edits";
 import { ProgressRepository } from "./repositories/progress";
+import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { SeriesQueryRepository } from "./repositories/series-queries";
 
 export interface Repositories {
@@ -37,6 +38,7 @@ export interface Repositories {
   inventory: InventoryRepository;
   series: SeriesQueryRepository;
   progress: ProgressRepository;
+  koreaderKeys: KoreaderKeyRepository;
   edits: MetadataEditRepository;
 }
 
@@ -66,6 +68,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       inventory: new InventoryRepository(database),
       series: new SeriesQueryRepository(database),
       progress: new ProgressRepository(database),
+      koreaderKeys: new KoreaderKeyRepository(database),
       edits: new MetadataEditRepository(database),
     },
   };
@@ -79,16 +82,19 @@ export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/user
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";
 export { ZERO_COUNTERS } from "./repositories/scans";
+export { unavailability, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
+export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
-export type { ProgressRecord } from "./repositories/progress";
+export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
+export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
-export type { BookOrderKey } from "./repositories/book-queries";
+export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
+export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

@@ -19,6 +19,7 @@ import {
 import { failure } from "./errors.ts";
 import { extensionOf } from "./images.ts";
 import { resolveLimits } from "./limits.ts";
+import { servedMediaType } from "./resource-types.ts";
 import { makeThumbnail } from "./resize.ts";
 
 /** Bytes given to every plugin's `detect`. */
@@ -160,12 +161,17 @@ export class FormatRegistry {
     });
   }
 
-  /** A resource inside the book by its path (EPUB web reader). Throws `not_found` for anything outside the book. */
+  /**
+   * A resource inside the book by its path (EPUB web reader). Throws `not_found` for anything
+   * outside the book. Its media type comes from the server's table (src/formats/resource-types.ts),
+   * the plugin's (book-declared) type being only a key into it.
+   */
   async readResource(path: string, resourcePath: string, options: CallOptions = {}): Promise<BookResource> {
     const plugin = await this.pluginFor(path, options);
     const readResource = plugin.readResource?.bind(plugin);
     if (!readResource) throw failure("other", "not_found", `Books read by the "${plugin.id}" plugin have no resources`);
-    return this.guarded(options, (ctx) => readResource(path, resourcePath, ctx));
+    const resource = await this.guarded(options, (ctx) => readResource(path, resourcePath, ctx));
+    return { ...resource, mediaType: servedMediaType(resource.mediaType, resourcePath) };
   }
 
   /** The book as a web publication (EPUB web reader). Throws `not_found` when its format has none. */
@@ -174,6 +180,14 @@ export class FormatRegistry {
     const publication = plugin.publication?.bind(plugin);
     if (!publication) throw failure("other", "not_found", `Books read by the "${plugin.id}" plugin cannot be read as a web publication`);
     return this.guarded(options, (ctx) => publication(path, ctx));
+  }
+
+  /**
+   * Whether books of this format are read as web publications (EPUB): their reading position is
+   * a progression and a locator, not only a page number.
+   */
+  readsAsPublication(formatId: string): boolean {
+    return this.byId.get(formatId)?.publication !== undefined;
   }
 
   /** Whether the plugin with this id renders its pages (they are worth caching). */

@@ -22,18 +22,26 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
+import { koreaderRoutes } from "./koreader/routes";
+import { koreaderKeyRoutes } from "./api/koreader-key";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
+import { boundedRequestBodies } from "./request-body";
 import { requestContext } from "./request-context";
+import { securityHeaders } from "./security-headers";
 
 export function createHttpApp(services: Services) {
-  return new Elysia()
+  const requestBodies = boundedRequestBodies(services);
+  const app = new Elysia()
+    .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
     .use(errorHandling(services.log))
+    .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))
@@ -54,5 +62,10 @@ export function createHttpApp(services: Services) {
     .use(coverRoutes(services))
     .use(progressRoutes(services))
     .use(publicationRoutes(services))
-    .use(opdsRoutes(services));
+    .use(koreaderKeyRoutes(services))
+    .use(opdsRoutes(services))
+    .use(koreaderRoutes(services))
+    .use(komgaRoutes(services));
+  requestBodies.learnRoutes(app.routes);
+  return app;
 }

@@ -56,16 +56,50 @@ export function authenticateRequest(services: AuthServices, request: Request, se
  */
 const authenticatedCallers = new WeakMap<Request, Caller>();
 
+/**
+ * Checks already made before the body was read (src/http/request-body.ts): the transform phase
+ * comes after Elysia's parse phase, so a route with a body gets its credentials checked there
+ * first, and the transform below reuses that verdict instead of authenticating twice.
+ */
+const checksBeforeBody = new WeakMap<Request, Promise<Caller>>();
+
+/** The route option that names the access level, also published in the OpenAPI document. */
+const ACCESS_DETAIL = "x-longbox-access";
+
+async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
+  const caller = await authenticateRequest(services, request, server);
+  if (!caller) throw new DomainError("Unauthorized", "authentication required");
+  if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
+  return caller;
+}
+
+/**
+ * Checks the credentials of a request to a route of `level` before its body is read; false when
+ * they are refused (the route's own auth check then answers with the reason).
+ */
+export async function authorizeBeforeBody(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<boolean> {
+  const verdict = checkAccess(services, request, server, level);
+  checksBeforeBody.set(request, verdict);
+  return verdict.then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The access level a mounted route's `detail` says it needs (set by the `auth` option), if any. */
+export function accessLevelOfRoute(detail: unknown): AccessLevel | undefined {
+  const level = typeof detail === "object" && detail !== null ? (detail as Record<string, unknown>)[ACCESS_DETAIL] : undefined;
+  return level === "user" || level === "admin" ? level : undefined;
+}
+
 export function authPlugin(services: AuthServices, options: AuthPluginOptions = {}) {
   const basicChallenge = options.basicChallenge ?? false;
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({
-      detail: { security: API_SECURITY },
+      detail: { security: API_SECURITY, [ACCESS_DETAIL]: level },
       async transform({ request, server, set }) {
         try {
-          const caller = await authenticateRequest(services, request, server);
-          if (!caller) throw new DomainError("Unauthorized", "authentication required");
-          if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
+          const caller = await (checksBeforeBody.get(request) ?? checkAccess(services, request, server, level));
           authenticatedCallers.set(request, caller);
         } catch (error) {
           if (basicChallenge && error instanceof DomainError && error.kind === "Unauthorized") {

@@ -4,9 +4,11 @@
  * request id and answered with a fixed message, never a stack trace.
  */
 import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, ValidationError } from "elysia";
+import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
+import { withSecurityHeaders } from "./security-headers";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -57,13 +59,41 @@ function validationResponse(error: Readonly<ValidationError>): Response {
   return errorResponse(400, { error: "BadRequest", message: `invalid ${where}: ${summary}`, details: { fields } });
 }
 
+const UNAVAILABLE: Record<Unavailability, { status: number; message: string }> = {
+  unreachable: { status: 503, message: "the database is unreachable; try again shortly" },
+  busy: { status: 503, message: "the database is busy; try again shortly" },
+  read_only: { status: 503, message: "the database cannot be written; an administrator must check the data folder" },
+  disk_full: { status: 507, message: "the database's disk is full; an administrator must free space" },
+};
+/** Seconds a client should wait when the database is away. */
+const RETRY_AFTER_SECONDS = 5;
+/** An outage is logged once per cause and minute, not once per request. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+
 export function errorHandling(log: Logger) {
+  const lastLogged = new Map<Unavailability, number>();
+  const outage = (cause: Unavailability, error: unknown, request: Request): Response => {
+    const now = Date.now();
+    if (now - (lastLogged.get(cause) ?? 0) > OUTAGE_LOG_INTERVAL_MS) {
+      lastLogged.set(cause, now);
+      log.error(`database unavailable (${cause}): requests answer ${UNAVAILABLE[cause].status} until it returns`, {
+        requestId: requestIdOf(request),
+        error: error as Error,
+      });
+    }
+    const { status, message } = UNAVAILABLE[cause];
+    const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
+    return errorResponse(status, { error: kind, message }, { "retry-after": String(RETRY_AFTER_SECONDS) });
+  };
   // The context is destructured, never passed whole: Elysia infers from a hook's parameters
-  // what every request must prepare, and a whole `context` makes it parse cookies for all of them.
+  // what every request must prepare, and a whole `context` makes it parse the cookies of every
+  // request and rebuild every returned Response (pages would lose sendfile).
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
-    const response = errorToResponse(log, code, error, request);
+    const cause = error instanceof DomainError ? undefined : unavailability(error);
+    const response = cause ? outage(cause, error, request) : errorToResponse(log, code, error, request);
     const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
+    withSecurityHeaders(response);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
     set.status = response.status;
     return response;
@@ -73,7 +103,11 @@ export function errorHandling(log: Logger) {
 function errorToResponse(log: Logger, code: Parameters<ErrorHandler>[0]["code"], error: unknown, request: Request): Response {
   if (error instanceof DomainError) return domainErrorResponse(error);
   if (error instanceof ValidationError) return validationResponse(error);
-  if (error instanceof ParseError) return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
+  if (error instanceof ParseError) {
+    // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
+    if (error.cause instanceof DomainError) return domainErrorResponse(error.cause);
+    return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
+  }
   if (error instanceof NotFoundError) {
     return errorResponse(404, { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` });
   }

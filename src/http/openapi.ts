@@ -1,12 +1,17 @@
 /**
  * The OpenAPI document, generated from the route schemas and `detail` of every route: JSON at
- * /api/docs/json and a browsable page at /api/docs (the Scalar viewer, loaded from its CDN by
- * the browser). Both are open: the document describes the API, it exposes no data.
+ * /api/docs/json and a browsable page at /api/docs (the Scalar viewer). The viewer's script is
+ * the npm package's standalone bundle, embedded in the binary and served at
+ * /api/docs/scalar.js: the page loads nothing from another origin, and its CSP says so. All
+ * three are open: the document describes the API, it exposes no data.
  *
  * Routes with the `auth` option get `API_SECURITY` from the auth macro (src/http/auth-plugin.ts),
  * so the document's security requirements cannot drift from what the routes enforce.
  */
 import { openapi } from "@elysiajs/openapi";
+// The package's exports map hides its browser bundle, so it is reached by path.
+import scalarScript from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+import { Elysia } from "elysia";
 import { VERSION } from "../version";
 import { useOwnFormatChecks } from "./format-checks";
 
@@ -16,12 +21,52 @@ useOwnFormatChecks();
 /** Any one of these credentials is enough (see src/auth/authenticator.ts). */
 export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyAuth: [] }];
 
+const SCALAR_PATH = "/api/docs/scalar.js";
+
+/**
+ * The viewer page: the embedded bundle reads its configuration from the `api-reference`
+ * element (a JSON data block, not code) and fetches the document from here. Scalar's default
+ * fonts would come from its CDN, so they are off.
+ */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Longbox API</title></head>
+<body>
+<script id="api-reference" type="application/json" data-configuration='{"url":"/api/docs/json","withDefaultFonts":false}'></script>
+<script src="${SCALAR_PATH}"></script>
+</body>
+</html>`;
+
+/** The page's policy: scripts only from here, the styles Scalar injects, the document from here. */
+const DOCS_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 export function apiDocumentation() {
+  return new Elysia({ name: "api-documentation" })
+    .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_PAGE_CSP } }), {
+      detail: { hide: true },
+    })
+    .get(SCALAR_PATH, () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .use(openApiPlugin());
+}
+
+function openApiPlugin() {
   return openapi({
     path: "/api/docs",
     specPath: "/api/docs/json",
-    // The plugin hands the viewer a path relative to the page, which breaks below /api.
-    scalar: { url: "/api/docs/json" },
+    // The page is ours (above): the plugin's own page would load Scalar from its CDN.
+    provider: null,
     documentation: {
       info: {
         title: "Longbox API",

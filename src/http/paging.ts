@@ -1,6 +1,6 @@
 /**
- * Paged lists, per the contract: query `page` (1-based, default 1) and `pageSize` (default 50,
- * at most 500; more is a 400), answered with the spec's PaginatedResponse. Link URLs are
+ * Paged lists, per the contract: query `page` (1-based, default 1, at most MAX_PAGE) and
+ * `pageSize` (default 50, at most 500); anything else is a 400 (see `integerQuery`), answered with the spec's PaginatedResponse. Link URLs are
  * absolute paths with the rest of the query preserved.
  *
  *   .get("/api/v1/things", async ({ query, request }) => {
@@ -10,13 +10,19 @@
  *   }, { query: pagingQuery })
  */
 import { t } from "elysia";
+import { IntegerQuery, integerQuery, type IntegerRange } from "./params";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
+/** Keeps offsets far inside what both databases take (500 * 10^6 rows). */
+export const MAX_PAGE = 1_000_000;
+
+const PAGE: IntegerRange = { minimum: 1, maximum: MAX_PAGE };
+const PAGE_SIZE: IntegerRange = { minimum: 1, maximum: MAX_PAGE_SIZE };
 
 export const pagingQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1 })),
-  pageSize: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+  page: IntegerQuery(PAGE, "the page, from 1"),
+  pageSize: IntegerQuery(PAGE_SIZE, "entries per page"),
 });
 
 export interface PageRequest {
@@ -34,9 +40,9 @@ export interface PaginatedResponse<T> {
   totalPages: number;
 }
 
-export function pageRequest(query: { page?: number; pageSize?: number }): PageRequest {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+export function pageRequest(query: { page?: string; pageSize?: string }): PageRequest {
+  const page = integerQuery(query.page, "page", PAGE) ?? 1;
+  const pageSize = integerQuery(query.pageSize, "pageSize", PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 

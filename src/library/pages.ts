@@ -7,9 +7,9 @@
 import { DomainError } from "../errors";
 import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import { toJpeg } from "../formats/resize";
+import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import { readFailure, statOnDisk } from "./book-files";
+import { openableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
@@ -78,17 +78,17 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      statOnDisk(page.book.filePath); // a clear 404 when the file went away since the scan
-      const location = this.locations.get(page.tag) ?? (await this.findLocation(page));
-      if (location) return { kind: "file", path: page.book.filePath, ...location };
+      const { path } = openableFile(page.book); // a clear 404 when the file went away since the scan
+      const location = this.locations.get(page.tag) ?? (await this.findLocation(page, path));
+      if (location) return { kind: "file", path, ...location };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
-  private async findLocation(page: PageRef): Promise<PageLocation | null> {
+  private async findLocation(page: PageRef, path: string): Promise<PageLocation | null> {
     let location;
     try {
-      location = await this.formats.locatePage(page.book.filePath, page.number, { formatId: page.book.fileFormat });
+      location = await this.formats.locatePage(path, page.number, { formatId: page.book.fileFormat });
     } catch (error) {
       throw readFailure(error);
     }
@@ -110,12 +110,15 @@ export class PageService {
     return reading;
   }
 
-  /** The page in one of `mediaTypes`: as read when it already is one, else re-encoded as JPEG. */
-  async readAs(page: PageRef, mediaTypes: readonly string[]): Promise<PageImage> {
+  /**
+   * The page in one of `mediaTypes`: as read when it already is one, else re-encoded as
+   * `fallback` (JPEG unless said otherwise).
+   */
+  async readAs(page: PageRef, mediaTypes: readonly string[], fallback: "jpeg" | "png" = "jpeg"): Promise<PageImage> {
     const image = await this.read(page);
     if (mediaTypes.includes(image.mediaType)) return image;
     try {
-      return await toJpeg(image, this.formats.limits.maxPixels);
+      return await reencode(image, fallback, this.formats.limits.maxPixels);
     } catch (error) {
       throw readFailure(error);
     }
@@ -123,10 +126,10 @@ export class PageService {
 
   private async readFromBook(page: PageRef): Promise<PageImage> {
     const { book } = page;
-    statOnDisk(book.filePath);
+    const { path } = openableFile(book);
     let image: PageImage;
     try {
-      image = await this.formats.readPage(book.filePath, page.number, { formatId: book.fileFormat, maxWidth: page.width });
+      image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });
     } catch (error) {
       throw readFailure(error);
     }

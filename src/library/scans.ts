@@ -10,7 +10,8 @@ import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
-import type { LibraryScanner } from "./scanner";
+import { SuspiciousScan, type LibraryScanner } from "./scanner";
+import { transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
 
 export type ScanStatusValue = "idle" | ScanRecord["status"];
@@ -29,6 +30,18 @@ export interface ScanStatusDto extends ScanCounters {
   completedAt: string | null;
 }
 
+/**
+ * What a user who may not see the server's internals (AccessService.seesServerInternals) sees of
+ * a scan: its state and times. The counters are library-wide (they would count files in series
+ * hidden from the user), the failure reason can name server paths, and the thumbnail queue is
+ * server-wide.
+ */
+export type ScanStateDto = Pick<ScanStatusDto, "scanId" | "libraryId" | "mode" | "status" | "trigger" | "requestedAt" | "startedAt" | "completedAt">;
+
+export function toScanStateDto({ scanId, libraryId, mode, status, trigger, requestedAt, startedAt, completedAt }: ScanStatusDto): ScanStateDto {
+  return { scanId, libraryId, mode, status, trigger, requestedAt, startedAt, completedAt };
+}
+
 export class ScanService implements LibraryObserver {
   private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
   private worker: Promise<void> | undefined;
@@ -38,9 +51,11 @@ export class ScanService implements LibraryObserver {
   constructor(
     private readonly repositories: Repositories,
     private readonly scanner: LibraryScanner,
-    private readonly events: ScanEvents,
+    private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
+    /** How long the final write of a scan is retried while the database is away. */
+    private readonly finalWriteBudgetMs = 120_000,
   ) {}
 
   /** At start-up: fail interrupted scans, then run whatever is still queued. */
@@ -57,13 +72,26 @@ export class ScanService implements LibraryObserver {
     await this.worker;
   }
 
-  async request(libraryId: string, mode: ScanMode | undefined, trigger: ScanTrigger): Promise<ScanStatusDto> {
+  async request(libraryId: string, mode: ScanMode | undefined, trigger: ScanTrigger, confirmRemovals = false): Promise<ScanStatusDto> {
     const library = await this.repositories.libraries.findById(libraryId);
     if (!library) throw notFound("library");
-    const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger);
+    const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger, confirmRemovals);
     if (!scan) throw new DomainError("Conflict", "a scan of this library is already pending or running");
     this.pump();
     return this.toDto(scan);
+  }
+
+  /**
+   * An admin's answer to a scan the suspicious-scan guard stopped: a new scan that may remove
+   * the books that vanished. 409 unless the library's latest scan is such a scan.
+   */
+  async confirmRemovals(libraryId: string): Promise<ScanStatusDto> {
+    if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
+    const latest = await this.repositories.scans.latestForLibrary(libraryId);
+    if (!latest || latest.status !== "failed" || latest.removalsHeld === 0) {
+      throw new DomainError("Conflict", "the library's latest scan is not waiting for a confirmation of removals");
+    }
+    return this.request(libraryId, latest.mode, "manual", true);
   }
 
   async status(libraryId: string): Promise<ScanStatusDto> {
@@ -144,7 +172,12 @@ export class ScanService implements LibraryObserver {
     let persisting: Promise<unknown> = Promise.resolve();
     let outcome: { status: "completed" | "failed" | "cancelled"; reason: string | null };
     try {
-      await this.scanner.scan(library, scan.mode, counters, controller.signal, {
+      await this.scanner.scan(
+        library,
+        scan.mode,
+        counters,
+        controller.signal,
+        {
         progress: () => {
           this.events.progress(scan.id, current());
           // Counters reach the database every few seconds, so scan-status moves during long scans.
@@ -154,17 +187,20 @@ export class ScanService implements LibraryObserver {
             persisting = persisting.then(() => this.repositories.scans.update(scan.id, snapshot)).catch(() => undefined);
           }
         },
-        bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
-      });
+          bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
+        },
+        scan.confirmRemovals,
+      );
       outcome = { status: "completed", reason: null };
     } catch (error) {
-      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: (error as Error).message };
-      if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
+      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: failureReason(error) };
+      if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
+      else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     try {
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
-      await this.finish(scan, counters, outcome.status, outcome.reason);
+      await this.finish(scan, counters, outcome.status, outcome.reason, log);
       log.info(`scan ${outcome.status}`, { ...counters });
       if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
         await this.repositories.catalogue.optimize().catch((error) => log.warn("planner statistics not refreshed", { error }));
@@ -175,15 +211,36 @@ export class ScanService implements LibraryObserver {
     }
   }
 
+  /**
+   * Records the final state, retrying while the database is away (up to `finalWriteBudgetMs`),
+   * and always announces it: a scan must never stay `running` because its last write failed.
+   * If the database stays away past the budget, the row is fixed at the next start.
+   */
   private async finish(
     scan: ScanRecord,
     counters: ScanCounters,
     status: "completed" | "failed" | "cancelled",
     failureReason: string | null,
+    log: Logger,
   ): Promise<void> {
-    const finished = await this.repositories.scans.update(scan.id, { ...counters, status, failureReason, completedAt: new Date() });
+    const changes = { ...counters, status, failureReason, completedAt: new Date() };
+    let finished: ScanRecord | undefined;
+    const deadline = Date.now() + this.finalWriteBudgetMs;
+    for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+      try {
+        finished = await this.repositories.scans.update(scan.id, changes);
+        break;
+      } catch (error) {
+        if (Date.now() + pause > deadline) {
+          log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
+          break;
+        }
+        log.warn("recording the scan's final state failed, retrying", { cause: transientCause(error) ?? (error as Error).message });
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
     const name = status === "completed" ? "scan.completed" : status === "failed" ? "scan.failed" : "scan.cancelled";
-    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...counters, status }));
+    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...changes }));
   }
 
   private idleStatus(libraryId: string): ScanStatusDto {
@@ -219,10 +276,23 @@ export class ScanService implements LibraryObserver {
       booksRestored: scan.booksRestored,
       booksMoved: scan.booksMoved,
       errors: scan.errors,
+      pathsSkipped: scan.pathsSkipped,
+      linksOutside: scan.linksOutside,
+      removalsHeld: scan.removalsHeld,
       thumbnailsPending: this.thumbnails.pending,
       requestedAt: scan.requestedAt.toISOString(),
       startedAt: scan.startedAt?.toISOString() ?? null,
       completedAt: scan.completedAt?.toISOString() ?? null,
     };
   }
+}
+
+/** What the scan status says about a failure: the cause an operator can act on. */
+function failureReason(error: unknown): string {
+  if (error instanceof TransientFailure) {
+    return `${error.message}; the scan stopped without removing anything and the next scan completes it`;
+  }
+  const transient = transientCause(error);
+  if (transient) return `${transient}; the scan stopped without removing anything and the next scan completes it`;
+  return (error as Error).message;
 }

@@ -3,3 +3,8 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+
+declare module "*/browser/standalone.js" {
+  const path: string;
+  export default path;
+}

@@ -34,7 +34,9 @@ function runBinary(args: string[], timeoutMs?: number): Promise<CliResult> {
 describe("the compiled binary", () => {
   test("--version, --help and the exit codes, without writing anything", async () => {
     const version = await runBinary(["--version"]);
-    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+    expect(version).toMatchObject({ code: 0, stderr: "" });
+    expect(version.stdout).toStartWith(`longbox ${VERSION}\ncommit `);
+    expect(version.stdout).toContain(`\ntarget linux-${process.arch}\nbun ${Bun.version}\n`);
 
     const help = await runBinary(["--help"]);
     expect(help.code).toBe(0);

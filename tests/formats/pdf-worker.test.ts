@@ -57,7 +57,9 @@ describe("PDF work off the main thread", () => {
         pdfPlugin.analyze(pdf("pdfjs/pdkids.pdf"), context()),
       ]),
     );
-    expect(gap).toBeLessThan(100);
+    // On the main thread the loop would stall for whole renders (0.5-2.5 s each); 400 ms leaves
+    // room for a busy 2-core CI machine descheduling the test process (100 ms failed there).
+    expect(gap).toBeLessThan(400);
   }, 30_000);
 
   test("aborting a render returns at once with the abort reason, and the next call works", async () => {

@@ -1,6 +1,6 @@
 /** Small helpers shared by the authentication tests. */
 import { createHmac } from "node:crypto";
-import type { TestServer } from "./server";
+import type { JsonClient, TestServer } from "./server";
 
 /** A fixed signing secret written into the test configuration, so tests can forge tokens. */
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -29,13 +29,13 @@ export function decodeJwtPart(token: string, part: 0 | 1): Record<string, unknow
 export const PASSWORD = "correct horse battery";
 
 /** Creates the first admin through /api/v1/setup (once per server) and returns a login result. */
-export async function adminSession(server: TestServer, username = "admin") {
+export async function adminSession(server: JsonClient, username = "admin") {
   const setup = await server.json("POST", "/api/v1/setup", { username, email: `${username}@example.org`, password: PASSWORD });
   if (setup.status !== 201 && setup.status !== 409) throw new Error(`setup failed: ${setup.status}`);
   return login(server, username, PASSWORD);
 }
 
-export async function login(server: TestServer, username: string, password = PASSWORD, headers: Record<string, string> = {}) {
+export async function login(server: JsonClient, username: string, password = PASSWORD, headers: Record<string, string> = {}) {
   const result = await server.json("POST", "/api/v1/auth/login", { username, password }, headers);
   if (result.status !== 200) throw new Error(`login of ${username} failed: ${result.status} ${JSON.stringify(result.body)}`);
   return result.body as { token: string; refresh_token: string; user: { id: string } };

@@ -11,7 +11,7 @@ import { zipSync } from "fflate";
 import sharp from "sharp";
 import { fixture } from "./fixtures";
 import { bearer } from "./auth";
-import type { TestServer } from "./server";
+import type { JsonClient, TestServer } from "./server";
 
 export function tempFolder(prefix = "longbox-library-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -67,7 +67,7 @@ export function comicInfo(fields: Record<string, string | number>): string {
 }
 
 export async function createLibrary(
-  server: TestServer,
+  server: JsonClient,
   headers: Record<string, string>,
   body: Record<string, unknown>,
 ): Promise<{ id: string; [key: string]: unknown }> {
@@ -80,18 +80,19 @@ export type ScanStatus = Record<string, any> & { scanId: string; status: string 
 
 /** Starts a scan (202) and waits until that scan is finished; returns its final status. */
 export async function scan(
-  server: TestServer,
+  server: JsonClient,
   headers: Record<string, string>,
   libraryId: string,
   mode?: "normal" | "deep",
+  timeoutMs?: number,
 ): Promise<ScanStatus> {
   const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan${mode ? `?mode=${mode}` : ""}`, undefined, headers);
   expect(started.status).toBe(202);
-  return waitForScan(server, headers, libraryId, started.body.scanId);
+  return waitForScan(server, headers, libraryId, started.body.scanId, timeoutMs);
 }
 
 export async function waitForScan(
-  server: TestServer,
+  server: JsonClient,
   headers: Record<string, string>,
   libraryId: string,
   scanId: string,
@@ -108,7 +109,7 @@ export async function waitForScan(
 
 /** Every present book of a library (or, with deleted=true, the soft-deleted ones). */
 export async function booksOf(
-  server: TestServer,
+  server: JsonClient,
   headers: Record<string, string>,
   libraryId: string,
   deleted = false,

@@ -32,6 +32,28 @@ export interface JsonResult<T> {
   body: T;
 }
 
+/** A JSON request helper for a server at `baseUrl` (the `json` of TestServer). */
+export function jsonRequester(baseUrl: string): TestServer["json"] {
+  return async (method, path, body, headers = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the raw text is returned for the test to inspect.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as never };
+  };
+}
+
+/** What the request helpers need of a server: its JSON requests (a TestServer, or a process's). */
+export type JsonClient = Pick<TestServer, "json">;
+
 /** Fast password hashing for tests that are not about hashing cost. */
 export const TEST_AUTH = { argon2_memory_cost: 1024, argon2_time_cost: 1, argon2_parallelism: 1 };
 
@@ -61,21 +83,7 @@ export async function startTestServer(kind: DatabaseKind, overrides: Record<stri
       server,
       logs,
       fetch: fetchPath,
-      async json(method, path, body, headers = {}) {
-        const response = await fetchPath(path, {
-          method,
-          headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await response.text();
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          // Not JSON: the raw text is returned for the test to inspect.
-        }
-        return { status: response.status, headers: response.headers, body: parsed as never };
-      },
+      json: jsonRequester(server.url),
       async stop() {
         await server.stop();
         await droppable.drop();

@@ -68,6 +68,14 @@ export class ApiKeyRepository {
     });
   }
 
+  /** Deletes every key of the user; returns how many there were. */
+  async deleteAllOfUser(userId: string): Promise<number> {
+    return this.database.transaction(async () => {
+      const rows = await this.db.delete(this.t).where(eq(this.t.userId, userId)).returning({ id: this.t.id });
+      return rows.length;
+    });
+  }
+
   async recordUse(id: string, at: Date): Promise<void> {
     await this.database.transaction(async () => {
       await this.db.update(this.t).set({ lastUsedAt: at }).where(eq(this.t.id, id));

@@ -9,9 +9,11 @@ import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
+import { progressColumns, type ProgressRecord } from "./progress";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
+import { bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -19,13 +21,22 @@ export interface BookView extends BookRow {
   seriesName: string;
   /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+  progress: ProgressRecord | null;
 }
 
 export interface BookFilter {
   ids?: string[];
   libraryId?: string;
   seriesId?: string;
+  /** In any of these libraries / series. */
+  libraryIds?: string[];
+  seriesIds?: string[];
+  /** The user's read status of the book is one of these. */
+  readStatus?: ReadStatusFilter;
+  /** The analysis state is one of these (see AnalysisState). */
+  analysis?: AnalysisState[];
+  /** Genres, tags, authors in the book's metadata. */
+  metadata?: MetadataFilter;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
   /** Text anywhere in the title, the series name or an author's name, ignoring case. */
@@ -34,7 +45,15 @@ export interface BookFilter {
   seriesVisible?: SQL | undefined;
   /** Only books this user has started and not completed ("continue reading"). */
   inProgressFor?: string;
+  /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
+  koreaderDocument?: string;
 }
+
+/**
+ * Whether a book can be read: "ready" when analysis found pages (non-fatal problems such as bad
+ * metadata do not count), "error" when it found none and recorded why, "pending" otherwise.
+ */
+export type AnalysisState = "ready" | "error" | "pending";
 
 /** `lastRead`: by the caller's progress time, books without progress last. */
 export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead";
@@ -55,13 +74,28 @@ export interface BookErrorView {
   occurredAt: Date;
 }
 
+/** What aggregates over many books read (a series' combined metadata, the catalogue's genres...). */
+export interface BookMetadataRow {
+  id: string;
+  seriesId: string;
+  numberSort: number | null;
+  summary: string | null;
+  year: number | null;
+  metadata: BookRow["metadata"];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** The fields of a book that reading its pages or its file needs. */
 export interface BookFileView {
   id: string;
+  seriesId: string;
   filePath: string;
   fileFormat: string;
   fileHash: string;
   pageCount: number;
+  /** The book's library folder: the file must resolve inside it to be served. */
+  libraryPath: string;
 }
 
 interface BookViewRow {
@@ -70,9 +104,8 @@ interface BookViewRow {
   libraryDirection: ReadingDirection;
   seriesName: string;
   seriesDirection: ReadingDirection | null;
-  progressPage: number | null;
-  progressCompleted: boolean | null;
-  progressUpdatedAt: Date | null;
+  /** Null when the caller has none (drizzle nulls a left-joined object whose columns are all null). */
+  progress: ProgressRecord | null;
 }
 
 function toBookView(row: BookViewRow): BookView {
@@ -81,10 +114,7 @@ function toBookView(row: BookViewRow): BookView {
     libraryName: row.libraryName,
     seriesName: row.seriesName,
     readingDirection: row.seriesDirection ?? row.libraryDirection,
-    progress:
-      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-        : null,
+    progress: row.progress,
   };
 }
 
@@ -175,17 +205,20 @@ export class BookQueryRepository {
   }
 
   private fileOfQuery(seriesVisible: SQL | undefined, name: string) {
-    const { books, series } = this.database.tables;
+    const { books, series, libraries } = this.database.tables;
     return this.database.root
       .select({
         id: books.id,
+        seriesId: books.seriesId,
         filePath: books.filePath,
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
         pageCount: books.pageCount,
+        libraryPath: libraries.path,
       })
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
+      .innerJoin(libraries, eq(libraries.id, books.libraryId))
       .where(and(eq(books.id, sql.placeholder("id")), seriesVisible))
       .limit(1)
       .prepare(name);
@@ -201,9 +234,7 @@ export class BookQueryRepository {
         libraryDirection: libraries.defaultReadingDirection,
         seriesName: series.name,
         seriesDirection: series.readingDirection,
-        progressPage: readProgress.page,
-        progressCompleted: readProgress.completed,
-        progressUpdatedAt: readProgress.updatedAt,
+        progress: progressColumns(this.database),
       })
       .from(books)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -273,6 +304,26 @@ export class BookQueryRepository {
       .where(this.conditions(filter));
   }
 
+  /** The metadata of every book matching the filter, unpaged, in series then number order. */
+  async metadataOf(filter: BookFilter): Promise<BookMetadataRow[]> {
+    const { books, series } = this.database.tables;
+    return this.db
+      .select({
+        id: books.id,
+        seriesId: books.seriesId,
+        numberSort: books.numberSort,
+        summary: books.summary,
+        year: books.year,
+        metadata: books.metadata,
+        createdAt: books.createdAt,
+        updatedAt: books.updatedAt,
+      })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(this.conditions(filter))
+      .orderBy(asc(books.seriesId), asc(sql`${books.numberSort} is null`), asc(books.numberSort), asc(books.id));
+  }
+
   /** The stored pages of a book, in reading order. */
   async pages(bookId: string): Promise<PageRecord[]> {
     const p = this.database.tables.bookPages;
@@ -295,15 +346,30 @@ export class BookQueryRepository {
   }
 
   /** Conditions on books joined with their series (every query here joins it). */
+  /** See AnalysisState. */
+  private analysisIs(state: AnalysisState): SQL {
+    const { books } = this.database.tables;
+    if (state === "ready") return sql`${books.pageCount} > 0`;
+    return and(eq(books.pageCount, 0), sql`${books.analysisError} is ${state === "error" ? sql`not null` : sql`null`}`)!;
+  }
+
   private conditions(filter: BookFilter): SQL | undefined {
     const { books, series, readProgress } = this.database.tables;
     return and(
       filter.ids ? inArray(books.id, filter.ids) : undefined,
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
       filter.seriesId ? eq(books.seriesId, filter.seriesId) : undefined,
+      filter.libraryIds ? inArray(books.libraryId, filter.libraryIds) : undefined,
+      filter.seriesIds ? inArray(books.seriesId, filter.seriesIds) : undefined,
+      filter.readStatus ? bookReadStatus(this.database, books.id, filter.readStatus) : undefined,
+      filter.analysis ? or(...filter.analysis.map((state) => this.analysisIs(state)), sql`false`) : undefined,
+      filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
+      filter.koreaderDocument
+        ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
+        : undefined,
       filter.inProgressFor
         ? inArray(
             books.id,

@@ -3,7 +3,8 @@
  * Each book is saved with its pages and errors in one transaction, so an interrupted scan
  * never leaves half a book behind.
  */
-import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
+import { basename } from "node:path";
+import { and, eq, inArray, isNotNull, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
 import { lockingRead } from "./row-lock";
@@ -66,7 +67,16 @@ export type BookContent = Omit<
   | "orderSeries"
   | "orderNumber"
   | "orderTitle"
+  | "fileNameMd5"
 >;
+
+/**
+ * KOReader's document id in its "file name" mode: the MD5 of the file's base name (extension
+ * included), kept with the row, like the search text, wherever the path is written.
+ */
+function fileNameMd5(filePath: string): string {
+  return new Bun.CryptoHasher("md5").update(basename(filePath)).digest("hex");
+}
 
 /** Where books without a number go in the default order: after every numbered one. */
 const UNNUMBERED = 1e15;
@@ -151,23 +161,21 @@ export class CatalogueRepository {
       const [existing] = await lockingRead(
         this.database,
         this.db
-          .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
+          .select({ id: s.id, lockedFields: s.lockedFields })
           .from(s)
           .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
       );
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
+      // The name stays what the series was created with: one book arriving (moved in from
+      // another series, or carrying other metadata) must not rename a whole series. Admins
+      // rename through an edit.
       const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("name")) changes.name = identity.name;
-      if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
       if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
       if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
       if (!locked.has("year") && identity.year) changes.year = identity.year;
       if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
       await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-      if (changes.nameSort !== undefined && changes.nameSort !== existing.nameSort) {
-        await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, existing.id));
-      }
       return { id: existing.id, created: false };
     });
   }
@@ -189,7 +197,13 @@ export class CatalogueRepository {
           this.db.select({ lockedFields: books.lockedFields, title: books.title }).from(books).where(eq(books.id, id)),
         );
         const locked = new Set(current?.lockedFields ?? []);
-        const changes: Partial<typeof books.$inferInsert> = { ...content, deleted: false, deletedAt: null, updatedAt: now };
+        const changes: Partial<typeof books.$inferInsert> = {
+          ...content,
+          fileNameMd5: fileNameMd5(content.filePath),
+          deleted: false,
+          deletedAt: null,
+          updatedAt: now,
+        };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];
         changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, content.metadata);
         await this.db.update(books).set(changes).where(eq(books.id, id));
@@ -201,6 +215,7 @@ export class CatalogueRepository {
           id,
           libraryId: target.libraryId,
           ...content,
+          fileNameMd5: fileNameMd5(content.filePath),
           searchText: bookSearchText(content.title, content.metadata),
           // Placeholders: refreshOrderKeys below computes them from the stored row.
           orderSeries: "",
@@ -237,8 +252,24 @@ export class CatalogueRepository {
     await this.database.transaction(async () => {
       await this.db
         .update(b)
-        .set({ ...location, deleted: false, deletedAt: null, updatedAt: new Date() })
+        .set({ ...location, fileNameMd5: fileNameMd5(location.filePath), deleted: false, deletedAt: null, updatedAt: new Date() })
         .where(eq(b.id, id));
+    });
+  }
+
+  /** Present books of the library that lack a KOReader document id (catalogued before ids existed). */
+  async booksWithoutDocumentIds(libraryId: string): Promise<{ id: string; filePath: string }[]> {
+    const b = this.database.tables.books;
+    return this.db
+      .select({ id: b.id, filePath: b.filePath })
+      .from(b)
+      .where(and(eq(b.libraryId, libraryId), eq(b.deleted, false), or(isNull(b.partialMd5), isNull(b.fileNameMd5))));
+  }
+
+  async setDocumentIds(id: string, partialMd5: string, filePath: string): Promise<void> {
+    const b = this.database.tables.books;
+    await this.database.transaction(async () => {
+      await this.db.update(b).set({ partialMd5, fileNameMd5: fileNameMd5(filePath) }).where(eq(b.id, id));
     });
   }
 

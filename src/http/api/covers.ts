@@ -11,6 +11,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { IdParams } from "../params";
+import { readBodyAtMost } from "../request-body";
 
 /** Room for the multipart boundaries and part headers around the image itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -18,13 +19,6 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 export function coverRoutes(services: Services) {
   const { covers } = services;
   const maxBytes = services.config.files.max_cover_upload_bytes;
-
-  const thumbnail = (request: Request, image: ImageFile) =>
-    binaryResponse(request, Bun.file(image.path), {
-      mediaType: image.mediaType,
-      etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
-      cacheControl: REVALIDATE,
-    });
 
   const coverRoutesFor = (owner: CoverOwner, prefix: string) =>
     new Elysia({ name: `${owner}-cover-routes`, prefix })
@@ -53,14 +47,14 @@ export function coverRoutes(services: Services) {
 
   return new Elysia({ name: "cover-routes" })
     .use(authPlugin(services))
-    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnail(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnailResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
       detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
     })
     .get(
       "/api/v1/series/:id/thumbnail",
-      async ({ caller, params, request }) => thumbnail(request, await covers.seriesThumbnail(caller.user, params.id)),
+      async ({ caller, params, request }) => thumbnailResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
       {
         auth: "user",
         params: IdParams,
@@ -71,13 +65,22 @@ export function coverRoutes(services: Services) {
     .use(coverRoutesFor("series", "/api/v1/series"));
 }
 
+/** A thumbnail or cover image, revalidated by its size and modification time. */
+export function thumbnailResponse(request: Request, image: ImageFile): Response {
+  return binaryResponse(request, Bun.file(image.path), {
+    mediaType: image.mediaType,
+    etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
+    cacheControl: REVALIDATE,
+  });
+}
+
 /** The `file` part of a multipart body no larger than the limit (plus multipart framing). */
 async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new DomainError("BadRequest", 'send the image as multipart/form-data in the field "file"', { fields: { file: "is required" } });
   }
-  const body = await readAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
+  const body = await readBodyAtMost(request, maxBytes + MULTIPART_OVERHEAD_BYTES, () => coverTooLarge(maxBytes));
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();
@@ -88,21 +91,4 @@ async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Ar
   if (!(file instanceof Blob)) throw new DomainError("BadRequest", 'the field "file" with the image is missing', { fields: { file: "is required" } });
   if (file.size > maxBytes) throw coverTooLarge(maxBytes);
   return new Uint8Array(await file.arrayBuffer());
-}
-
-/** The request body, refused as soon as it is longer than `limit` bytes (declared or actually sent). */
-async function readAtMost(request: Request, limit: number, tooLarge: () => DomainError): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-    total += chunk.value.length;
-    if (total > limit) {
-      await reader?.cancel();
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
 }

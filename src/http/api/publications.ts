@@ -5,6 +5,7 @@ import { authPlugin } from "../auth-plugin";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
 import { IdParams } from "../params";
+import { BOOK_RESOURCE_HEADERS } from "../security-headers";
 
 const RESOURCE_PREFIX = "/resource/";
 
@@ -27,17 +28,19 @@ export function publicationRoutes(services: Services) {
       async ({ caller, params, request }) => {
         const path = resourcePathOf(request);
         const { book, resource } = await publications.resource(caller.user, params.id, path);
-        return binaryResponse(request, resource.bytes, {
+        const response = binaryResponse(request, resource.bytes, {
           mediaType: resource.mediaType,
           etag: strongEtag(`${book.fileHash}:${encodeURIComponent(path)}`),
           cacheControl: REVALIDATE,
         });
+        for (const [name, value] of Object.entries(BOOK_RESOURCE_HEADERS)) response.headers.set(name, value);
+        return response;
       },
       {
         auth: "user",
         // The rest of the path (`*`) is read from the raw URL below, not from the router.
         params: t.Object({ id: t.String({ format: "uuid" }) }, { additionalProperties: true }),
-        detail: { summary: "One resource of an EPUB by its path inside the book", tags: ["reader"] },
+        detail: { summary: "One resource of an EPUB by its path inside the book; sandboxed (no scripts), type from the server's table", tags: ["reader"] },
       },
     );
 }

@@ -1,0 +1,131 @@
+/**
+ * Request bodies, read one way for every route. Elysia would parse a body (JSON, form, text)
+ * whole and before the route's `auth` check, so one global parse hook takes over:
+ *
+ *   1. a route that needs credentials checks them first (see `authorizeBeforeBody` in
+ *      auth-plugin.ts); a request that fails is answered 401/403 without its body being read;
+ *   2. the body is refused with 413 when its Content-Length, or the bytes actually received
+ *      (a chunked body has no length), pass `application.max_request_body_bytes`;
+ *   3. JSON nested deeper than MAX_JSON_DEPTH is a 400 before it reaches the parser or the
+ *      schema validator (whose recursion would otherwise overflow the stack: a 500).
+ *
+ * Routes that stream their own body with their own limit (the cover upload) declare
+ * `parse: "none"`; this hook leaves their body unread. Which routes need credentials and which
+ * read their own body is learnt from the mounted routes (`learnRoutes`), so the `auth` option of
+ * a route stays the one place that says it.
+ */
+import { Elysia } from "elysia";
+import { Memoirist } from "memoirist";
+import { DomainError } from "../errors";
+import type { Services } from "../services";
+import { accessLevelOfRoute, authorizeBeforeBody, type AccessLevel } from "./auth-plugin";
+
+/** Deeper JSON than this is refused; no request of the API nests more than a few levels. */
+export const MAX_JSON_DEPTH = 64;
+
+interface RouteBodyPolicy {
+  access: AccessLevel | undefined;
+  readsOwnBody: boolean;
+}
+
+interface MountedRoute {
+  method: string;
+  path: string;
+  hooks: { detail?: unknown; parse?: unknown };
+}
+
+/** The value a route sees as its body when the body was deliberately left unread. */
+const UNREAD: Record<string, never> = Object.freeze({});
+
+export function boundedRequestBodies(services: Pick<Services, "authenticator" | "config">) {
+  const limit = services.config.application.max_request_body_bytes;
+  const policies = new Memoirist<RouteBodyPolicy>();
+
+  const plugin = new Elysia({ name: "request-bodies" }).onParse({ as: "global" }, async ({ request, path, server }, contentType) => {
+    const policy = policies.find(request.method, path)?.store;
+    if (policy?.readsOwnBody) return UNREAD;
+    // A refused caller gets its 401/403 from the route's auth check, which runs next.
+    if (policy?.access && !(await authorizeBeforeBody(services, request, server, policy.access))) return UNREAD;
+    const bytes = await readBodyAtMost(request, limit, () => bodyTooLarge(limit));
+    if (bytes.length === 0) return undefined;
+    return decodeBody(bytes, contentType);
+  });
+
+  /** Records, for each mounted route, whether it needs credentials and whether it reads its own body. */
+  function learnRoutes(routes: readonly MountedRoute[]) {
+    for (const route of routes) {
+      const access = accessLevelOfRoute(route.hooks.detail);
+      const readsOwnBody = parsesNothing(route.hooks.parse);
+      if (access || readsOwnBody) policies.add(route.method, route.path, { access, readsOwnBody }, { ignoreError: true });
+    }
+  }
+
+  return { plugin, learnRoutes };
+}
+
+function parsesNothing(parse: unknown): boolean {
+  const hooks = Array.isArray(parse) ? parse : [parse];
+  return hooks.some((hook) => hook === "none" || (typeof hook === "object" && hook !== null && "fn" in hook && hook.fn === "none"));
+}
+
+function bodyTooLarge(limit: number): DomainError {
+  return new DomainError("PayloadTooLarge", `the request body is larger than ${limit} bytes`, { maxBytes: limit });
+}
+
+/** The request body, refused as soon as it is longer than `limit` bytes (declared or actually sent). */
+export async function readBodyAtMost<E extends Error>(request: Request, limit: number, tooLarge: () => E): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+    total += chunk.value.length;
+    if (total > limit) {
+      await reader?.cancel();
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The body as Elysia's own parsers would have given it, by media type. Multipart is only for
+ * uploads, which read their own body; anywhere else it stays raw bytes (and fails validation).
+ */
+function decodeBody(bytes: Uint8Array<ArrayBuffer>, contentType: string): unknown {
+  const mediaType = contentType.toLowerCase();
+  if (mediaType === "application/json" || mediaType.endsWith("+json")) return parseJson(new TextDecoder().decode(bytes));
+  if (mediaType === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+  if (mediaType.startsWith("text/")) return new TextDecoder().decode(bytes);
+  return bytes.buffer;
+}
+
+function parseJson(text: string): unknown {
+  if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new DomainError("BadRequest", `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError("BadRequest", "the request body is not valid JSON");
+  }
+}
+
+/** Whether arrays/objects nest deeper than `max`, counting brackets outside strings. */
+function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
