@@ -45,7 +45,7 @@ export function authenticateRequest(services: AuthServices, request: Request, se
   return services.authenticator.authenticate({
     authorization: request.headers.get("authorization"),
     apiKeyHeader: request.headers.get("x-api-key"),
-    clientIp: clientIp(request, server, services.config.application.trust_proxy),
+    clientIp: () => clientIp(request, server, services.config.application.trust_proxy),
   });
 }
 

@@ -3,11 +3,12 @@
  * `{error, message, details?}` with the matching status; an unexpected error is logged with its
  * request id and answered with a fixed message, never a stack trace.
  */
-import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
+import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, ValidationError } from "elysia";
 import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
+import { withSecurityHeaders } from "./security-headers";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -84,34 +85,33 @@ export function errorHandling(log: Logger) {
     const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
     return errorResponse(status, { error: kind, message }, { "retry-after": String(RETRY_AFTER_SECONDS) });
   };
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
-    const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
-    const response = cause ? outage(cause, context.error, context.request) : errorToResponse(log, context);
-    const requestId = requestIdOf(context.request);
+  // The context is destructured, never passed whole: Elysia infers from a hook's parameters
+  // what every request must prepare, and a whole `context` makes it parse the cookies of every
+  // request and rebuild every returned Response (pages would lose sendfile).
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    const cause = error instanceof DomainError ? undefined : unavailability(error);
+    const response = cause ? outage(cause, error, request) : errorToResponse(log, code, error, request);
+    const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
+    withSecurityHeaders(response);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
-    context.set.status = response.status;
+    set.status = response.status;
     return response;
   });
 }
 
-function errorToResponse(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): Response {
+function errorToResponse(log: Logger, code: Parameters<ErrorHandler>[0]["code"], error: unknown, request: Request): Response {
   if (error instanceof DomainError) return domainErrorResponse(error);
-  // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
-  if (code === "PARSE" && error.cause instanceof DomainError) return domainErrorResponse(error.cause);
-  switch (code) {
-    case "VALIDATION":
-      return validationResponse(error);
-    case "PARSE":
-      return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
-    case "NOT_FOUND":
-      return errorResponse(404, {
-        error: "NotFound",
-        message: `no route for ${request.method} ${new URL(request.url).pathname}`,
-      });
-    case "INVALID_FILE_TYPE":
-      return errorResponse(400, { error: "BadRequest", message: error.message });
+  if (error instanceof ValidationError) return validationResponse(error);
+  if (error instanceof ParseError) {
+    // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
+    if (error.cause instanceof DomainError) return domainErrorResponse(error.cause);
+    return errorResponse(400, { error: "BadRequest", message: "the request body is not valid JSON or form data" });
   }
+  if (error instanceof NotFoundError) {
+    return errorResponse(404, { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` });
+  }
+  if (error instanceof InvalidFileType) return errorResponse(400, { error: "BadRequest", message: error.message });
   if (typeof code === "number" && code < 500) {
     const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
     return errorResponse(code, { error: kind, message: String((error as { response?: unknown }).response ?? kind) });
