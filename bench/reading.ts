@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { markdownTable, median, ratio } from "./measure";
+import { markdownTable, median, ratio, wrk, type WrkResult } from "./measure";
 import { api, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
@@ -46,25 +46,6 @@ const SECONDS = Number(values.seconds);
 const PAGE_SIZES_KB = [100, 272, 686];
 const READER_PASSWORD = "reader password";
 
-interface WrkResult {
-  requestsPerSecond: number;
-  p99Ms: number;
-  errors: number;
-}
-
-/** Runs wrk and reads its summary (requests/sec, the 99% latency line of --latency). */
-async function wrk(url: string, connections: number, headers: Record<string, string> = {}): Promise<WrkResult> {
-  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const child = Bun.spawn(["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${SECONDS}s`, "--latency", ...headerArgs, url], { stdout: "pipe", stderr: "inherit" });
-  const output = await new Response(child.stdout).text();
-  if ((await child.exited) !== 0) throw new Error(`wrk failed:\n${output}`);
-  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output);
-  const p99Ms = p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[p99[2] as "us" | "ms" | "s"] : NaN;
-  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0) + Number(/Socket errors:.*timeout (\d+)/.exec(output)?.[1] ?? 0);
-  return { requestsPerSecond: rate, p99Ms, errors };
-}
-
 /** Alternates reference and subject runs (A B A B) and averages each side. */
 async function interleaved(reference: () => Promise<WrkResult>, subject: () => Promise<WrkResult>): Promise<{ reference: WrkResult; subject: WrkResult }> {
   const runs: { reference: WrkResult[]; subject: WrkResult[] } = { reference: [], subject: [] };
@@ -75,6 +56,7 @@ async function interleaved(reference: () => Promise<WrkResult>, subject: () => P
   const mean = (results: WrkResult[]): WrkResult => ({
     requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+    maxMs: Math.max(...results.map((result) => result.maxMs)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   });
   return { reference: mean(runs.reference), subject: mean(runs.subject) };
@@ -265,7 +247,7 @@ try {
       const staticUrl = `${nginx.url}/${kilobytes}.jpg`;
       await expectAnswer(url, headers, 200, page);
       await expectAnswer(staticUrl, {}, 200, page);
-      const { reference, subject } = await interleaved(() => wrk(staticUrl, 16), () => wrk(url, 16, headers));
+      const { reference, subject } = await interleaved(() => wrk(staticUrl, 16, SECONDS), () => wrk(url, 16, SECONDS, headers));
       rows.push([
         `CBZ page ${(page.length / 1000).toFixed(0)} KB, ${credential}, 16 connections`,
         pageRate(subject),
@@ -284,8 +266,8 @@ try {
       await expectAnswer(url, { ...bearer, "if-none-match": etag }, 304);
       await expectAnswer(staticUrl, { "if-none-match": staticEtag }, 304);
       const { reference, subject } = await interleaved(
-        () => wrk(staticUrl, 16, { "if-none-match": staticEtag }),
-        () => wrk(url, 16, { ...bearer, "if-none-match": etag }),
+        () => wrk(staticUrl, 16, SECONDS, { "if-none-match": staticEtag }),
+        () => wrk(url, 16, SECONDS, { ...bearer, "if-none-match": etag }),
       );
       rows.push(["304 revalidation (If-None-Match), Bearer, 16 connections", pageRate(subject), `nginx 304: ${pageRate(reference)}`, ratio(subject.requestsPerSecond, reference.requestsPerSecond), "≥ 0.80×"]);
     }
@@ -327,8 +309,8 @@ try {
     const admin = { authorization: `Bearer ${server.token}` };
     for (const [label, path] of lists) {
       await expectAnswer(`${server.url}${path}`, admin, 200);
-      const single = await wrk(`${server.url}${path}`, 1, admin);
-      const loaded = await wrk(`${server.url}${path}`, 4, admin);
+      const single = await wrk(`${server.url}${path}`, 1, SECONDS, admin);
+      const loaded = await wrk(`${server.url}${path}`, 4, SECONDS, admin);
       rows.push([
         `${label}, ${totalBooks} books`,
         `p99 ${single.p99Ms.toFixed(1)} ms, one client (${single.errors} errors)`,

@@ -42,7 +42,8 @@ export interface PresentedCredentials {
   authorization: string | null;
   apiKeyHeader: string | null;
   sessionCookie?: string | null;
-  clientIp: string;
+  /** Asked only when a password is checked (for throttling): looking up the peer address costs. */
+  clientIp: () => string;
 }
 
 const invalidCredentials = () => new DomainError("Unauthorized", "the credentials are invalid or expired");
@@ -106,7 +107,7 @@ export class Authenticator {
     return { user, via: "apiKey" };
   }
 
-  private async byBasic(encoded: string, clientIp: string): Promise<Caller> {
+  private async byBasic(encoded: string, clientIp: () => string): Promise<Caller> {
     const decoded = Buffer.from(encoded, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
     if (colon < 0) throw invalidCredentials();

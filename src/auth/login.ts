@@ -63,7 +63,7 @@ export class LoginService {
   }
 
   /** verifyPassword for HTTP Basic, which reuses a recent successful check (see above). */
-  async verifyPasswordForRequest(username: string, password: string, clientIp: string): Promise<UserRecord> {
+  async verifyPasswordForRequest(username: string, password: string, clientIp: () => string): Promise<UserRecord> {
     const key = createHmac("sha256", this.reuseKey).update(username).update("\0").update(password).digest("base64");
     const known = this.recentlyVerified.get(key);
     if (known && known.until > Date.now()) {
@@ -71,7 +71,7 @@ export class LoginService {
       if (user && sameUsername(user.username, username) && user.passwordHash === known.passwordHash) return user;
     }
     this.recentlyVerified.delete(key);
-    const user = await this.verifyPassword(username, password, clientIp);
+    const user = await this.verifyPassword(username, password, clientIp());
     if (this.recentlyVerified.size >= BASIC_REUSE_ENTRIES) this.recentlyVerified.delete(this.recentlyVerified.keys().next().value!);
     this.recentlyVerified.set(key, { userId: user.id, passwordHash: user.passwordHash ?? "", until: Date.now() + BASIC_REUSE_MS });
     return user;

@@ -50,7 +50,7 @@ export function authenticateRequest(services: AuthServices, request: Request, se
     authorization: request.headers.get("authorization"),
     apiKeyHeader: request.headers.get("x-api-key"),
     sessionCookie: sessionCookieOf(request),
-    clientIp: clientIp(request, server, services.config.application.trust_proxy),
+    clientIp: () => clientIp(request, server, services.config.application.trust_proxy),
   });
 }
 

@@ -3,11 +3,12 @@
  * `{error, message, details?}` with the matching status; an unexpected error is logged with its
  * request id and answered with a fixed message, never a stack trace.
  */
-import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
+import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, ValidationError } from "elysia";
 import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
+import { withSecurityHeaders } from "./security-headers";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -104,35 +105,38 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
     const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
     return { status, body: { error: kind, message }, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } };
   };
-  const renderError = (context: Parameters<ErrorHandler>[0]): Response => {
-    const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
-    const { status, body, headers = {} } = cause ? outage(cause, context.error, context.request) : errorToAnswer(log, context);
-    return render?.(context.request, status, body, headers) ?? errorResponse(status, body, headers);
-  };
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
-    const response = context.error instanceof EarlyAnswer ? context.error.response : renderError(context);
-    const requestId = requestIdOf(context.request);
+  // The context is destructured, never passed whole: Elysia infers from a hook's parameters
+  // what every request must prepare, and a whole `context` makes it parse the cookies of every
+  // request and rebuild every returned Response (pages would lose sendfile).
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+    let response: Response;
+    if (error instanceof EarlyAnswer) response = error.response;
+    else {
+      const cause = error instanceof DomainError ? undefined : unavailability(error);
+      const { status, body, headers = {} } = cause ? outage(cause, error, request) : errorToAnswer(log, code, error, request);
+      response = render?.(request, status, body, headers) ?? errorResponse(status, body, headers);
+    }
+    const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
+    withSecurityHeaders(response);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
-    context.set.status = response.status;
+    set.status = response.status;
     return response;
   });
 }
 
-function errorToAnswer(log: Logger, { code, error, request }: Parameters<ErrorHandler>[0]): ErrorAnswer {
+function errorToAnswer(log: Logger, code: Parameters<ErrorHandler>[0]["code"], error: unknown, request: Request): ErrorAnswer {
   if (error instanceof DomainError) return domainErrorAnswer(error);
-  // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
-  if (code === "PARSE" && error.cause instanceof DomainError) return domainErrorAnswer(error.cause);
-  switch (code) {
-    case "VALIDATION":
-      return validationAnswer(error);
-    case "PARSE":
-      return { status: 400, body: { error: "BadRequest", message: "the request body is not valid JSON or form data" } };
-    case "NOT_FOUND":
-      return { status: 404, body: { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` } };
-    case "INVALID_FILE_TYPE":
-      return { status: 400, body: { error: "BadRequest", message: error.message } };
+  if (error instanceof ValidationError) return validationAnswer(error);
+  if (error instanceof ParseError) {
+    // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.
+    if (error.cause instanceof DomainError) return domainErrorAnswer(error.cause);
+    return { status: 400, body: { error: "BadRequest", message: "the request body is not valid JSON or form data" } };
   }
+  if (error instanceof NotFoundError) {
+    return { status: 404, body: { error: "NotFound", message: `no route for ${request.method} ${new URL(request.url).pathname}` } };
+  }
+  if (error instanceof InvalidFileType) return { status: 400, body: { error: "BadRequest", message: error.message } };
   if (typeof code === "number" && code < 500) {
     const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
     return { status: code, body: { error: kind, message: String((error as { response?: unknown }).response ?? kind) } };

@@ -1,8 +1,10 @@
 /**
- * Security headers. Every response gets the defaults below, through Elysia's default headers
- * (compiled into each route's handler, so the hot page route pays no extra hook or response
- * copy); a response that sets one of them itself keeps its own value (book resources, the API
- * reference page).
+ * Security headers. Every response gets the defaults below; a response that sets one of them
+ * itself keeps its own value (book resources, the API reference page). They are written onto a
+ * handler's own Response (and onto error answers by src/http/errors.ts), not through Elysia's
+ * default headers: any `set.headers` makes Elysia rebuild a returned Response from its body
+ * stream, and a page sent straight from the book file (sendfile) would be copied through
+ * JavaScript instead (measured in docs/benchmarks.md, issue 14).
  *
  * - `X-Content-Type-Options: nosniff`: a type we send is the type the browser uses.
  * - `Referrer-Policy: same-origin`: URLs (with ids, verification tokens) never leave as a referrer.
@@ -39,6 +41,18 @@ export const BOOK_RESOURCE_HEADERS = {
   "x-frame-options": "SAMEORIGIN",
 } as const;
 
+/** Adds the defaults a response does not set itself. */
+export function withSecurityHeaders(response: Response): Response {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+  return response;
+}
+
 export function securityHeaders() {
-  return new Elysia({ name: "security-headers" }).headers(SECURITY_HEADERS);
+  return new Elysia({ name: "security-headers" }).onAfterHandle({ as: "global" }, ({ responseValue, set }) => {
+    if (responseValue instanceof Response) {
+      withSecurityHeaders(responseValue);
+      return;
+    }
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) set.headers[name] ??= value;
+  });
 }

@@ -26,7 +26,7 @@ export interface LibraryInput {
  * A library as the API shows it: the record with its (visible) counts, dates as ISO text. The
  * folder's `path` is shown to admins only (AccessService.seesServerInternals).
  */
-export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt" | "path"> {
+export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt" | "path" | "rootMountPoint"> {
   path?: string;
   seriesCount: number;
   bookCount: number;

@@ -15,17 +15,19 @@
  * cause lasts, the scan fails saying so. A scan that would remove more than the configured share
  * of the library (or finds its folder empty) removes nothing and waits for an admin.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { extname, sep } from "node:path";
 import { ZERO_COUNTERS, type BookSnapshot, type LibraryRecord, type Repositories, type ScanCounters, type ScanMode } from "../db";
 import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
+import { resolveWithin } from "./confinement";
 import { sha256File } from "./file-hash";
 import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
+import { isMountPoint } from "./mount-point";
 import { walkLibrary, type DiscoveredFile } from "./walker";
 
 export interface ScanReporter {
@@ -76,6 +78,7 @@ export class LibraryScanner {
     confirmRemovals = false,
   ) {
     const log = this.log.child({ libraryId: library.id });
+    const mountedNow = await isMountPoint(library.path);
     const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
     const rootProblem = walk.problems.find((problem) => problem.path === library.path);
     // An unreachable library (an unmounted share) must not read as "every file vanished".
@@ -159,7 +162,8 @@ export class LibraryScanner {
 
     const toDelete = vanished.filter((book) => !claimed.has(book.id)).map((book) => book.id);
     signal.throwIfAborted();
-    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, confirmRemovals, counters);
+    const unmounted = library.rootMountPoint && !mountedNow;
+    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, unmounted, confirmRemovals, counters);
     await retryTransient(
       async () => {
         if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
@@ -171,6 +175,7 @@ export class LibraryScanner {
       this.options.transientRetryMs,
     );
     await fillMissingDocumentIds(this.repositories, library.id, signal, log);
+    if (mountedNow !== library.rootMountPoint) await this.repositories.libraries.recordMountPoint(library.id, mountedNow);
     reporter.progress(counters);
   }
 
@@ -179,12 +184,14 @@ export class LibraryScanner {
    * more likely an unmounted or failing disk than a user's decision: the books stay until an
    * admin confirms (POST /libraries/{id}/scan/confirm-removals).
    */
-  private guardRemovals(removals: number, present: number, found: number, confirmed: boolean, counters: ScanCounters) {
+  private guardRemovals(removals: number, present: number, found: number, unmounted: boolean, confirmed: boolean, counters: ScanCounters) {
     if (removals === 0 || confirmed) return;
     const emptied = found === 0;
-    if (!emptied && removals / present <= this.options.maxRemovalShare) return;
+    if (!emptied && !unmounted && removals / present <= this.options.maxRemovalShare) return;
     counters.removalsHeld = removals;
-    const what = emptied
+    const what = unmounted
+      ? "the library folder was a mount point at the last scan and is not mounted now (an unmounted share?)"
+      : emptied
       ? "the library folder is empty (an unmounted share?)"
       : `${removals} of ${present} books (${Math.round((removals / present) * 100)}%) vanished in one scan, more than the allowed ${Math.round(this.options.maxRemovalShare * 100)}%`;
     throw new SuspiciousScan(
@@ -196,8 +203,11 @@ export class LibraryScanner {
   async reanalyze(library: LibraryRecord, bookId: string, filePath: string): Promise<void> {
     let info;
     try {
+      const resolution = await resolveWithin(await realpath(library.path), filePath);
+      if (resolution.kind === "outside") throw new DomainError("Conflict", "the book's file now leads outside its library");
       info = await stat(filePath);
-    } catch {
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
       throw new DomainError("Conflict", "the book's file is missing; a scan will soft-delete the book");
     }
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
@@ -277,6 +287,8 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
         failed = true; // the other workers finish their item and stop
         throw error;
       }
+      // Let waiting requests run between books: on SQLite every query shares this thread.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   // Settle every worker before returning: after a cancel, none may still be writing when the

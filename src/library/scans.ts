@@ -14,6 +14,8 @@ import { SuspiciousScan, type LibraryScanner } from "./scanner";
 import { transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
 
+const WORKER_RETRY_MS = 5000;
+
 export type ScanStatusValue = "idle" | ScanRecord["status"];
 
 export interface ScanStatusDto extends ScanCounters {
@@ -76,7 +78,10 @@ export class ScanService implements LibraryObserver {
     const library = await this.repositories.libraries.findById(libraryId);
     if (!library) throw notFound("library");
     const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger, confirmRemovals);
-    if (!scan) throw new DomainError("Conflict", "a scan of this library is already pending or running");
+    if (!scan) {
+      this.pump(); // a pending scan whose worker stopped on an error runs now
+      throw new DomainError("Conflict", "a scan of this library is already pending or running");
+    }
     this.pump();
     return this.toDto(scan);
   }
@@ -133,7 +138,12 @@ export class ScanService implements LibraryObserver {
     this.wake = true;
     if (this.worker) return;
     this.worker = this.work()
-      .catch((error) => this.log.error("the scan worker stopped on an error", { error: error as Error }))
+      .catch((error) => {
+        // The database went away between scans (looking up the next one, starting it): a
+        // queued scan must still run once it is back, without waiting for a new request.
+        this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
+        setTimeout(() => this.pump(), WORKER_RETRY_MS).unref();
+      })
       .finally(() => {
         this.worker = undefined;
         if (this.wake) this.pump();
@@ -156,7 +166,14 @@ export class ScanService implements LibraryObserver {
     this.running = { scanId: scan.id, libraryId: library.id, controller };
     this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
-    const started = await this.repositories.scans.transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters });
+    const started = await this.repositories.scans
+      .transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters })
+      .catch((error) => {
+        // Still pending: the worker takes it again once the database is back.
+        this.running = undefined;
+        this.thumbnails.resume();
+        throw error;
+      });
     if (!started) {
       // Cancelled between the lookup and now.
       this.running = undefined;

@@ -87,5 +87,9 @@ forEachDatabase("path confinement", (server) => {
       expect(response.status).toBe(404);
       expect((await response.json()).message).toContain("outside its library");
     }
+    // Re-analysis would catalogue the target: refused too.
+    const analyze = await server().json("POST", `/api/v1/books/${book.id}/analyze`, undefined, admin);
+    expect(analyze.status).toBe(409);
+    expect(analyze.body.message).toContain("outside its library");
   });
 });

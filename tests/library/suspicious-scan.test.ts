@@ -50,7 +50,8 @@ forEachDatabase("suspicious-scan guard", (server) => {
     unmount(mountPoint);
     const failed = await scan(server(), admin, library.id);
     expect(failed).toMatchObject({ status: "failed", booksDeleted: 0, removalsHeld: 4 });
-    expect(failed.failureReason).toContain("the library folder is empty");
+    // A bind mount keeps its parent's device: mountinfo is what tells the scan it was a mount.
+    expect(failed.failureReason).toContain("is not mounted now");
     expect(failed.failureReason).toContain("confirm-removals");
     expect(await booksOf(server(), admin, library.id)).toHaveLength(4);
     expect(await booksOf(server(), admin, library.id, true)).toHaveLength(0);
@@ -60,6 +61,33 @@ forEachDatabase("suspicious-scan guard", (server) => {
     mount(share, mountPoint);
     expect(await scan(server(), admin, library.id)).toMatchObject({ status: "completed", booksDeleted: 0, removalsHeld: 0 });
     unmount(mountPoint);
+  });
+
+  test("a share that was mounted and is not, over a folder holding some of its books, keeps the rest: the mount itself is checked", async () => {
+    // The folder under the mount holds two of the share's three books (a partial local copy):
+    // after the unmount only one book vanishes, far below the share rule, and the folder is not
+    // empty. Only the lost mount tells the scan that the third book is not really gone.
+    const mountPoint = tempFolder("longbox-mount-");
+    await makeCbz(join(mountPoint, "Saga", "Saga 1.cbz"), { seed: 401 });
+    await makeCbz(join(mountPoint, "Saga", "Saga 2.cbz"), { seed: 402 });
+    run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint);
+    mounted.add(mountPoint);
+    for (let n = 1; n <= 3; n++) await makeCbz(join(mountPoint, "Saga", `Saga ${n}.cbz`), { seed: 400 + n });
+    const library = await createLibrary(server(), admin, { path: mountPoint });
+    expect((await scan(server(), admin, library.id)).booksAdded).toBe(3);
+
+    unmount(mountPoint);
+    const held = await scan(server(), admin, library.id);
+    expect(held).toMatchObject({ status: "failed", booksDeleted: 0, removalsHeld: 1 });
+    expect(held.failureReason).toContain("is not mounted now");
+    expect(await booksOf(server(), admin, library.id)).toHaveLength(3);
+
+    // The admin says the share is gone for good: the scan removes the book and the library is
+    // no longer taken for a mount point.
+    const confirmed = await server().json("POST", `/api/v1/libraries/${library.id}/scan/confirm-removals`, undefined, admin);
+    expect(await waitForScan(server(), admin, library.id, confirmed.body.scanId)).toMatchObject({ status: "completed", booksDeleted: 1 });
+    await makeCbz(join(mountPoint, "Saga", "Saga 4.cbz"), { seed: 404 });
+    expect(await scan(server(), admin, library.id)).toMatchObject({ status: "completed", booksAdded: 1 });
   });
 
   test("losing more than half the books waits for an admin, who confirms through the API", async () => {

@@ -328,11 +328,14 @@ export class CatalogueRepository {
   }
 
   /** Where a book's file is and how to read it (page serving, thumbnails). */
-  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null } | undefined> {
-    const b = this.database.tables.books;
+  async bookFile(
+    id: string,
+  ): Promise<{ filePath: string; fileFormat: string; coverPage: number | null; pageCount: number; libraryPath: string } | undefined> {
+    const { books: b, libraries } = this.database.tables;
     const [row] = await this.db
-      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage })
+      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage, pageCount: b.pageCount, libraryPath: libraries.path })
       .from(b)
+      .innerJoin(libraries, eq(libraries.id, b.libraryId))
       .where(eq(b.id, id));
     return row;
   }
@@ -355,10 +358,14 @@ export class CatalogueRepository {
     return new Set(rows.map((row) => row.path).filter((path): path is string => path !== null));
   }
 
+  /** A thumbnail made also ends the book's earlier thumbnail errors (a full disk that passed). */
   async setThumbnail(bookId: string, thumbnailPath: string | null): Promise<void> {
-    const b = this.database.tables.books;
+    const { books: b, bookErrors } = this.database.tables;
     await this.database.transaction(async () => {
       await this.db.update(b).set({ thumbnailPath }).where(eq(b.id, bookId));
+      if (thumbnailPath !== null) {
+        await this.db.delete(bookErrors).where(and(eq(bookErrors.bookId, bookId), eq(bookErrors.errorType, "thumbnail")));
+      }
     });
   }
 }

@@ -13,11 +13,13 @@ export interface LibraryRecord {
   defaultReadingDirection: ReadingDirection;
   seriesStrategy: SeriesStrategy;
   scanningConfig: LibraryScanningConfig;
+  /** The folder was a mount point at the last completed scan. */
+  rootMountPoint: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type NewLibrary = Omit<LibraryRecord, "id" | "createdAt" | "updatedAt">;
+export type NewLibrary = Omit<LibraryRecord, "id" | "rootMountPoint" | "createdAt" | "updatedAt">;
 
 export interface LibraryCounts {
   seriesCount: number;
@@ -44,11 +46,17 @@ export class LibraryRepository {
 
   async create(library: NewLibrary): Promise<LibraryRecord> {
     const now = new Date();
-    const record: LibraryRecord = { id: newId(), ...library, createdAt: now, updatedAt: now };
+    const record: LibraryRecord = { id: newId(), ...library, rootMountPoint: false, createdAt: now, updatedAt: now };
     await this.database.transaction(async () => {
       await this.db.insert(this.database.tables.libraries).values(record);
     });
     return record;
+  }
+
+  /** What a completed scan found: whether the folder is a mount point now. */
+  async recordMountPoint(id: string, rootMountPoint: boolean): Promise<void> {
+    const t = this.database.tables.libraries;
+    await this.db.update(t).set({ rootMountPoint }).where(eq(t.id, id));
   }
 
   async update(id: string, changes: Partial<NewLibrary>): Promise<LibraryRecord | undefined> {

@@ -118,6 +118,8 @@ export function defineSchema(d: SchemaKit) {
         enum: ["series_volume", "flat", "publisher_hierarchy", "calibre"],
       }).notNull(),
       scanningConfig: d.jsonb("scanning_config").$type<LibraryScanningConfig>().notNull(),
+      /** The folder was a mount point at the last completed scan (see src/library/mount-point.ts). */
+      rootMountPoint: d.boolean("root_mount_point").notNull().default(false),
       createdAt: createdAt(),
       updatedAt: updatedAt(),
     },

@@ -116,7 +116,7 @@ export function koreaderRoutes(services: Services) {
         const caller = await authenticateRequest(services, request, server);
         if (caller) return caller.user;
       } else if (looksLikeApiKey(user)) {
-        const caller = await authenticator.authenticate({ authorization: null, apiKeyHeader: user, clientIp: ip });
+        const caller = await authenticator.authenticate({ authorization: null, apiKeyHeader: user, clientIp: () => ip });
         if (caller) return caller.user;
       } else if (isKeyField(user) && key !== "") {
         return await koreaderKeys.verify(user, key, ip);

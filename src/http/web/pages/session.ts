@@ -80,7 +80,7 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
         // The OIDC callback put a login result in the fragment of /login; the page's script
         // sends the access token here. Its refresh token (if any) is revoked: the cookie
         // session starts a family of its own.
-        const caller = await services.authenticator.authenticate({ authorization: `Bearer ${body.token}`, apiKeyHeader: null, clientIp: "" });
+        const caller = await services.authenticator.authenticate({ authorization: `Bearer ${body.token}`, apiKeyHeader: null, clientIp: () => "" });
         if (!caller || caller.via !== "jwt") throw new DomainError("Unauthorized", "the sign-in token is invalid or expired");
         if (body.refresh_token) await services.sessions.end(body.refresh_token);
         const session = await services.cookieSessions.start(caller.user);

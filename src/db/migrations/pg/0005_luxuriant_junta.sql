@@ -1,0 +1,1 @@
+ALTER TABLE "libraries" ADD COLUMN "root_mount_point" boolean DEFAULT false NOT NULL;

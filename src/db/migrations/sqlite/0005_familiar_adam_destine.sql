@@ -1,0 +1,1 @@
+ALTER TABLE `libraries` ADD `root_mount_point` integer DEFAULT false NOT NULL;
