@@ -87,6 +87,8 @@ forEachDatabase("OpenAPI document", (server) => {
       ]),
     );
     expect(Object.keys(document.paths).filter((path) => path.startsWith("/api/docs"))).toEqual([]);
+    // The web interface's HTML pages, forms and assets are no API: they are left out.
+    expect(Object.keys(document.paths).filter((path) => /^\/(login|logout|setup|account|admin|read|series|books|static|icons)(\/|$)/.test(path) || path === "/")).toEqual([]);
     // A prefixed plugin's root route must be registered as "", not "/", or it is listed as "/prefix/".
     expect(Object.keys(document.paths).filter((path) => path.endsWith("/"))).toEqual([]);
   });

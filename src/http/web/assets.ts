@@ -62,5 +62,5 @@ export function staticAssetRoutes() {
     const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
     if (gzip) headers["content-encoding"] = "gzip";
     return new Response(gzip ? asset.gzipped : asset.body, { headers });
-  });
+  }, { detail: { hide: true } });
 }
