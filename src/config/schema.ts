@@ -107,6 +107,10 @@ export const ConfigSchema = T.Object(
       page_cache_dir: T.String({ default: "" }),
       /** Size cap of the page cache; the least recently used pages go first. 0 = no cache. */
       page_cache_max_mb: T.Integer({ minimum: 0, default: 512 }),
+      /** Books extracted once for reading (solid 7z, compressed tar). Empty = <application.data_dir>/archive-cache */
+      archive_cache_dir: T.String({ default: "" }),
+      /** Size cap of the archive cache, least recently used books first. 0 = extract on every read. */
+      archive_cache_max_mb: T.Integer({ minimum: 0, default: 1024 }),
     }),
     scanner: closed({
       concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),

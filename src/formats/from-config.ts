@@ -1,9 +1,11 @@
 /** The format registry the configuration asks for: built-in plugins, then those in plugins.dir. */
 import { builtinPlugins } from "../../plugins/index.ts";
+import { dataPaths } from "../config/paths";
 import type { Config } from "../config/schema";
-import { FormatRegistry } from "./registry";
+import { FormatRegistry, type RegistryOptions } from "./registry";
 
-export async function formatRegistryFor(config: Config): Promise<FormatRegistry> {
+/** `extractionCache` overrides files.archive_cache_dir/_max_mb (the analyze command writes nothing lasting). */
+export async function formatRegistryFor(config: Config, extractionCache?: RegistryOptions["extractionCache"]): Promise<FormatRegistry> {
   const scanner = config.scanner;
   const external = config.plugins.dir ? await (await import("./loader")).loadPlugins(config.plugins.dir) : [];
   return new FormatRegistry([...builtinPlugins, ...external], {
@@ -14,5 +16,6 @@ export async function formatRegistryFor(config: Config): Promise<FormatRegistry>
       maxPixels: scanner.max_image_pixels,
     },
     timeoutMs: scanner.book_timeout_seconds * 1000,
+    extractionCache: extractionCache ?? { dir: dataPaths(config).archiveCacheDir, maxBytes: config.files.archive_cache_max_mb * 1024 * 1024 },
   });
 }
