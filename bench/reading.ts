@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { markdownTable, ratio } from "./measure";
+import { markdownTable, ratio, wrk } from "./measure";
 import { api, startBenchServer, type BenchServer } from "./server";
 
 const { values } = parseArgs({
@@ -31,25 +31,6 @@ const { values } = parseArgs({
 const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
 const BOOKS = Number(values.books);
 const SECONDS = Number(values.seconds);
-
-interface WrkResult {
-  requestsPerSecond: number;
-  p99Ms: number;
-  errors: number;
-}
-
-/** Runs wrk and reads its summary (requests/sec, the 99% latency line of --latency). */
-async function wrk(url: string, connections: number, headers: Record<string, string> = {}): Promise<WrkResult> {
-  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const child = Bun.spawn(["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${SECONDS}s`, "--latency", ...headerArgs, url], { stdout: "pipe", stderr: "inherit" });
-  const output = await new Response(child.stdout).text();
-  if ((await child.exited) !== 0) throw new Error(`wrk failed:\n${output}`);
-  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output);
-  const p99Ms = p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[p99[2] as "us" | "ms" | "s"] : NaN;
-  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
-  return { requestsPerSecond: rate, p99Ms, errors };
-}
 
 /** nginx serving one folder on a free port, as a reference for static bytes. */
 async function startNginx(root: string): Promise<{ url: string; stop(): Promise<void> }> {
@@ -121,8 +102,8 @@ try {
     const bookId = pageBooks[0].id as string;
     const auth = { authorization: `Bearer ${server.token}` };
 
-    const reference = await wrk(`${nginx.url}/page.jpg`, 16);
-    const pages = await wrk(`${server.url}/api/v1/books/${bookId}/pages/1`, 16, auth);
+    const reference = await wrk(`${nginx.url}/page.jpg`, 16, SECONDS);
+    const pages = await wrk(`${server.url}/api/v1/books/${bookId}/pages/1`, 16, SECONDS, auth);
     rows.push([
       `CBZ page (${(page.length / 1024).toFixed(0)} KiB), 16 connections`,
       `${pages.requestsPerSecond.toFixed(0)} req/s (p99 ${pages.p99Ms.toFixed(1)} ms, ${pages.errors} errors)`,
@@ -141,8 +122,8 @@ try {
       ["GET /api/v1/libraries", "/api/v1/libraries"],
     ];
     for (const [label, path] of lists) {
-      const single = await wrk(`${server.url}${path}`, 1, auth);
-      const loaded = await wrk(`${server.url}${path}`, 4, auth);
+      const single = await wrk(`${server.url}${path}`, 1, SECONDS, auth);
+      const loaded = await wrk(`${server.url}${path}`, 4, SECONDS, auth);
       rows.push([
         `${label}, ${BOOKS} books`,
         `p99 ${single.p99Ms.toFixed(1)} ms, one client (${single.errors} errors)`,

@@ -111,12 +111,24 @@ async function serve(configPath: string | undefined, portText: string | undefine
   }
   const loaded = loadConfig({ path: configPath, createIfMissing: true });
   // Listen for the signals before starting, so one that arrives during start-up is not lost.
-  const signalled = new Promise<void>((resolve) => {
-    process.once("SIGTERM", resolve);
-    process.once("SIGINT", resolve);
-  });
-  const server = await startServer(loaded, { port });
+  let signal: () => void = () => undefined;
+  const signalled = new Promise<void>((resolve) => (signal = resolve));
+  process.once("SIGTERM", signal);
+  process.once("SIGINT", signal);
+  let server;
+  try {
+    server = await startServer(loaded, { port });
+  } catch (error) {
+    // A failed start exits (non-zero, with the reason) instead of lingering with signals caught.
+    process.off("SIGTERM", signal);
+    process.off("SIGINT", signal);
+    throw error;
+  }
   await signalled;
+  // A second signal while stopping ends the process at once.
+  const force = () => process.exit(EXIT_FAILURE);
+  process.once("SIGTERM", force);
+  process.once("SIGINT", force);
   await server.stop();
   return EXIT_OK;
 }

@@ -37,12 +37,19 @@ export function loggerFor(loaded: LoadedConfig): Logger {
 /** Opens the configured database and applies pending migrations (also `longbox migrate`). */
 export async function openMigratedDataLayer(loaded: LoadedConfig, log: Logger) {
   const paths = dataPaths(loaded.config);
-  const data = openDataLayer(loaded.config, paths.sqliteFile);
+  const which = loaded.config.database.type === "sqlite" ? `SQLite database ${paths.sqliteFile}` : "PostgreSQL database";
+  let data;
+  try {
+    data = openDataLayer(loaded.config, paths.sqliteFile);
+  } catch (error) {
+    throw new Error(`the ${which} cannot be opened (is its folder writable?): ${(error as Error).message}`, { cause: error });
+  }
   try {
     await data.database.migrate();
+    await data.database.checkWritable();
   } catch (error) {
-    await data.database.close();
-    throw error;
+    await data.database.close().catch(() => undefined);
+    throw new Error(`the ${which} cannot be migrated or written: ${(error as Error).message}`, { cause: error });
   }
   log.info("database ready", { type: data.database.dialect });
   return data;
@@ -58,28 +65,48 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   if (generated) log.info("generated a new JWT signing secret", { file: paths.jwtSecretFile });
 
   const data = await openMigratedDataLayer(loaded, log);
-  const services = await createServices({ config, paths, jwtSecret: secret, log, ...data });
+  const services = await createServices({ config, paths, jwtSecret: secret, log, ...data }).catch(async (error) => {
+    await data.database.close().catch(() => undefined);
+    throw error;
+  });
   const app = createHttpApp(services);
   app.listen({ hostname: config.application.host, port: options.port ?? config.application.port });
   const server = app.server;
   if (!server) throw new Error("the HTTP server did not start");
   const url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${server.port}`;
-  log.info("longbox listening", { url, config: loaded.path });
   const scheduler = createScheduler(services);
-  scheduler.start();
-  await startBackgroundWork(services);
 
   let stopping: Promise<void> | undefined;
+  const drainMs = config.application.shutdown_timeout_seconds * 1000;
   const stop = () =>
     (stopping ??= (async () => {
       log.info("shutting down");
       await scheduler.stop();
       // Event streams never finish on their own: end them so in-flight requests can drain.
       services.scanEvents.close();
-      await app.stop(false);
+      // In-flight requests (a slow download) get shutdown_timeout_seconds, then are cut: the
+      // service manager would kill the process soon after anyway, without a clean stop.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), drainMs)));
+      const drained = await Promise.race([app.stop(false).then(() => "drained" as const), deadline]);
+      clearTimeout(timer);
+      if (drained === "deadline") {
+        log.warn("shutdown: requests still running after the drain time; closing them", { seconds: drainMs / 1000 });
+        server.stop(true);
+      }
       await stopBackgroundWork(services);
       await data.database.close();
       log.info("stopped");
     })());
+
+  try {
+    log.info("longbox listening", { url, config: loaded.path });
+    scheduler.start();
+    await startBackgroundWork(services);
+  } catch (error) {
+    // Never leave a half-started process listening: stop what started, then fail the start.
+    await stop().catch(() => undefined);
+    throw error;
+  }
   return { url, port: server.port ?? 0, services, scheduler, stop };
 }

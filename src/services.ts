@@ -104,7 +104,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     { dir: inputs.paths.thumbnailDir, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
     log,
   );
-  const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency);
+  const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
+    maxRemovalShare: config.scanner.max_removal_percent / 100,
+    transientRetryMs: config.scanner.transient_retry_seconds * 1000,
+  });
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
   const access = new AccessService(repositories);
   const libraries = new LibraryService(repositories, access);
@@ -113,6 +116,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   libraries.observe(scans);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
+  const bookFiles = new BookFileService(repositories, books);
   const pageCache = new PageCache(inputs.paths.pageCacheDir, config.files.page_cache_max_mb * 1024 * 1024);
   const covers = new CoverService(repositories, books, series, thumbnails, {
     coverDir: inputs.paths.coverDir,
@@ -147,10 +151,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     duplicates: new DuplicateService(repositories, access),
     series,
     pages: new PageService(repositories, books, formats, pageCache),
-    bookFiles: new BookFileService(books),
+    bookFiles,
     covers,
     progress: new ProgressService(repositories, books),
-    publications: new PublicationService(books, formats),
+    publications: new PublicationService(books, bookFiles, formats),
   };
 }
 

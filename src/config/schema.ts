@@ -40,6 +40,8 @@ export const ConfigSchema = T.Object(
       trust_proxy: T.Boolean({ default: false }),
       /** Largest request body (JSON, forms) read by any route; uploads have their own limit. */
       max_request_body_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
+      /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
+      shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
     }),
     database: closed({
       type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),
@@ -120,6 +122,17 @@ export const ConfigSchema = T.Object(
       max_compression_ratio: T.Integer({ minimum: 2, default: DEFAULT_LIMITS.maxCompressionRatio }),
       max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
+      /**
+       * A scan that would remove more than this share of a library's books (or finds its folder
+       * empty) removes nothing and waits for an admin's confirmation: an unmounted share looks
+       * exactly like deleted books. 100 = never hold removals back (except for an empty folder).
+       */
+      max_removal_percent: T.Integer({ minimum: 0, maximum: 100, default: 50 }),
+      /**
+       * How long one book is retried while the database is unreachable or the disk is full
+       * before the scan stops (failed, saying why). Such failures are never book errors.
+       */
+      transient_retry_seconds: T.Integer({ minimum: 0, default: 30 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */

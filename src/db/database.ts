@@ -36,6 +36,11 @@ export interface Database {
   optimize(): Promise<void>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Throws when the database answers but cannot be written (a read-only file or folder, a full
+   * disk, a read-only PostgreSQL standby): a service that cannot write is not healthy.
+   */
+  checkWritable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,7 +73,13 @@ function openSqlite(file: string): Database {
           client.exec("COMMIT");
           return result;
         } catch (error) {
-          client.exec("ROLLBACK");
+          // SQLite rolls back by itself on some errors (a full disk, I/O errors): a second
+          // ROLLBACK would fail and hide the real cause.
+          try {
+            if (client.inTransaction) client.exec("ROLLBACK");
+          } catch {
+            // The original error says more than a failed rollback.
+          }
           throw error;
         }
       };
@@ -83,13 +94,22 @@ function openSqlite(file: string): Database {
     ping: async () => {
       client.query("SELECT 1").get();
     },
+    checkWritable() {
+      // A real (tiny) write: rewriting the header's user version to the value it has.
+      return this.transaction(async () => {
+        const { user_version } = client.query("PRAGMA user_version").get() as { user_version: number };
+        client.exec(`PRAGMA user_version = ${Number(user_version)}`);
+      });
+    },
     close: async () => client.close(),
   };
 }
 
 function openPostgres(config: Config): Database {
   const settings = config.database.postgres;
-  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 10 };
+  // A server that is down must be noticed in seconds (requests answer 503 with Retry-After),
+  // not after the driver's default 30 s; connections reopen by themselves when it returns.
+  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 3 };
   const client = settings.url
     ? postgres(settings.url, options)
     : postgres({
@@ -117,6 +137,10 @@ function openPostgres(config: Config): Database {
     },
     ping: async () => {
       await root.execute(sql`select 1`);
+    },
+    checkWritable: async () => {
+      const [row] = await root.execute<{ read_only: string }>(sql`select current_setting('transaction_read_only') as read_only`);
+      if (row?.read_only === "on") throw Object.assign(new Error("the PostgreSQL server only accepts reads"), { code: "25006" });
     },
     close: async () => client.end({ timeout: 5 }),
   };

@@ -78,6 +78,7 @@ export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/user
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";
 export { ZERO_COUNTERS } from "./repositories/scans";
+export { unavailability, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";

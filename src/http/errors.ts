@@ -4,6 +4,7 @@
  * request id and answered with a fixed message, never a stack trace.
  */
 import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
+import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { requestIdOf } from "./request-context";
@@ -57,9 +58,35 @@ function validationResponse(error: Readonly<ValidationError>): Response {
   return errorResponse(400, { error: "BadRequest", message: `invalid ${where}: ${summary}`, details: { fields } });
 }
 
+const UNAVAILABLE: Record<Unavailability, { status: number; message: string }> = {
+  unreachable: { status: 503, message: "the database is unreachable; try again shortly" },
+  busy: { status: 503, message: "the database is busy; try again shortly" },
+  read_only: { status: 503, message: "the database cannot be written; an administrator must check the data folder" },
+  disk_full: { status: 507, message: "the database's disk is full; an administrator must free space" },
+};
+/** Seconds a client should wait when the database is away. */
+const RETRY_AFTER_SECONDS = 5;
+/** An outage is logged once per cause and minute, not once per request. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+
 export function errorHandling(log: Logger) {
+  const lastLogged = new Map<Unavailability, number>();
+  const outage = (cause: Unavailability, error: unknown, request: Request): Response => {
+    const now = Date.now();
+    if (now - (lastLogged.get(cause) ?? 0) > OUTAGE_LOG_INTERVAL_MS) {
+      lastLogged.set(cause, now);
+      log.error(`database unavailable (${cause}): requests answer ${UNAVAILABLE[cause].status} until it returns`, {
+        requestId: requestIdOf(request),
+        error: error as Error,
+      });
+    }
+    const { status, message } = UNAVAILABLE[cause];
+    const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
+    return errorResponse(status, { error: kind, message }, { "retry-after": String(RETRY_AFTER_SECONDS) });
+  };
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
-    const response = errorToResponse(log, context);
+    const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
+    const response = cause ? outage(cause, context.error, context.request) : errorToResponse(log, context);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
     context.set.status = response.status;
     return response;

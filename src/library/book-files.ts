@@ -1,13 +1,17 @@
 /**
  * A book's own file on disk: where it is for a download, and what a failure to read it means
- * for the caller. Files are managed outside the service, so one may vanish between two scans.
+ * for the caller. Files are managed outside the service, so one may vanish between two scans,
+ * and a symbolic link may be re-pointed after it: every read goes through `openableFile`,
+ * which checks at request time that the file still resolves inside its library.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { DomainError } from "../errors";
+import type { Repositories } from "../db";
+import { DomainError, notFound } from "../errors";
 import { failureReason, isNotFound } from "../formats/errors";
 import { toBookAnalysisError } from "../formats/registry";
 import type { BookService, Caller } from "./books";
+import { resolveWithin } from "./confinement";
 
 export interface BookFile {
   path: string;
@@ -20,14 +24,17 @@ export interface BookFile {
 }
 
 export class BookFileService {
-  constructor(private readonly books: BookService) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly books: BookService,
+  ) {}
 
   /** The visible book's file as it is on disk now; 404 when the book or its file is gone. */
   async file(caller: Caller, id: string): Promise<BookFile> {
     const book = await this.books.get(caller, id);
-    const info = await statOnDisk(book.filePath);
+    const { path, info } = await this.openable(book);
     return {
-      path: book.filePath,
+      path,
       fileName: basename(book.filePath),
       size: info.size,
       mediaType: book.mediaType,
@@ -35,16 +42,35 @@ export class BookFileService {
       modifiedAt: info.mtime,
     };
   }
+
+  /** `openableFile` for a book known by its library id. */
+  async openable(book: { libraryId: string; filePath: string; pageCount: number }) {
+    const library = await this.repositories.libraries.findById(book.libraryId);
+    if (!library) throw notFound("book");
+    return openableFile({ ...book, libraryPath: library.path });
+  }
 }
 
-/** 404 with a message saying what happened when the file is no longer where the catalogue says. */
-export async function statOnDisk(path: string) {
-  try {
-    const info = await stat(path);
-    if (info.isFile()) return info;
-  } catch {
-    // Missing or unreadable: the same answer below.
+/**
+ * The book's file as it really is now (links resolved), to read from that path and no other.
+ * 422 for a file that never became a readable book (it is not served at all: anything with a
+ * book's extension is catalogued, readable or not); 404 when it is gone or now resolves outside
+ * its library (a link re-pointed after the scan).
+ */
+export async function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }) {
+  if (book.pageCount === 0) {
+    throw new DomainError("UnprocessableEntity", "the file is not a readable book, so it is not served", { reason: "unreadable" });
   }
+  const resolution = await resolveWithin(await realpath(book.libraryPath).catch(() => book.libraryPath), book.filePath);
+  if (resolution.kind === "inside") {
+    try {
+      const info = await stat(resolution.path);
+      if (info.isFile()) return { path: resolution.path, info };
+    } catch {
+      // Missing or unreadable: the same answer below.
+    }
+  }
+  if (resolution.kind === "outside") throw new DomainError("NotFound", "the book's file now leads outside its library; it is not served");
   throw new DomainError("NotFound", "the book's file is no longer on disk (moved or deleted); a scan will update the library");
 }
 

@@ -5,7 +5,8 @@
  * orders entries by last use; each hit also touches the file's modification time, so the order
  * survives a restart without relying on atime (often disabled by noatime mounts). When the
  * total passes the cap, the least recently used files are removed down to 90% of it, so a
- * full cache does not evict on every insert.
+ * full cache does not evict on every insert. The cache is best effort: a write that fails (a
+ * full disk, no permission) leaves the page uncached, never fails the request that read it.
  */
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -42,7 +43,7 @@ export class PageCache {
     try {
       const bytes = await Bun.file(entry.file).bytes();
       entry.lastUsed = Date.now();
-      await utimes(entry.file, new Date(), new Date(entry.lastUsed));
+      await utimes(entry.file, new Date(), new Date(entry.lastUsed)).catch(() => undefined);
       return { bytes, mediaType: entry.mediaType };
     } catch {
       // Removed behind our back (someone emptied the folder): a miss.
@@ -59,9 +60,14 @@ export class PageCache {
     const entries = await this.entries();
     const folder = join(this.dir, key.slice(0, 2));
     const file = join(folder, `${key}.${extension}`);
-    await mkdir(folder, { recursive: true });
-    await writeFile(`${file}.tmp`, page.bytes);
-    await rename(`${file}.tmp`, file);
+    try {
+      await mkdir(folder, { recursive: true });
+      await writeFile(`${file}.tmp`, page.bytes);
+      await rename(`${file}.tmp`, file);
+    } catch {
+      await rm(`${file}.tmp`, { force: true }).catch(() => undefined);
+      return;
+    }
     const previous = entries.get(key);
     if (previous) this.totalBytes -= previous.size;
     entries.set(key, { file, size: page.bytes.length, mediaType: page.mediaType, lastUsed: Date.now() });

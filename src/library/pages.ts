@@ -10,7 +10,7 @@ import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { toJpeg } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import { readFailure, statOnDisk } from "./book-files";
+import { openableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
@@ -78,17 +78,17 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      await statOnDisk(page.book.filePath); // a clear 404 when the file went away since the scan
-      const location = this.locations.get(page.tag) ?? (await this.findLocation(page));
-      if (location) return { kind: "file", path: page.book.filePath, ...location };
+      const { path } = await openableFile(page.book); // a clear 404 when the file went away since the scan
+      const location = this.locations.get(page.tag) ?? (await this.findLocation(page, path));
+      if (location) return { kind: "file", path, ...location };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
-  private async findLocation(page: PageRef): Promise<PageLocation | null> {
+  private async findLocation(page: PageRef, path: string): Promise<PageLocation | null> {
     let location;
     try {
-      location = await this.formats.locatePage(page.book.filePath, page.number, { formatId: page.book.fileFormat });
+      location = await this.formats.locatePage(path, page.number, { formatId: page.book.fileFormat });
     } catch (error) {
       throw readFailure(error);
     }
@@ -123,10 +123,10 @@ export class PageService {
 
   private async readFromBook(page: PageRef): Promise<PageImage> {
     const { book } = page;
-    await statOnDisk(book.filePath);
+    const { path } = await openableFile(book);
     let image: PageImage;
     try {
-      image = await this.formats.readPage(book.filePath, page.number, { formatId: book.fileFormat, maxWidth: page.width });
+      image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });
     } catch (error) {
       throw readFailure(error);
     }

@@ -8,21 +8,22 @@ import { DomainError } from "../errors";
 import type { BookResource, Publication } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import type { BookView } from "../db";
-import { readFailure, statOnDisk } from "./book-files";
+import { readFailure, type BookFileService } from "./book-files";
 import type { BookService, Caller } from "./books";
 
 export class PublicationService {
   constructor(
     private readonly books: BookService,
+    private readonly files: BookFileService,
     private readonly formats: FormatRegistry,
   ) {}
 
   /** 404 for books whose format has no web publication (comic archives, PDF). */
   async publication(caller: Caller, bookId: string): Promise<{ book: BookView; publication: Publication }> {
     const book = await this.books.get(caller, bookId);
-    await statOnDisk(book.filePath);
+    const { path } = await this.files.openable(book);
     try {
-      return { book, publication: await this.formats.publication(book.filePath, { formatId: book.fileFormat }) };
+      return { book, publication: await this.formats.publication(path, { formatId: book.fileFormat }) };
     } catch (error) {
       throw readFailure(error);
     }
@@ -31,9 +32,9 @@ export class PublicationService {
   async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ book: BookView; resource: BookResource }> {
     const book = await this.books.get(caller, bookId);
     if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
-    await statOnDisk(book.filePath);
+    const { path } = await this.files.openable(book);
     try {
-      return { book, resource: await this.formats.readResource(book.filePath, resourcePath, { formatId: book.fileFormat }) };
+      return { book, resource: await this.formats.readResource(path, resourcePath, { formatId: book.fileFormat }) };
     } catch (error) {
       throw readFailure(error);
     }

@@ -11,16 +11,21 @@
  * Catalogued files not found on disk and not claimed by a move are soft-deleted at the end, so a
  * cancelled or failed scan never deletes anything. Each book is written in its own transaction:
  * an interrupted scan leaves whole books only, and the next scan completes the rest.
+ * A book that fails for a transient reason (database unreachable, disk full) is retried; if the
+ * cause lasts, the scan fails saying so. A scan that would remove more than the configured share
+ * of the library (or finds its folder empty) removes nothing and waits for an admin.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { extname, sep } from "node:path";
 import { ZERO_COUNTERS, type BookSnapshot, type LibraryRecord, type Repositories, type ScanCounters, type ScanMode } from "../db";
 import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
+import { resolveWithin } from "./confinement";
 import { sha256File } from "./file-hash";
 import { seriesFor } from "./series-strategies";
+import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { walkLibrary, type DiscoveredFile } from "./walker";
 
 export interface ScanReporter {
@@ -30,10 +35,23 @@ export interface ScanReporter {
   bookChanged(bookId: string): void;
 }
 
+export interface ScanOptions {
+  /** Above this share of the library's present books (0..1), removals wait for an admin. */
+  maxRemovalShare: number;
+  /** How long a book (or the final removals) is retried while the database or disk is away. */
+  transientRetryMs: number;
+}
+
+/** The scan found what looks like a lost disk rather than deleted books: nothing was removed. */
+export class SuspiciousScan extends Error {
+  override name = "SuspiciousScan";
+}
+
 type Work =
   | { kind: "refresh"; file: DiscoveredFile; book: BookSnapshot }
   | { kind: "restore"; file: DiscoveredFile; book: BookSnapshot }
-  | { kind: "new"; file: DiscoveredFile };
+  // `origin`: the vanished or deleted book this file turned out to be (decided once, kept across retries).
+  | { kind: "new"; file: DiscoveredFile; origin?: BookSnapshot | null };
 
 export class LibraryScanner {
   constructor(
@@ -41,15 +59,31 @@ export class LibraryScanner {
     private readonly formats: FormatRegistry,
     private readonly log: Logger,
     private readonly concurrency: number,
+    private readonly options: ScanOptions,
   ) {}
 
-  async scan(library: LibraryRecord, mode: ScanMode, counters: ScanCounters, signal: AbortSignal, reporter: ScanReporter) {
+  /**
+   * `confirmRemovals`: an admin accepted that this scan removes more than the guard allows.
+   * Throws SuspiciousScan (nothing removed) when the library looks lost rather than emptied,
+   * TransientFailure when the database or the disk stayed unavailable.
+   */
+  async scan(
+    library: LibraryRecord,
+    mode: ScanMode,
+    counters: ScanCounters,
+    signal: AbortSignal,
+    reporter: ScanReporter,
+    confirmRemovals = false,
+  ) {
     const log = this.log.child({ libraryId: library.id });
     const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
-    for (const problem of walk.problems) log.warn("scan: skipped part of the library", { ...problem });
     const rootProblem = walk.problems.find((problem) => problem.path === library.path);
     // An unreachable library (an unmounted share) must not read as "every file vanished".
     if (rootProblem) throw new Error(`the library folder cannot be read (${rootProblem.message})`);
+    for (const problem of walk.problems) log.warn("scan: skipped an unreadable part of the library", { ...problem });
+    for (const link of walk.linksOutside) log.warn("scan: symbolic link leads out of the library, not followed", { ...link });
+    counters.pathsSkipped = walk.problems.length;
+    counters.linksOutside = walk.linksOutside.length;
     const unreadable = walk.problems.map((problem) => problem.path);
     const inUnreadablePart = (path: string) => unreadable.some((part) => path === part || path.startsWith(part + sep));
     counters.filesDiscovered = walk.files.length;
@@ -78,35 +112,44 @@ export class LibraryScanner {
     }
     reporter.progress(counters);
 
+    const reconcile = async (item: Work) => {
+      const hash = await sha256File(item.file.path, signal);
+      if (item.kind === "new") {
+        if (item.origin === undefined) {
+          item.origin = movable.get(hash)?.find((book) => !claimed.has(book.id)) ?? null;
+          if (item.origin) claimed.add(item.origin.id);
+        }
+        const moved = item.origin;
+        await this.catalogueFile(library, item.file, hash, moved?.id, signal, reporter, counters);
+        if (!moved) counters.booksAdded++;
+        else if (moved.deleted) counters.booksRestored++;
+        else counters.booksMoved++;
+      } else if (item.kind === "restore") {
+        if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
+        else await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        counters.booksRestored++;
+      } else if (hash === item.book.fileHash && mode === "normal") {
+        await this.relocate(item.book, item.file);
+      } else {
+        await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        counters.booksUpdated++;
+      }
+    };
+
     const handle = async (item: Work) => {
       try {
-        const hash = await sha256File(item.file.path, signal);
-        if (item.kind === "new") {
-          const candidates = movable.get(hash)?.filter((book) => !claimed.has(book.id));
-          const moved = candidates?.[0];
-          if (moved) {
-            claimed.add(moved.id);
-            await this.catalogueFile(library, item.file, hash, moved.id, signal, reporter, counters);
-            if (moved.deleted) counters.booksRestored++;
-            else counters.booksMoved++;
-          } else {
-            await this.catalogueFile(library, item.file, hash, undefined, signal, reporter, counters);
-            counters.booksAdded++;
-          }
-        } else if (item.kind === "restore") {
-          if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
-          else await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
-          counters.booksRestored++;
-        } else if (hash === item.book.fileHash && mode === "normal") {
-          await this.relocate(item.book, item.file);
-        } else {
-          await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
-          counters.booksUpdated++;
-        }
+        await retryTransient(
+          () => reconcile(item),
+          signal,
+          (cause, attempt) => log.warn("scan: transient failure, retrying the file", { path: item.file.path, cause, attempt }),
+          this.options.transientRetryMs,
+        );
       } catch (error) {
-        if (signal.aborted) throw error;
-        counters.errors++;
-        log.warn("scan: file could not be catalogued", { path: item.file.path, error: error as Error });
+        // Cancelled, or the database/disk stayed away: the scan ends (failed, saying why).
+        if (signal.aborted || error instanceof TransientFailure) throw error;
+        // The file changed under the scan (vanished, became unreadable): skipped, not a book error.
+        counters.pathsSkipped++;
+        log.warn("scan: file skipped", { path: item.file.path, error: error as Error });
       }
       counters.filesProcessed++;
       reporter.progress(counters);
@@ -116,18 +159,47 @@ export class LibraryScanner {
 
     const toDelete = vanished.filter((book) => !claimed.has(book.id)).map((book) => book.id);
     signal.throwIfAborted();
-    if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
-    counters.booksDeleted = toDelete.length;
-    await this.repositories.catalogue.removeEmptySeries(library.id);
+    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, confirmRemovals, counters);
+    await retryTransient(
+      async () => {
+        if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);
+        counters.booksDeleted = toDelete.length;
+        await this.repositories.catalogue.removeEmptySeries(library.id);
+      },
+      signal,
+      (cause, attempt) => log.warn("scan: transient failure while removing vanished books, retrying", { cause, attempt }),
+      this.options.transientRetryMs,
+    );
     reporter.progress(counters);
+  }
+
+  /**
+   * A share that vanished (or a root that came back empty) far beyond normal deletions is far
+   * more likely an unmounted or failing disk than a user's decision: the books stay until an
+   * admin confirms (POST /libraries/{id}/scan/confirm-removals).
+   */
+  private guardRemovals(removals: number, present: number, found: number, confirmed: boolean, counters: ScanCounters) {
+    if (removals === 0 || confirmed) return;
+    const emptied = found === 0;
+    if (!emptied && removals / present <= this.options.maxRemovalShare) return;
+    counters.removalsHeld = removals;
+    const what = emptied
+      ? "the library folder is empty (an unmounted share?)"
+      : `${removals} of ${present} books (${Math.round((removals / present) * 100)}%) vanished in one scan, more than the allowed ${Math.round(this.options.maxRemovalShare * 100)}%`;
+    throw new SuspiciousScan(
+      `suspicious scan: ${what}; no book was removed. Check the library folder, then rescan, or confirm the removals with POST /api/v1/libraries/{id}/scan/confirm-removals`,
+    );
   }
 
   /** Re-reads one book's file into its existing record (same id, progress kept). */
   async reanalyze(library: LibraryRecord, bookId: string, filePath: string): Promise<void> {
     let info;
     try {
+      const resolution = await resolveWithin(await realpath(library.path), filePath);
+      if (resolution.kind === "outside") throw new DomainError("Conflict", "the book's file now leads outside its library");
       info = await stat(filePath);
-    } catch {
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
       throw new DomainError("Conflict", "the book's file is missing; a scan will soft-delete the book");
     }
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
@@ -167,6 +239,9 @@ export class LibraryScanner {
   ) {
     const analysis = await this.formats.analyze(file.path, { signal });
     signal.throwIfAborted();
+    // A reader that failed on a full disk or a lack of handles says nothing about the book.
+    const transient = analysis.errors.find((error) => transientCause(error));
+    if (transient) throw transient;
     const description = describeBook(library.path, file.path, analysis, this.guessFormat(file.path));
     const series = await this.repositories.catalogue.upsertSeries(
       library.id,
@@ -178,13 +253,14 @@ export class LibraryScanner {
       }),
     );
     if (series.created) counters.seriesCreated++;
-    if (analysis.errors.length > 0) counters.errors++;
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
       { ...description.content, seriesId: series.id, fileHash: hash, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
+    // Counted once stored, so the counter matches what /books/errors lists.
+    if (description.errors.length > 0) counters.errors++;
     reporter.bookChanged(savedId);
   }
 }
@@ -192,10 +268,16 @@ export class LibraryScanner {
 /** Runs `handle` over `items` with at most `limit` at a time; stops starting new ones once aborted. */
 async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T) => Promise<void>) {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       signal.throwIfAborted();
-      await handle(items[next++]!);
+      try {
+        await handle(items[next++]!);
+      } catch (error) {
+        failed = true; // the other workers finish their item and stop
+        throw error;
+      }
     }
   };
   // Settle every worker before returning: after a cancel, none may still be writing when the

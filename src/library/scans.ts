@@ -10,8 +10,11 @@ import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
-import type { LibraryScanner } from "./scanner";
+import { SuspiciousScan, type LibraryScanner } from "./scanner";
+import { transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
+
+const WORKER_RETRY_MS = 5000;
 
 export type ScanStatusValue = "idle" | ScanRecord["status"];
 
@@ -41,6 +44,8 @@ export class ScanService implements LibraryObserver {
     private readonly events: ScanEvents,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
+    /** How long the final write of a scan is retried while the database is away. */
+    private readonly finalWriteBudgetMs = 120_000,
   ) {}
 
   /** At start-up: fail interrupted scans, then run whatever is still queued. */
@@ -57,13 +62,29 @@ export class ScanService implements LibraryObserver {
     await this.worker;
   }
 
-  async request(libraryId: string, mode: ScanMode | undefined, trigger: ScanTrigger): Promise<ScanStatusDto> {
+  async request(libraryId: string, mode: ScanMode | undefined, trigger: ScanTrigger, confirmRemovals = false): Promise<ScanStatusDto> {
     const library = await this.repositories.libraries.findById(libraryId);
     if (!library) throw notFound("library");
-    const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger);
-    if (!scan) throw new DomainError("Conflict", "a scan of this library is already pending or running");
+    const scan = await this.repositories.scans.enqueue(libraryId, mode ?? library.scanningConfig.defaultMode, trigger, confirmRemovals);
+    if (!scan) {
+      this.pump(); // a pending scan whose worker stopped on an error runs now
+      throw new DomainError("Conflict", "a scan of this library is already pending or running");
+    }
     this.pump();
     return this.toDto(scan);
+  }
+
+  /**
+   * An admin's answer to a scan the suspicious-scan guard stopped: a new scan that may remove
+   * the books that vanished. 409 unless the library's latest scan is such a scan.
+   */
+  async confirmRemovals(libraryId: string): Promise<ScanStatusDto> {
+    if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
+    const latest = await this.repositories.scans.latestForLibrary(libraryId);
+    if (!latest || latest.status !== "failed" || latest.removalsHeld === 0) {
+      throw new DomainError("Conflict", "the library's latest scan is not waiting for a confirmation of removals");
+    }
+    return this.request(libraryId, latest.mode, "manual", true);
   }
 
   async status(libraryId: string): Promise<ScanStatusDto> {
@@ -105,7 +126,12 @@ export class ScanService implements LibraryObserver {
     this.wake = true;
     if (this.worker) return;
     this.worker = this.work()
-      .catch((error) => this.log.error("the scan worker stopped on an error", { error: error as Error }))
+      .catch((error) => {
+        // The database went away between scans (looking up the next one, starting it): a
+        // queued scan must still run once it is back, without waiting for a new request.
+        this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
+        setTimeout(() => this.pump(), WORKER_RETRY_MS).unref();
+      })
       .finally(() => {
         this.worker = undefined;
         if (this.wake) this.pump();
@@ -128,7 +154,14 @@ export class ScanService implements LibraryObserver {
     this.running = { scanId: scan.id, libraryId: library.id, controller };
     this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
-    const started = await this.repositories.scans.transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters });
+    const started = await this.repositories.scans
+      .transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters })
+      .catch((error) => {
+        // Still pending: the worker takes it again once the database is back.
+        this.running = undefined;
+        this.thumbnails.resume();
+        throw error;
+      });
     if (!started) {
       // Cancelled between the lookup and now.
       this.running = undefined;
@@ -144,7 +177,12 @@ export class ScanService implements LibraryObserver {
     let persisting: Promise<unknown> = Promise.resolve();
     let outcome: { status: "completed" | "failed" | "cancelled"; reason: string | null };
     try {
-      await this.scanner.scan(library, scan.mode, counters, controller.signal, {
+      await this.scanner.scan(
+        library,
+        scan.mode,
+        counters,
+        controller.signal,
+        {
         progress: () => {
           this.events.progress(scan.id, current());
           // Counters reach the database every few seconds, so scan-status moves during long scans.
@@ -154,17 +192,20 @@ export class ScanService implements LibraryObserver {
             persisting = persisting.then(() => this.repositories.scans.update(scan.id, snapshot)).catch(() => undefined);
           }
         },
-        bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
-      });
+          bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
+        },
+        scan.confirmRemovals,
+      );
       outcome = { status: "completed", reason: null };
     } catch (error) {
-      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: (error as Error).message };
-      if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
+      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: failureReason(error) };
+      if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
+      else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     try {
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
-      await this.finish(scan, counters, outcome.status, outcome.reason);
+      await this.finish(scan, counters, outcome.status, outcome.reason, log);
       log.info(`scan ${outcome.status}`, { ...counters });
       if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
         await this.repositories.catalogue.optimize().catch((error) => log.warn("planner statistics not refreshed", { error }));
@@ -175,15 +216,36 @@ export class ScanService implements LibraryObserver {
     }
   }
 
+  /**
+   * Records the final state, retrying while the database is away (up to `finalWriteBudgetMs`),
+   * and always announces it: a scan must never stay `running` because its last write failed.
+   * If the database stays away past the budget, the row is fixed at the next start.
+   */
   private async finish(
     scan: ScanRecord,
     counters: ScanCounters,
     status: "completed" | "failed" | "cancelled",
     failureReason: string | null,
+    log: Logger,
   ): Promise<void> {
-    const finished = await this.repositories.scans.update(scan.id, { ...counters, status, failureReason, completedAt: new Date() });
+    const changes = { ...counters, status, failureReason, completedAt: new Date() };
+    let finished: ScanRecord | undefined;
+    const deadline = Date.now() + this.finalWriteBudgetMs;
+    for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+      try {
+        finished = await this.repositories.scans.update(scan.id, changes);
+        break;
+      } catch (error) {
+        if (Date.now() + pause > deadline) {
+          log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
+          break;
+        }
+        log.warn("recording the scan's final state failed, retrying", { cause: transientCause(error) ?? (error as Error).message });
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
     const name = status === "completed" ? "scan.completed" : status === "failed" ? "scan.failed" : "scan.cancelled";
-    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...counters, status }));
+    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...changes }));
   }
 
   private idleStatus(libraryId: string): ScanStatusDto {
@@ -219,10 +281,23 @@ export class ScanService implements LibraryObserver {
       booksRestored: scan.booksRestored,
       booksMoved: scan.booksMoved,
       errors: scan.errors,
+      pathsSkipped: scan.pathsSkipped,
+      linksOutside: scan.linksOutside,
+      removalsHeld: scan.removalsHeld,
       thumbnailsPending: this.thumbnails.pending,
       requestedAt: scan.requestedAt.toISOString(),
       startedAt: scan.startedAt?.toISOString() ?? null,
       completedAt: scan.completedAt?.toISOString() ?? null,
     };
   }
+}
+
+/** What the scan status says about a failure: the cause an operator can act on. */
+function failureReason(error: unknown): string {
+  if (error instanceof TransientFailure) {
+    return `${error.message}; the scan stopped without removing anything and the next scan completes it`;
+  }
+  const transient = transientCause(error);
+  if (transient) return `${transient}; the scan stopped without removing anything and the next scan completes it`;
+  return (error as Error).message;
 }

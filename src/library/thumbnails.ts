@@ -1,15 +1,20 @@
 /**
  * Thumbnails are made after cataloguing, in a background queue, so a scan never waits for
  * image work. Files live under files.thumbnail_dir as <first two id characters>/<book id>.<ext>
- * and can always be regenerated; a failure becomes a `thumbnail` book error.
+ * and can always be regenerated; a failure becomes a `thumbnail` book error. A transient
+ * failure (a full disk, no file handles, the database away) is not the book's fault: it is not
+ * recorded, the next request tries again, and the queue retries it after the next scan; a
+ * thumbnail made clears the book's earlier thumbnail errors.
  */
-import { mkdir, writeFile, rename } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Repositories } from "../db";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import { toBookAnalysisError } from "../formats/registry";
+import { openableFile } from "./book-files";
+import { transientCause } from "./transient";
 
 export interface ThumbnailSettings {
   dir: string;
@@ -27,6 +32,8 @@ export class ThumbnailQueue {
    * does not try, and record, the same failure again until a scan queues the book anew.
    */
   private readonly failedBooks = new Set<string>();
+  /** Books whose thumbnail failed for a transient reason: queued again when a scan ends. */
+  private readonly retryLater = new Set<string>();
   private stopped = false;
   /** While a scan catalogues, thumbnails wait: the catalogue comes first (see ScanService). */
   private paused = false;
@@ -59,6 +66,9 @@ export class ThumbnailQueue {
 
   resume(): void {
     this.paused = false;
+    const retries = [...this.retryLater];
+    this.retryLater.clear();
+    for (const bookId of retries) this.enqueue(bookId);
     this.kick();
   }
 
@@ -115,7 +125,8 @@ export class ThumbnailQueue {
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
     try {
-      const bytes = await this.formats.thumbnail(book.filePath, {
+      const { path } = await openableFile(book); // still inside its library now
+      const bytes = await this.formats.thumbnail(path, {
         formatId: book.fileFormat,
         coverPage: book.coverPage,
         height: this.settings.height,
@@ -130,6 +141,13 @@ export class ThumbnailQueue {
       return stored;
     } catch (error) {
       this.failed++;
+      const transient = transientCause(error);
+      if (transient) {
+        await rm(`${target}.tmp`, { force: true }).catch(() => undefined);
+        if (this.retryLater.size < 100_000) this.retryLater.add(bookId);
+        this.log.warn("thumbnail not made, will retry", { bookId, cause: transient });
+        return null;
+      }
       if (this.failedBooks.size >= 100_000) this.failedBooks.clear();
       this.failedBooks.add(bookId);
       const failure = toBookAnalysisError(error);

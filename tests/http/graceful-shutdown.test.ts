@@ -1,8 +1,9 @@
 /**
  * SIGTERM stops the server gracefully: a download under way when the signal arrives still
- * completes, new connections are refused, and the process exits 0.
+ * completes, new connections are refused, and the process exits 0. A download that outlasts
+ * application.shutdown_timeout_seconds is cut, and the process still exits 0 (issue #11, item 8).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,16 +14,16 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { TEST_AUTH } from "../helpers/server";
 
-let database: TestDatabase;
-let dir: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "longbox-shutdown-"));
-  database = await createTestDatabase("sqlite", join(dir, "data"));
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.drop();
 });
-afterAll(async () => database.drop());
 
-test("an in-flight download completes after SIGTERM; then the process exits 0", async () => {
+/** A server process (src/main.ts serve) of its own with one 40 MiB book scanned; `application` adds settings. */
+async function serverWithBigBook(application: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-shutdown-"));
+  const database = await createTestDatabase("sqlite", join(dir, "data"));
+  databases.push(database);
   const library = join(dir, "library", "Big");
   // 40 MiB of incompressible page data: long enough to be mid-transfer when the signal lands.
   const page = crypto.getRandomValues(new Uint8Array(1024 * 1024));
@@ -31,7 +32,10 @@ test("an in-flight download completes after SIGTERM; then the process exits 0", 
   const file = join(library, "Big 001.cbz");
   await Bun.write(file, zipSync(entries, { level: 0 }));
   const configPath = join(dir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, database: database.config, auth: TEST_AUTH }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data"), ...application }, database: database.config, auth: TEST_AUTH }),
+  );
 
   const { url, child } = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
     env: { PATH: process.env.PATH ?? "" },
@@ -46,8 +50,12 @@ test("an in-flight download completes after SIGTERM; then the process exits 0", 
     status = await (await fetch(`${url}/api/v1/libraries/${created.id}/scan-status`, { headers: auth })).json();
   }
   const { data } = await (await fetch(`${url}/api/v1/books?libraryId=${created.id}`, { headers: auth })).json();
+  return { url, child, file, auth, bookId: data[0].id as string };
+}
 
-  const download = await fetch(`${url}/api/v1/books/${data[0].id}/file`, { headers: auth });
+test("an in-flight download completes after SIGTERM; then the process exits 0", async () => {
+  const { url, child, file, auth, bookId } = await serverWithBigBook();
+  const download = await fetch(`${url}/api/v1/books/${bookId}/file`, { headers: auth });
   const reader = download.body!.getReader();
   const first = await reader.read();
   let received = first.value?.length ?? 0;
@@ -64,4 +72,18 @@ test("an in-flight download completes after SIGTERM; then the process exits 0", 
   expect(hasher.digest("hex")).toBe(new Bun.CryptoHasher("sha256").update(await Bun.file(file).bytes()).digest("hex"));
   expect(refused).toBe(true);
   expect(await child.exited).toBe(0);
+}, 60_000);
+
+test("a download that outlasts the drain time is cut: the process exits 0 soon after SIGTERM", async () => {
+  const { url, child, auth, bookId } = await serverWithBigBook({ shutdown_timeout_seconds: 2 });
+  const download = await fetch(`${url}/api/v1/books/${bookId}/file`, { headers: auth });
+  const reader = download.body!.getReader();
+  await reader.read(); // then a client that stops reading: the transfer cannot finish
+  const signalled = performance.now();
+  child.kill("SIGTERM");
+  const code = await Promise.race([child.exited, Bun.sleep(15_000).then(() => "still running")]);
+  expect(code).toBe(0);
+  expect(performance.now() - signalled).toBeGreaterThan(1500);
+  expect(performance.now() - signalled).toBeLessThan(10_000);
+  await reader.cancel().catch(() => undefined);
 }, 60_000);

@@ -7,57 +7,10 @@ import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { createLibrary, makeCbz, scan, tempFolder, waitForScan } from "../helpers/library";
-import { forEachDatabase, type TestServer } from "../helpers/server";
+import { openEventStream } from "../helpers/scan-events";
+import { forEachDatabase } from "../helpers/server";
 
 const BOOKS = 150;
-
-interface SseEvent {
-  id: number;
-  event: string;
-  data: any;
-}
-
-/** A real streaming HTTP client for the event stream; collects events until closed. */
-function openEventStream(server: TestServer, headers: Record<string, string>) {
-  const controller = new AbortController();
-  const events: SseEvent[] = [];
-  const comments: string[] = [];
-  let headersSeen: Headers | undefined;
-  const done = (async () => {
-    const response = await fetch(`${server.url}/api/v1/scans/stream`, {
-      headers: { ...headers, accept: "text/event-stream" },
-      signal: controller.signal,
-    });
-    headersSeen = response.headers;
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let boundary: number;
-        while ((boundary = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          const fields: Record<string, string> = {};
-          for (const line of block.split("\n")) {
-            if (line.startsWith(":")) comments.push(line.slice(1).trim());
-            else {
-              const colon = line.indexOf(":");
-              fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
-            }
-          }
-          if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data ?? "null") });
-        }
-      }
-    } catch (error) {
-      if (!controller.signal.aborted) throw error;
-    }
-  })();
-  return { events, comments, headers: () => headersSeen, close: () => controller.abort(), done };
-}
 
 forEachDatabase(
   "scan control and events",

@@ -59,6 +59,8 @@ export interface BookFileView {
   fileFormat: string;
   fileHash: string;
   pageCount: number;
+  /** The book's library folder: the file must resolve inside it to be served. */
+  libraryPath: string;
 }
 
 interface BookViewRow {
@@ -153,7 +155,7 @@ export class BookQueryRepository {
    * the book if it exists and its series is visible.
    */
   async fileOf(id: string, seriesVisible?: SQL): Promise<BookFileView | undefined> {
-    const { books, series } = this.database.tables;
+    const { books, series, libraries } = this.database.tables;
     const [row] = await this.db
       .select({
         id: books.id,
@@ -161,9 +163,11 @@ export class BookQueryRepository {
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
         pageCount: books.pageCount,
+        libraryPath: libraries.path,
       })
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
+      .innerJoin(libraries, eq(libraries.id, books.libraryId))
       .where(and(eq(books.id, id), seriesVisible))
       .limit(1);
     return row;

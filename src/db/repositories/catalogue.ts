@@ -151,23 +151,21 @@ export class CatalogueRepository {
       const [existing] = await lockingRead(
         this.database,
         this.db
-          .select({ id: s.id, lockedFields: s.lockedFields, nameSort: s.nameSort })
+          .select({ id: s.id, lockedFields: s.lockedFields })
           .from(s)
           .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
       );
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
+      // The name stays what the series was created with: one book arriving (moved in from
+      // another series, or carrying other metadata) must not rename a whole series. Admins
+      // rename through an edit.
       const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("name")) changes.name = identity.name;
-      if (!locked.has("name") && !locked.has("nameSort")) changes.nameSort = sortName(identity.name);
       if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
       if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
       if (!locked.has("year") && identity.year) changes.year = identity.year;
       if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
       await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-      if (changes.nameSort !== undefined && changes.nameSort !== existing.nameSort) {
-        await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, existing.id));
-      }
       return { id: existing.id, created: false };
     });
   }
@@ -297,11 +295,14 @@ export class CatalogueRepository {
   }
 
   /** Where a book's file is and how to read it (page serving, thumbnails). */
-  async bookFile(id: string): Promise<{ filePath: string; fileFormat: string; coverPage: number | null } | undefined> {
-    const b = this.database.tables.books;
+  async bookFile(
+    id: string,
+  ): Promise<{ filePath: string; fileFormat: string; coverPage: number | null; pageCount: number; libraryPath: string } | undefined> {
+    const { books: b, libraries } = this.database.tables;
     const [row] = await this.db
-      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage })
+      .select({ filePath: b.filePath, fileFormat: b.fileFormat, coverPage: b.coverPage, pageCount: b.pageCount, libraryPath: libraries.path })
       .from(b)
+      .innerJoin(libraries, eq(libraries.id, b.libraryId))
       .where(eq(b.id, id));
     return row;
   }
@@ -324,10 +325,14 @@ export class CatalogueRepository {
     return new Set(rows.map((row) => row.path).filter((path): path is string => path !== null));
   }
 
+  /** A thumbnail made also ends the book's earlier thumbnail errors (a full disk that passed). */
   async setThumbnail(bookId: string, thumbnailPath: string | null): Promise<void> {
-    const b = this.database.tables.books;
+    const { books: b, bookErrors } = this.database.tables;
     await this.database.transaction(async () => {
       await this.db.update(b).set({ thumbnailPath }).where(eq(b.id, bookId));
+      if (thumbnailPath !== null) {
+        await this.db.delete(bookErrors).where(and(eq(bookErrors.bookId, bookId), eq(bookErrors.errorType, "thumbnail")));
+      }
     });
   }
 }

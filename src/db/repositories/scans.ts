@@ -17,6 +17,9 @@ export interface ScanCounters {
   booksRestored: number;
   booksMoved: number;
   errors: number;
+  pathsSkipped: number;
+  linksOutside: number;
+  removalsHeld: number;
 }
 
 export interface ScanRecord extends ScanCounters {
@@ -26,6 +29,7 @@ export interface ScanRecord extends ScanCounters {
   status: ScanState;
   trigger: ScanTrigger;
   failureReason: string | null;
+  confirmRemovals: boolean;
   requestedAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
@@ -41,6 +45,9 @@ export const ZERO_COUNTERS: ScanCounters = {
   booksRestored: 0,
   booksMoved: 0,
   errors: 0,
+  pathsSkipped: 0,
+  linksOutside: 0,
+  removalsHeld: 0,
 };
 
 const ACTIVE: ScanState[] = ["pending", "running"];
@@ -67,7 +74,7 @@ export class ScanRepository {
    * is. The check and the insert share a transaction; on PostgreSQL the library row is locked
    * so two concurrent requests cannot both queue.
    */
-  async enqueue(libraryId: string, mode: ScanMode, trigger: ScanTrigger): Promise<ScanRecord | undefined> {
+  async enqueue(libraryId: string, mode: ScanMode, trigger: ScanTrigger, confirmRemovals = false): Promise<ScanRecord | undefined> {
     return this.database.transaction(async () => {
       const libraries = this.database.tables.libraries;
       await lockingRead(this.database, this.db.select({ id: libraries.id }).from(libraries).where(eq(libraries.id, libraryId)));
@@ -83,6 +90,7 @@ export class ScanRepository {
         status: "pending",
         trigger,
         failureReason: null,
+        confirmRemovals,
         requestedAt: new Date(),
         startedAt: null,
         completedAt: null,

@@ -279,6 +279,14 @@ export function defineSchema(d: SchemaKit) {
       booksRestored: d.integer("books_restored").notNull(),
       booksMoved: d.integer("books_moved").notNull(),
       errors: d.integer("errors").notNull(),
+      /** Files and folders that could not be read (left alone, reported in the log). */
+      pathsSkipped: d.integer("paths_skipped").notNull().default(0),
+      /** Symbolic links leading out of the library: never followed. */
+      linksOutside: d.integer("links_outside").notNull().default(0),
+      /** Removals the suspicious-scan guard held back (0 when it did not trip). */
+      removalsHeld: d.integer("removals_held").notNull().default(0),
+      /** An admin confirmed that this scan may remove books past the guard. */
+      confirmRemovals: d.boolean("confirm_removals").notNull().default(false),
       failureReason: d.text("failure_reason"),
       requestedAt: time("requested_at").notNull(),
       startedAt: time("started_at"),

@@ -116,6 +116,22 @@ export function libraryRoutes(services: Services) {
       },
       { auth: "user", params: IdParams, detail: { summary: "Cancel the pending or running scan", tags: ["scans"] } },
     )
+    .post(
+      "/:id/scan/confirm-removals",
+      async ({ params, set }) => {
+        const status = await scans.confirmRemovals(params.id);
+        set.status = 202;
+        return status;
+      },
+      {
+        auth: "admin",
+        params: IdParams,
+        detail: {
+          summary: "Confirm the removals a suspicious scan held back: starts a scan that may remove them",
+          tags: ["scans"],
+        },
+      },
+    )
     .delete("/:id/deleted-books", async ({ params }) => ({ removed: await libraries.purgeDeletedBooks(params.id) }), {
       auth: "admin",
       params: IdParams,

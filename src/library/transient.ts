@@ -1,0 +1,82 @@
+/**
+ * Failures that say nothing about a book: the database is unreachable, the disk is full, the
+ * system is short of processes or file handles. The scanner retries them (scanner.transient_retry_seconds) and, if they last,
+ * ends the scan saying why; they never become a book's analysis error.
+ */
+import { unavailability } from "../db";
+
+const FILESYSTEM: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is exhausted",
+  EAGAIN: "a resource was temporarily unavailable (EAGAIN)",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files in the system",
+  ENOMEM: "the system is out of memory",
+  EBUSY: "a resource was busy",
+};
+
+const DATABASE: Record<string, string> = {
+  unreachable: "the database is unreachable",
+  disk_full: "the database's disk is full",
+  read_only: "the database cannot be written",
+  busy: "the database is busy",
+};
+
+/** Why `error` is transient, or undefined for a failure that belongs to what was being done. */
+export function transientCause(error: unknown): string | undefined {
+  const database = unavailability(error);
+  if (database) return DATABASE[database];
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    const code = "code" in current ? String(current.code) : "";
+    if (FILESYSTEM[code]) return FILESYSTEM[code];
+    // Book analysis errors carry the system error's code in their details.
+    const details = "details" in current ? (current.details as { code?: unknown } | undefined) : undefined;
+    if (details && typeof details.code === "string" && FILESYSTEM[details.code]) return FILESYSTEM[details.code];
+    current = "cause" in current ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+/** A transient failure that outlasted its retries. */
+export class TransientFailure extends Error {
+  override name = "TransientFailure";
+}
+
+/**
+ * Runs `work`, retrying transient failures with pauses that double from half a second while
+ * their sum stays within `budgetMs`; anything else is thrown at once. `onRetry` hears each
+ * pause, for the log.
+ */
+export async function retryTransient<T>(
+  work: () => Promise<T>,
+  signal: AbortSignal,
+  onRetry: (cause: string, attempt: number) => void,
+  budgetMs: number,
+): Promise<T> {
+  let waited = 0;
+  for (let attempt = 1, pause = 500; ; attempt++, pause *= 2) {
+    try {
+      return await work();
+    } catch (error) {
+      const cause = transientCause(error);
+      if (!cause || signal.aborted) throw error;
+      const wait = Math.min(pause, budgetMs - waited);
+      if (wait <= 0) throw new TransientFailure(cause, { cause: error });
+      onRetry(cause, attempt);
+      await sleep(wait, signal);
+      waited += wait;
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * A SQLite database that cannot be written (issue #11, items 5 and 6), on a small tmpfs of the
+ * test's own (the test needs root): a start on a read-only data folder exits non-zero at once
+ * with the reason; on a full disk /health reports the database unhealthy, writes answer 507 with
+ * Retry-After, the cause is logged once as what it is, and all passes when space returns.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { adminSession, bearer } from "../helpers/auth";
+import { runLongbox } from "../helpers/cli";
+import { tempFolder } from "../helpers/library";
+import { startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
+
+const mounts: string[] = [];
+const umountAll = () => {
+  for (const dir of mounts.splice(0).reverse()) Bun.spawnSync(["umount", "-l", dir]);
+};
+const sh = (...command: string[]) => {
+  const result = Bun.spawnSync(command);
+  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed (the test needs root): ${result.stderr}`);
+};
+function smallDisk(megabytes: number): string {
+  const dir = tempFolder("longbox-disk-");
+  sh("mount", "-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", dir);
+  mounts.push(dir);
+  return dir;
+}
+afterAll(umountAll);
+
+describe("a read-only data folder", () => {
+  test("a start that cannot write its database exits non-zero with the reason, at once", async () => {
+    const dir = tempFolder();
+    const database = join(dir, "data", "longbox.db");
+    const configPath = join(dir, "config.yaml");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+        auth: { ...TEST_AUTH, jwt_secret: "a-configured-secret-so-no-file-is-written-0123456789" },
+        logging: { level: "info" },
+      }),
+    );
+    expect((await runLongbox(["migrate", "--config", configPath])).code).toBe(0);
+    // The database file becomes read-only (its folder stays writable): SQLite then opens it
+    // read-only without complaint, and only writes fail.
+    sh("mount", "--bind", database, database);
+    mounts.push(database);
+    sh("mount", "-o", "remount,ro,bind", database);
+    const started = performance.now();
+    const result = await runLongbox(["serve", "--config", configPath, "--port", "0"], { timeoutMs: 30_000 });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the SQLite database ${database} cannot be migrated or written`);
+    expect(result.stderr).toContain("readonly");
+    expect(result.stdout + result.stderr).not.toContain("longbox listening");
+  }, 40_000);
+});
+
+describe("a database that becomes unwritable while running", () => {
+  let disk: string;
+  let server: TestServer;
+  let admin: Record<string, string>;
+
+  beforeAll(async () => {
+    disk = smallDisk(24);
+    mkdirSync(join(disk, "data"));
+    server = await startTestServer("sqlite", {
+      application: { data_dir: join(disk, "data") },
+      database: { type: "sqlite", sqlite: { path: join(disk, "data", "longbox.db") } },
+    });
+    admin = bearer((await adminSession(server)).token);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    umountAll();
+  });
+
+  test("a full disk: /health unhealthy, writes answer 507 with Retry-After, logged once as a full disk; space returning ends it", async () => {
+    expect((await server.json("GET", "/health")).body).toMatchObject({ status: "ok", database: "ok" });
+    const filler = join(disk, "filler");
+    const fd = openSync(filler, "w");
+    const block = new Uint8Array(1 << 16);
+    try {
+      for (;;) writeSync(fd, block);
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
+    } finally {
+      closeSync(fd);
+    }
+    const statuses: number[] = [];
+    let full: Awaited<ReturnType<TestServer["json"]>> | undefined;
+    for (let n = 0; n < 40 && statuses.filter((status) => status === 507).length < 3; n++) {
+      const created = await server.json(
+        "POST",
+        "/api/v1/users",
+        { username: `user${n}`, email: `user${n}@example.org`, password: "correct horse battery", role: "user", notes: "x".repeat(5000) },
+        admin,
+      );
+      statuses.push(created.status);
+      if (created.status === 507) full = created;
+    }
+    expect(statuses).toContain(507);
+    expect(statuses).not.toContain(500);
+    expect(full!.headers.get("retry-after")).toBe("5");
+    expect((full!.body as { message: string }).message).toContain("disk is full");
+    const logs = server.logs.join("\n");
+    expect(logs.match(/database unavailable \(disk_full\)/g)).toHaveLength(1);
+    expect(logs).not.toContain("cannot rollback");
+    const health = await server.json("GET", "/health");
+    expect(health.status).toBe(503);
+    expect(health.body).toMatchObject({ status: "error", database: "unwritable" });
+
+    rmSync(filler);
+    const after = await server.json("POST", "/api/v1/users", { username: "afterwards", email: "afterwards@example.org", password: "correct horse battery", role: "user" }, admin);
+    expect(after.status).toBe(201);
+    expect((await server.json("GET", "/health")).status).toBe(200);
+  });
+});
