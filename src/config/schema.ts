@@ -123,6 +123,13 @@ export const ConfigSchema = T.Object(
       max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
       /**
+       * Watching: changed folders are rescanned once the library has been quiet this long, and
+       * files still being written (size or time still moving) wait for the next window.
+       */
+      watch_quiet_seconds: T.Number({ minimum: 0.2, maximum: 3600, default: 10 }),
+      /** false = no library is watched or polled, whatever its scanning_config says. */
+      watch_enabled: T.Boolean({ default: true }),
+      /**
        * A scan that would remove more than this share of a library's books (or finds its folder
        * empty) removes nothing and waits for an admin's confirmation: an unmounted share looks
        * exactly like deleted books. 100 = never hold removals back (except for an empty folder).
