@@ -46,7 +46,8 @@ async function measure(binary: Awaited<ReturnType<typeof buildIsolatedBinary>>, 
     const catalogued = await waitForScan(server, library.id, first.scanId);
     if (catalogued.status !== "completed") throw new Error(`first scan ${catalogued.status}: ${catalogued.failureReason}`);
     const deep = await api(server, "POST", `/api/v1/libraries/${library.id}/scan?mode=deep`);
-    const result = await wrk(`${server.url}/api/v1/books?pageSize=50`, CONNECTIONS, SECONDS, { authorization: `Bearer ${server.token}` });
+    // A 30 s timeout: slow answers are what is measured, not errors.
+    const result = await wrk(`${server.url}/api/v1/books?pageSize=50`, CONNECTIONS, SECONDS, { authorization: `Bearer ${server.token}` }, 30);
     const status = await api(server, "GET", `/api/v1/libraries/${library.id}/scan-status`);
     const scanStillRunning = status.scanId === deep.scanId && status.status === "running";
     await waitForScan(server, library.id, deep.scanId);

@@ -25,10 +25,19 @@ export interface WrkResult {
 
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
-/** Runs wrk (Debian's `wrk`) and reads its summary: requests/sec, the 99% line of --latency, the maximum. */
-export async function wrk(url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<WrkResult> {
+/**
+ * Runs wrk (Debian's `wrk`) and reads its summary: requests/sec, the 99% line of --latency, the
+ * maximum. Requests slower than `timeoutSeconds` (wrk's default 2) count as errors, not latency.
+ */
+export async function wrk(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+  timeoutSeconds = 2,
+): Promise<WrkResult> {
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const child = Bun.spawn(["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency", ...headerArgs, url], {
+  const child = Bun.spawn(["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${seconds}s`, "--timeout", `${timeoutSeconds}s`, "--latency", ...headerArgs, url], {
     stdout: "pipe",
     stderr: "inherit",
   });

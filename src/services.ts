@@ -5,10 +5,12 @@
 import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
+import { CookieSessions } from "./auth/cookie-sessions";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
 import { OidcService } from "./auth/oidc";
+import { PasswordChanges } from "./auth/password-change";
 import { passwordHasherFor, type PasswordHasher } from "./auth/passwords";
 import { RefreshTokens } from "./auth/refresh-tokens";
 import { RegistrationService } from "./auth/registration";
@@ -18,6 +20,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
@@ -25,17 +28,20 @@ import { ScanSchedules } from "./jobs/scan-schedules";
 import { SharingTagService } from "./access/sharing-tags";
 import { AccessService } from "./access/visibility";
 import { BookService } from "./library/books";
+import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
 import { LibraryWatcher } from "./library/library-watcher";
-import { ScanService } from "./library/scans";
+import { ScanService, type ScanStatusDto } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import { BookFileService } from "./library/book-files";
 import { CoverService } from "./library/covers";
 import { PageCache } from "./library/page-cache";
 import { PageService } from "./library/pages";
 import { ProgressService } from "./library/progress";
+import { KoreaderSyncService } from "./library/koreader-sync";
+import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
@@ -45,15 +51,18 @@ export interface Services extends ServiceInputs {
   passwords: PasswordHasher;
   users: UserService;
   userAdministration: UserAdministration;
+  passwordChanges: PasswordChanges;
   refreshTokens: RefreshTokens;
   sessions: Sessions;
+  cookieSessions: CookieSessions;
   login: LoginService;
   apiKeys: ApiKeyService;
   authenticator: Authenticator;
   registration: RegistrationService;
   oidc: OidcService;
   formats: FormatRegistry;
-  scanEvents: ScanEvents;
+  scanEvents: ScanEvents<ScanStatusDto>;
+  readingEvents: ReadingEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -65,11 +74,14 @@ export interface Services extends ServiceInputs {
   duplicates: DuplicateService;
   metrics: Metrics;
   series: SeriesService;
+  catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
   bookFiles: BookFileService;
   covers: CoverService;
   progress: ProgressService;
   publications: PublicationService;
+  koreaderKeys: KoreaderKeyService;
+  koreaderSync: KoreaderSyncService;
 }
 
 export interface ServiceInputs {
@@ -94,12 +106,18 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle(auth.login_max_failures, auth.login_window_minutes * 60_000);
+  const throttle = new LoginThrottle({
+    maxFailures: auth.login_max_failures,
+    maxAddressFailures: auth.login_max_address_failures,
+    windowMs: auth.login_window_minutes * 60_000,
+  });
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
+  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
 
   const formats = await formatRegistryFor(config);
-  const scanEvents = new ScanEvents();
+  const scanEvents = new ScanEvents<ScanStatusDto>();
+  const readingEvents = new ReadingEvents();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
@@ -134,13 +152,16 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxUploadBytes: config.files.max_cover_upload_bytes,
     maxPixels: formats.limits.maxPixels,
   });
+  const progress = new ProgressService(repositories, books, formats, readingEvents);
   return {
     ...inputs,
     passwords,
     users,
-    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens),
+    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges),
+    passwordChanges,
     refreshTokens,
     sessions,
+    cookieSessions: new CookieSessions(repositories, refreshTokens, auth.email_confirmation_required),
     login,
     apiKeys,
     authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, auth.email_confirmation_required),
@@ -148,6 +169,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
     formats,
     scanEvents,
+    readingEvents,
     thumbnails,
     libraries,
     scans,
@@ -159,11 +181,14 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     books,
     duplicates: new DuplicateService(repositories, access),
     series,
+    catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,
     covers,
-    progress: new ProgressService(repositories, books),
+    progress,
     publications: new PublicationService(books, bookFiles, formats),
+    koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
+    koreaderSync: new KoreaderSyncService(books, progress, formats),
   };
 }
 

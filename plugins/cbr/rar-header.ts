@@ -50,10 +50,11 @@ export function readRarMainHeader(head: Uint8Array): RarMainHeader | null {
 }
 
 /** RAR5 variable-length integers: 7 bits per byte, high bit = more bytes follow. */
-class VintReader {
+export class VintReader {
   constructor(
     private readonly bytes: Uint8Array,
-    private at: number,
+    /** The next byte to read. */
+    public at: number,
   ) {}
 
   next(): number | undefined {

@@ -5,6 +5,9 @@ import { failure, throwIfAborted } from "../../src/formats/errors.ts";
 import { type ImageSize, probeImageSize } from "../../src/formats/images.ts";
 import { ZipArchive, type ZipEntry } from "../../src/formats/zip.ts";
 
+/** A parsed entry (name, sizes, offsets) in memory, roughly. */
+const ENTRY_BYTES = 256;
+
 export class ZipComicArchive implements ComicArchive {
   readonly fileNames: readonly string[];
 
@@ -15,6 +18,11 @@ export class ZipComicArchive implements ComicArchive {
 
   static async open(path: string, ctx: PluginContext): Promise<ZipComicArchive> {
     return new ZipComicArchive(await ZipArchive.open(path, ctx.limits, { signal: ctx.signal }));
+  }
+
+  /** Memory held while open: the parsed central directory. */
+  get approximateBytes(): number {
+    return this.zip.entries.length * ENTRY_BYTES;
   }
 
   uncompressedSize(name: string): number | null {

@@ -1,5 +1,7 @@
 /**
- * Access tokens: stateless HS256 JWTs with `sub` (user id), `role`, `iat`, `exp` and `jti`.
+ * Access tokens: stateless HS256 JWTs with `sub` (user id), `role`, `ver` (the account's token
+ * version when issued; the authenticator refuses a token whose version is no longer the
+ * account's), `iat`, `exp` and `jti`.
  * Verification pins the algorithm: a token whose header names `none` or any other algorithm
  * (HS384, HS512, ...) is rejected even when its signature would check out with our secret.
  */
@@ -9,6 +11,7 @@ import type { Role, UserRecord } from "../db";
 export interface AccessTokenClaims {
   userId: string;
   role: Role;
+  tokenVersion: number;
 }
 
 export interface IssuedAccessToken {
@@ -37,9 +40,15 @@ export class AccessTokens {
     this.signer = jwt({ name: "jwt", secret, alg: ALGORITHM }).decorator.jwt;
   }
 
-  async issue(user: Pick<UserRecord, "id" | "role">): Promise<IssuedAccessToken> {
+  async issue(user: Pick<UserRecord, "id" | "role" | "tokenVersion">): Promise<IssuedAccessToken> {
     const expiresAtSeconds = Math.floor(Date.now() / 1000) + this.lifetimeHours * 3600;
-    const token = await this.signer.sign({ sub: user.id, role: user.role, jti: crypto.randomUUID(), exp: expiresAtSeconds });
+    const token = await this.signer.sign({
+      sub: user.id,
+      role: user.role,
+      ver: user.tokenVersion,
+      jti: crypto.randomUUID(),
+      exp: expiresAtSeconds,
+    });
     return { token, expiresAt: new Date(expiresAtSeconds * 1000) };
   }
 
@@ -53,12 +62,12 @@ export class AccessTokens {
     }
     const payload = await this.signer.verify(token, {
       algorithms: [ALGORITHM],
-      requiredClaims: ["sub", "role", "iat", "exp", "jti"],
+      requiredClaims: ["sub", "role", "ver", "iat", "exp", "jti"],
     });
-    if (!payload || typeof payload.sub !== "string") return null;
+    if (!payload || typeof payload.sub !== "string" || !Number.isSafeInteger(payload.ver)) return null;
     const role = payload.role;
     if (role !== "admin" && role !== "user") return null;
-    const claims: AccessTokenClaims = { userId: payload.sub, role };
+    const claims: AccessTokenClaims = { userId: payload.sub, role, tokenVersion: payload.ver as number };
     if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, { claims, expiresAtMs: Number(payload.exp) * 1000 });
     return claims;

@@ -1,6 +1,6 @@
 /**
- * Password sign-in, for POST /auth/login and for HTTP Basic: throttled per client IP and per
- * username, and equally slow for unknown users (a dummy Argon2 verification runs) so that the
+ * Password sign-in, for POST /auth/login and for HTTP Basic: throttled per client address, per
+ * address and account, and (softly) per account (./login-throttle.ts); equally slow for unknown users (a dummy Argon2 verification runs) so that the
  * answer time does not reveal which usernames exist. Hashes made with older Argon2 parameters
  * are upgraded on the next successful sign-in.
  */
@@ -12,6 +12,7 @@ import type { LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 import type { LoginResult, Sessions } from "./sessions";
+import { sameUsername } from "./users";
 
 /** How long a password checked for HTTP Basic is trusted again without a new Argon2 check. */
 const BASIC_REUSE_MS = 5 * 60_000;
@@ -42,18 +43,22 @@ export class LoginService {
     return this.sessions.start(user);
   }
 
-  /** The user whose password this is; 401 (same message for every cause) or 429 otherwise. */
+  /**
+   * The user whose password this is; 401 (same message for every cause) or 429 otherwise. The
+   * password is checked before anything about the account is said: whether it may sign in
+   * (disabled, unverified: 403) is the caller's next step, only after a correct password.
+   */
   async verifyPassword(username: string, password: string, clientIp: string): Promise<UserRecord> {
-    const keys = [`ip:${clientIp}`, `user:${username}`];
-    this.throttle.assertAllowed(keys);
+    const attempt = { address: clientIp, account: username.toLowerCase() };
+    this.throttle.assertAllowed(attempt);
     const user = await this.repositories.users.findByUsername(username);
     const storedHash = user?.passwordHash ?? (await this.dummy());
     const matches = await this.passwords.verify(storedHash, password);
     if (!user?.passwordHash || !matches) {
-      this.throttle.recordFailure(keys);
+      this.throttle.recordFailure(attempt);
       throw new DomainError("Unauthorized", "invalid username or password");
     }
-    this.throttle.forget(`user:${username}`);
+    this.throttle.recordSuccess(attempt);
     return this.upgradeHashIfNeeded(user, password);
   }
 
@@ -63,7 +68,7 @@ export class LoginService {
     const known = this.recentlyVerified.get(key);
     if (known && known.until > Date.now()) {
       const user = await this.repositories.users.findForRequest(known.userId);
-      if (user && user.username === username && user.passwordHash === known.passwordHash) return user;
+      if (user && sameUsername(user.username, username) && user.passwordHash === known.passwordHash) return user;
     }
     this.recentlyVerified.delete(key);
     const user = await this.verifyPassword(username, password, clientIp);

@@ -139,6 +139,8 @@ export class OidcService {
         // Without an address there is nothing to verify.
         emailVerified: storedEmail === null || emailVerified,
       });
+      // The name or address was taken by a concurrent sign-up since it was checked.
+      if (!user) throw new DomainError("Conflict", "the account could not be created; try signing in again");
       await this.repositories.oidcIdentities.link(user.id, provider.id, subject);
       this.log.info("account created from OIDC sign-in", { provider: provider.id, userId: user.id });
     }

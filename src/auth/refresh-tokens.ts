@@ -6,6 +6,9 @@
  *   active or used --daily job, expired--> pruned (deleted)
  * A token is `rt_` + 43 base64url characters (32 random bytes); only its SHA-256 is stored.
  * Each login starts a family; rotation keeps it, so reuse of any rotated token kills the chain.
+ * A family belongs to the account's token version it began under: after a password change
+ * (which raises the version) none of its tokens is honoured, even one that escaped the
+ * revocation by rotating concurrently with the change.
  */
 import type { Database } from "../db";
 import type { RefreshTokenRepository } from "../db/repositories/refresh-tokens";
@@ -28,8 +31,15 @@ const DAY_MS = 24 * 3600 * 1000;
 
 const invalidRefreshToken = () => new DomainError("Unauthorized", "the refresh token is invalid, expired or revoked");
 
+/** A family: its user and the account's token version it began under. */
+export interface RefreshFamily {
+  userId: string;
+  familyId: string;
+  tokenVersion: number;
+}
+
 type RotationOutcome =
-  | { kind: "rotated"; userId: string; next: IssuedRefreshToken }
+  | { kind: "rotated"; family: RefreshFamily; next: IssuedRefreshToken }
   | { kind: "reused"; familyId: string }
   | { kind: "invalid" };
 
@@ -45,16 +55,23 @@ export class RefreshTokens {
     return this.settings.enabled;
   }
 
-  /** A new active token; without `familyId` it starts a new family (a login). */
-  async issue(userId: string, familyId: string = crypto.randomUUID()): Promise<IssuedRefreshToken> {
+  /**
+   * A new family (a login), for the account at its current token version. `lifetimeDays`
+   * overrides the configured lifetime (cookie sessions have their own).
+   */
+  start(user: { id: string; tokenVersion: number }, lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
+    return this.issue({ userId: user.id, familyId: crypto.randomUUID(), tokenVersion: user.tokenVersion }, lifetimeDays);
+  }
+
+  private async issue(family: RefreshFamily, lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
     const token = `rt_${randomBase64url(32)}`;
-    const expiresAt = new Date(Date.now() + this.settings.lifetimeDays * DAY_MS);
-    await this.tokens.insert({ userId, familyId, tokenHash: sha256Hex(token), expiresAt });
+    const expiresAt = new Date(Date.now() + lifetimeDays * DAY_MS);
+    await this.tokens.insert({ ...family, tokenHash: sha256Hex(token), expiresAt });
     return { token, expiresAt };
   }
 
-  /** Consumes an active token and returns its successor; throws 401 otherwise (see the state table). */
-  async rotate(token: string): Promise<{ userId: string; next: IssuedRefreshToken }> {
+  /** Consumes an active token and returns its successor and family; throws 401 otherwise (see the state table). */
+  async rotate(token: string): Promise<{ family: RefreshFamily; next: IssuedRefreshToken }> {
     this.assertEnabled();
     if (!TOKEN_FORMAT.test(token)) throw invalidRefreshToken();
     const tokenHash = sha256Hex(token);
@@ -64,7 +81,8 @@ export class RefreshTokens {
       if (consumed) {
         // An expired token is consumed but not honoured; the daily job removes it.
         if (consumed.expiresAt <= now) return { kind: "invalid" };
-        return { kind: "rotated", userId: consumed.userId, next: await this.issue(consumed.userId, consumed.familyId) };
+        const family = { userId: consumed.userId, familyId: consumed.familyId, tokenVersion: consumed.tokenVersion };
+        return { kind: "rotated", family, next: await this.issue(family) };
       }
       const existing = await this.tokens.findByHash(tokenHash);
       return existing?.status === "used" ? { kind: "reused", familyId: existing.familyId } : { kind: "invalid" };
@@ -76,6 +94,22 @@ export class RefreshTokens {
       this.log.warn("refresh token reuse detected: token family revoked", { familyId: outcome.familyId, revoked });
     }
     throw invalidRefreshToken();
+  }
+
+  /**
+   * The family of an active, unexpired token, without consuming it: a cookie session presents
+   * the same token on every request. Revoked, used and expired tokens give undefined.
+   */
+  async holderOf(token: string, now: Date = new Date()): Promise<RefreshFamily | undefined> {
+    if (!TOKEN_FORMAT.test(token)) return undefined;
+    const record = await this.tokens.findByHash(sha256Hex(token));
+    if (record?.status !== "active" || record.expiresAt <= now) return undefined;
+    return { userId: record.userId, familyId: record.familyId, tokenVersion: record.tokenVersion };
+  }
+
+  /** Revokes every active token of the family (reuse, or a family that outlived its token version). */
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.tokens.revokeActiveInFamily(familyId);
   }
 
   /** Logout: revokes the token if it is active. Unknown or already inactive tokens are ignored. */

@@ -30,15 +30,19 @@ export class Sessions {
   /** Starts a new session (and refresh-token family) for a user who has just proven who they are. */
   async start(user: UserRecord): Promise<LoginResult> {
     assertMaySignIn(user, this.emailConfirmationRequired);
-    const refresh = this.refreshTokens.enabled ? await this.refreshTokens.issue(user.id) : undefined;
+    const refresh = this.refreshTokens.enabled ? await this.refreshTokens.start(user) : undefined;
     return this.result(user, refresh);
   }
 
   /** Rotates the refresh token and issues a fresh access token with the user's current role. */
   async refresh(refreshToken: string): Promise<LoginResult> {
-    const { userId, next } = await this.refreshTokens.rotate(refreshToken);
-    const user = await this.repositories.users.findById(userId);
-    if (!user) throw new DomainError("Unauthorized", "the refresh token is invalid, expired or revoked");
+    const { family, next } = await this.refreshTokens.rotate(refreshToken);
+    const user = await this.repositories.users.findById(family.userId);
+    if (!user || user.tokenVersion !== family.tokenVersion) {
+      // The password changed since the family began: it ends here.
+      if (user) await this.refreshTokens.revokeFamily(family.familyId);
+      throw new DomainError("Unauthorized", "the refresh token is invalid, expired or revoked");
+    }
     assertMaySignIn(user, this.emailConfirmationRequired);
     return this.result(user, next);
   }

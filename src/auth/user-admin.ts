@@ -1,11 +1,13 @@
 /**
  * User administration (admin only, enforced by the routes): list, create, read, update, delete.
- * A PUT with `password` is the admin password reset (there is no self-service reset); it also
- * ends the user's sessions. The last active admin can be neither deleted, demoted nor disabled.
+ * A PUT with `password` is the admin password reset (there is no self-service reset); it ends
+ * the user's sessions and, unless `keepApiKeys`, their API keys (./password-change.ts). The last
+ * active admin can be neither deleted, demoted nor disabled.
  */
 import type { Database, Repositories, Role, UserChanges, UserRecord } from "../db";
 import { isUuid } from "../db";
 import { DomainError, invalidFields, notFound } from "../errors";
+import type { PasswordChanges } from "./password-change";
 import type { PasswordHasher } from "./passwords";
 import type { RefreshTokens } from "./refresh-tokens";
 import { isEmailAddress, type UserService } from "./users";
@@ -22,6 +24,8 @@ export interface UserUpdate {
   email?: string | null;
   role?: Role;
   disabled?: boolean;
+  /** With `password`: keep the user's API keys (they are revoked by default). */
+  keepApiKeys?: boolean;
 }
 
 export class UserAdministration {
@@ -31,6 +35,7 @@ export class UserAdministration {
     private readonly users: UserService,
     private readonly passwords: PasswordHasher,
     private readonly refreshTokens: RefreshTokens,
+    private readonly passwordChanges: PasswordChanges,
   ) {}
 
   list(offset: number, limit: number): Promise<{ rows: UserRecord[]; total: number }> {
@@ -60,12 +65,16 @@ export class UserAdministration {
     const updated = await this.database.transaction(async () => {
       const user = await this.get(id);
       if (changes.role === "user" || changes.disabled === true) await this.assertNotLastAdmin(user);
-      if (changes.email && changes.email !== user.email && (await this.repositories.users.findByEmail(changes.email))) {
+      const holder = changes.email ? await this.repositories.users.findByEmail(changes.email) : undefined;
+      if (holder && holder.id !== id) {
         throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });
       }
-      return (await this.repositories.users.update(id, changes)) ?? user;
+      const passwordReset = changes.passwordHash !== undefined;
+      const changed = (await this.repositories.users.update(id, changes, { endSessions: passwordReset })) ?? user;
+      if (passwordReset) await this.passwordChanges.endCredentialsOf(id, { keepApiKeys: update.keepApiKeys ?? false });
+      return changed;
     });
-    if (changes.passwordHash || changes.disabled) await this.refreshTokens.revokeAllOfUser(id);
+    if (changes.disabled) await this.refreshTokens.revokeAllOfUser(id);
     return updated;
   }
 

@@ -42,6 +42,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
 
+/** Usernames name the same account regardless of case (the database looks them up with lower()). */
+export const sameUsername = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 export class UserService {
   constructor(
     private readonly repositories: Repositories,
@@ -55,20 +58,29 @@ export class UserService {
     if (Object.keys(fields).length > 0) throw invalidFields("BadRequest", fields);
     assertPasswordAcceptable(account.password);
     // Conflicts first: a taken name or address must not cost an Argon2 hash.
-    if (await this.repositories.users.findByUsername(account.username)) {
-      throw new DomainError("Conflict", "a user with this username already exists", { fields: { username: "taken" } });
-    }
-    if (account.email && (await this.repositories.users.findByEmail(account.email))) {
-      throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });
-    }
+    await this.assertUnused(account);
     const passwordHash = await this.passwords.hash(account.password);
-    return this.repositories.users.create({
+    const created = await this.repositories.users.create({
       username: account.username,
       email: account.email,
       passwordHash,
       role: account.role,
       emailVerified: account.emailVerified,
     });
+    if (created) return created;
+    // Taken in the meantime, by a concurrent request: say which.
+    await this.assertUnused(account);
+    throw new DomainError("Conflict", "a user with this username or email already exists");
+  }
+
+  /** 409 naming the field when the username or email is taken (regardless of case). */
+  private async assertUnused({ username, email }: Pick<NewAccount, "username" | "email">): Promise<void> {
+    if (await this.repositories.users.findByUsername(username)) {
+      throw new DomainError("Conflict", "a user with this username already exists", { fields: { username: "taken" } });
+    }
+    if (email && (await this.repositories.users.findByEmail(email))) {
+      throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });
+    }
   }
 
   /** The first admin, only while no user exists (POST /api/v1/setup, `longbox user create`). */

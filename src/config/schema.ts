@@ -70,8 +70,13 @@ export const ConfigSchema = T.Object(
       argon2_memory_cost: T.Integer({ minimum: 1024, default: 19456 }),
       argon2_time_cost: Positive(2),
       argon2_parallelism: Positive(1),
-      /** Failed logins per IP and username within login_window_minutes before 429. */
+      /**
+       * Failed logins within login_window_minutes: per address and account before 429, and per
+       * account before only addresses without failures for it may try (src/auth/login-throttle.ts).
+       */
       login_max_failures: Positive(10),
+      /** Failed logins from one address, whatever the usernames, within login_window_minutes before 429. */
+      login_max_address_failures: Positive(30),
       login_window_minutes: Positive(15),
       oidc: closed({
         providers: T.Array(OidcProviderSchema, { default: [] }),
@@ -147,6 +152,20 @@ export const ConfigSchema = T.Object(
     }),
     opds: closed({
       enabled: T.Boolean({ default: true }),
+    }),
+    /** KOReader progress sync (kosync) under /koreader. */
+    koreader_api: closed({
+      enabled: T.Boolean({ default: true }),
+    }),
+    /** A Komga-compatible API for Komga clients (Mihon's extension, Komelia, Komic); docs/komga-api.md. */
+    komga_api: closed({
+      enabled: T.Boolean({ default: false }),
+      /** Mounted under /<prefix>: clients are given http://host:port/<prefix> as the server address. */
+      prefix: T.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_-]*$", maxLength: 64, default: "komga" }),
+      /** Lifetime of a KOMGA-SESSION cookie. */
+      session_days: T.Integer({ minimum: 1, maximum: 365, default: 7 }),
+      /** Lifetime of a komga-remember-me cookie (set when a client asks with remember-me=true). */
+      remember_me_days: T.Integer({ minimum: 1, maximum: 3650, default: 30 }),
     }),
     /** Encrypts secrets the service stores in its database (SERVICE_ENCRYPTION_KEY). */
     encryption_key: T.String({ default: "" }),

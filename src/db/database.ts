@@ -26,11 +26,18 @@ export interface Database {
   readonly tables: Tables;
   /** The current transaction's handle when called inside `transaction`, else the connection. */
   handle(): Db;
+  /** The connection itself, never a transaction: for statements prepared once (./repositories/prepared.ts). */
+  readonly root: Db;
   /**
    * Runs `work` atomically. Nested calls join the outer transaction. On SQLite (one connection)
    * transactions are serialised by a queue; repositories therefore do every write inside one.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Moves on every time a transaction of this process ends (committed or rolled back): a read
+   * remembered at one value is still current while it has not moved (./repositories/recent-reads.ts).
+   */
+  writeGeneration(): number;
   migrate(): Promise<void>;
   /** Refreshes the query planner's statistics after bulk changes (a scan). */
   optimize(): Promise<void>;
@@ -59,11 +66,14 @@ function openSqlite(file: string): Database {
   const root = drizzleDb as unknown as Db;
   const scope = new AsyncLocalStorage<true>();
   let queue: Promise<unknown> = Promise.resolve();
+  let generation = 0;
 
   return {
     dialect: "sqlite",
     tables: sqliteSchema as unknown as Tables,
     handle: () => root,
+    root,
+    writeGeneration: () => generation,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
       const run = async () => {
@@ -81,6 +91,8 @@ function openSqlite(file: string): Database {
             // The original error says more than a failed rollback.
           }
           throw error;
+        } finally {
+          generation++;
         }
       };
       const next = queue.then(run, run);
@@ -122,14 +134,17 @@ function openPostgres(config: Config): Database {
       });
   const root = drizzlePostgres(client);
   const scope = new AsyncLocalStorage<Db>();
+  let generation = 0;
 
   return {
     dialect: "postgres",
     tables: pgSchema,
     handle: () => scope.getStore() ?? root,
+    root,
+    writeGeneration: () => generation,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
-      return root.transaction((tx) => scope.run(tx as unknown as Db, work));
+      return root.transaction((tx) => scope.run(tx as unknown as Db, work)).finally(() => generation++);
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
     optimize: async () => {

@@ -19,6 +19,7 @@ import { RefreshTokenRepository } from "./repositories/refresh-tokens";
 import { UserRepository } from "./repositories/users";
 import { MetadataEditRepository } from "./repositories/metadata-edits";
 import { ProgressRepository } from "./repositories/progress";
+import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { SeriesQueryRepository } from "./repositories/series-queries";
 
 export interface Repositories {
@@ -37,6 +38,7 @@ export interface Repositories {
   inventory: InventoryRepository;
   series: SeriesQueryRepository;
   progress: ProgressRepository;
+  koreaderKeys: KoreaderKeyRepository;
   edits: MetadataEditRepository;
 }
 
@@ -47,6 +49,7 @@ export interface DataLayer {
 
 export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
   const database = openDatabase(config, sqliteFile);
+  const access = new AccessRepository(database);
   return {
     database,
     repositories: {
@@ -58,13 +61,14 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       apiKeys: new ApiKeyRepository(database),
       emailVerificationTokens: new EmailVerificationTokenRepository(database),
       oidcIdentities: new OidcIdentityRepository(database),
-      books: new BookQueryRepository(database),
-      access: new AccessRepository(database),
+      books: new BookQueryRepository(database, access),
+      access,
       duplicates: new DuplicateRepository(database),
       sharingTags: new SharingTagRepository(database),
       inventory: new InventoryRepository(database),
       series: new SeriesQueryRepository(database),
       progress: new ProgressRepository(database),
+      koreaderKeys: new KoreaderKeyRepository(database),
       edits: new MetadataEditRepository(database),
     },
   };
@@ -80,15 +84,17 @@ export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTr
 export { ZERO_COUNTERS } from "./repositories/scans";
 export { unavailability, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { LibraryScanningConfig, StoredBookMetadata } from "./schema/types";
+export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
-export type { ProgressRecord } from "./repositories/progress";
+export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
+export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
-export type { BookOrderKey } from "./repositories/book-queries";
+export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
+export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

@@ -11,23 +11,24 @@ export interface ScanEvent<T = unknown> {
   data: T;
 }
 
-type Listener = (event: ScanEvent) => void;
+type Listener<T> = (event: ScanEvent<T>) => void;
 
-interface Subscription {
-  listener: Listener;
+interface Subscription<T> {
+  listener: Listener<T>;
   /** Called when the channel closes (shutdown), so long-lived streams can end. */
   closed: () => void;
 }
 
 const PROGRESS_INTERVAL_MS = 250;
 
-export class ScanEvents {
-  private readonly subscriptions = new Set<Subscription>();
+/** `T` is the payload every event carries (the scan status). */
+export class ScanEvents<T = unknown> {
+  private readonly subscriptions = new Set<Subscription<T>>();
   private nextId = 1;
   private readonly lastProgressAt = new Map<string, number>();
-  private readonly pendingProgress = new Map<string, { data: unknown; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pendingProgress = new Map<string, { data: T; timer: ReturnType<typeof setTimeout> }>();
 
-  subscribe(listener: Listener, closed: () => void): () => void {
+  subscribe(listener: Listener<T>, closed: () => void): () => void {
     const subscription = { listener, closed };
     this.subscriptions.add(subscription);
     return () => this.subscriptions.delete(subscription);
@@ -40,13 +41,13 @@ export class ScanEvents {
   }
 
   /** Lifecycle events: flush any pending progress of the scan first, so order is kept. */
-  publish(scanId: string, name: Exclude<ScanEventName, "scan.progress">, data: unknown): void {
+  publish(scanId: string, name: Exclude<ScanEventName, "scan.progress">, data: T): void {
     this.flushProgress(scanId);
     if (name !== "scan.started") this.lastProgressAt.delete(scanId);
     this.emit(name, data);
   }
 
-  progress(scanId: string, data: unknown): void {
+  progress(scanId: string, data: T): void {
     const pending = this.pendingProgress.get(scanId);
     if (pending) {
       pending.data = data;
@@ -71,7 +72,7 @@ export class ScanEvents {
     this.emit("scan.progress", pending.data);
   }
 
-  private emit(name: ScanEventName, data: unknown): void {
+  private emit(name: ScanEventName, data: T): void {
     const event = { id: this.nextId++, name, data };
     for (const { listener } of this.subscriptions) listener(event);
   }

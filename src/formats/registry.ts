@@ -192,6 +192,14 @@ export class FormatRegistry {
     return this.guarded(options, (ctx) => publication(path, ctx));
   }
 
+  /**
+   * Whether books of this format are read as web publications (EPUB): their reading position is
+   * a progression and a locator, not only a page number.
+   */
+  readsAsPublication(formatId: string): boolean {
+    return this.byId.get(formatId)?.publication !== undefined;
+  }
+
   /** Whether the plugin with this id renders its pages (they are worth caching). */
   rendersPages(formatId: string): boolean {
     return this.byId.get(formatId)?.rendersPages === true;

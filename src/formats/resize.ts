@@ -34,11 +34,12 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
   }
 }
 
-/** The page re-encoded as JPEG, for clients that accept only a few image types. */
-export async function toJpeg(page: PageImage, maxPixels: number): Promise<PageImage> {
+/** The page re-encoded as JPEG or PNG, for clients that accept only a few image types. */
+export async function reencode(page: PageImage, format: "jpeg" | "png", maxPixels: number): Promise<PageImage> {
   try {
-    const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" }).rotate().jpeg({ quality: 85 });
-    return { bytes: new Uint8Array(await image.toBuffer()), mediaType: "image/jpeg" };
+    const decoded = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" }).rotate();
+    const image = format === "jpeg" ? decoded.jpeg({ quality: 85 }) : decoded.png();
+    return { bytes: new Uint8Array(await image.toBuffer()), mediaType: `image/${format}` };
   } catch (error) {
     throw decodeFailure("page_extraction", error, maxPixels);
   }

@@ -22,7 +22,10 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
+import { koreaderRoutes } from "./koreader/routes";
+import { koreaderKeyRoutes } from "./api/koreader-key";
 import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
@@ -59,7 +62,10 @@ export function createHttpApp(services: Services) {
     .use(coverRoutes(services))
     .use(progressRoutes(services))
     .use(publicationRoutes(services))
-    .use(opdsRoutes(services));
+    .use(koreaderKeyRoutes(services))
+    .use(opdsRoutes(services))
+    .use(koreaderRoutes(services))
+    .use(komgaRoutes(services));
   requestBodies.learnRoutes(app.routes);
   return app;
 }

@@ -7,7 +7,7 @@ import { Elysia, type ErrorHandler, type ValidationError } from "elysia";
 import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
-import { requestIdOf } from "./request-context";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -87,6 +87,8 @@ export function errorHandling(log: Logger) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
     const cause = context.error instanceof DomainError ? undefined : unavailability(context.error);
     const response = cause ? outage(cause, context.error, context.request) : errorToResponse(log, context);
+    const requestId = requestIdOf(context.request);
+    if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
     // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
     context.set.status = response.status;
     return response;

@@ -13,6 +13,10 @@ import { openapi } from "@elysiajs/openapi";
 import scalarScript from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import { Elysia } from "elysia";
 import { VERSION } from "../version";
+import { useOwnFormatChecks } from "./format-checks";
+
+// The plugin's import replaced TypeBox's format checks with slow ones (see ./format-checks.ts).
+useOwnFormatChecks();
 
 /** Any one of these credentials is enough (see src/auth/authenticator.ts). */
 export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyAuth: [] }];

@@ -73,7 +73,7 @@ function bodyTooLarge(limit: number): DomainError {
 }
 
 /** The request body, refused as soon as it is longer than `limit` bytes (declared or actually sent). */
-export async function readBodyAtMost(request: Request, limit: number, tooLarge: () => DomainError): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyAtMost<E extends Error>(request: Request, limit: number, tooLarge: () => E): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw tooLarge();
   const chunks: Uint8Array[] = [];

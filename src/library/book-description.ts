@@ -14,7 +14,7 @@ export interface BookDescription {
   metadata: BookMetadata;
   sources: MergedMetadata["sources"];
   /** The book's columns, without where it lives (series, hash, path, size, time). */
-  content: Omit<BookContent, "seriesId" | "fileHash" | "filePath" | "fileSize" | "fileModifiedAt">;
+  content: Omit<BookContent, "seriesId" | "fileHash" | "partialMd5" | "filePath" | "fileSize" | "fileModifiedAt">;
   pages: PageRecord[];
   errors: BookErrorRecord[];
 }

@@ -4,14 +4,14 @@
  * and a symbolic link may be re-pointed after it: every read goes through `openableFile`,
  * which checks at request time that the file still resolves inside its library.
  */
-import { realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Repositories } from "../db";
 import { DomainError, notFound } from "../errors";
 import { failureReason, isNotFound } from "../formats/errors";
 import { toBookAnalysisError } from "../formats/registry";
 import type { BookService, Caller } from "./books";
-import { resolveWithin } from "./confinement";
+import { resolveWithinNow } from "./confinement";
 
 export interface BookFile {
   path: string;
@@ -57,17 +57,18 @@ export class BookFileService {
  * book's extension is catalogued, readable or not); 404 when it is gone or now resolves outside
  * its library (a link re-pointed after the scan).
  */
-export async function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }) {
+export function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }) {
   if (book.pageCount === 0) {
     throw new DomainError("UnprocessableEntity", "the file is not a readable book, so it is not served", { reason: "unreadable" });
   }
-  const resolution = await resolveWithin(await realpath(book.libraryPath).catch(() => book.libraryPath), book.filePath);
+  // Synchronous on purpose: it runs on every page request (see resolveWithinNow).
+  const resolution = resolveWithinNow(canonical(book.libraryPath), book.filePath);
   if (resolution.kind === "inside") {
     try {
-      const info = await stat(resolution.path);
-      if (info.isFile()) return { path: resolution.path, info };
+      const info = statSync(resolution.path, { throwIfNoEntry: false });
+      if (info?.isFile()) return { path: resolution.path, info };
     } catch {
-      // Missing or unreadable: the same answer below.
+      // Unreadable (permissions, a broken mount): the same answer below.
     }
   }
   if (resolution.kind === "outside") throw new DomainError("NotFound", "the book's file now leads outside its library; it is not served");
@@ -85,4 +86,13 @@ export function readFailure(error: unknown): unknown {
   if (isNotFound(failure)) return new DomainError("NotFound", failure.message);
   if (failureReason(failure) === "unexpected") return error;
   return new DomainError("UnprocessableEntity", failure.message, { errorType: failure.type, reason: failureReason(failure) });
+}
+
+/** The library folder with its links resolved, or as configured when it cannot be resolved now. */
+function canonical(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
 }

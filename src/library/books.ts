@@ -67,7 +67,7 @@ export class BookService {
 
   /** The little that serving pages needs (one small query), or 404 as `get` would answer. */
   async fileOf(caller: Caller, id: string): Promise<BookFileView> {
-    const book = await this.repositories.books.fileOf(id, await this.access.seriesVisibility(caller));
+    const book = await this.repositories.books.fileOf(id, this.access.viewerFilter(caller));
     if (!book) throw notFound("book");
     return book;
   }

@@ -20,8 +20,12 @@ export class DuplicateService {
     private readonly access: AccessService,
   ) {}
 
-  detect(): Promise<{ hashGroups: number; metadataGroups: number }> {
-    return this.repositories.duplicates.detect();
+  /** Detects afresh; the counts are of the groups the caller can see (as `list` shows them). */
+  async detect(caller: Caller): Promise<{ hashGroups: number; metadataGroups: number }> {
+    await this.repositories.duplicates.detect();
+    const groups = await this.list(caller);
+    const count = (kind: DuplicateGroup["kind"]) => groups.filter((group) => group.kind === kind).length;
+    return { hashGroups: count("hash"), metadataGroups: count("metadata") };
   }
 
   async list(caller: Caller): Promise<DuplicateGroup[]> {

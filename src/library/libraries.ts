@@ -22,8 +22,12 @@ export interface LibraryInput {
   scanningConfig?: Partial<LibraryScanningConfig>;
 }
 
-/** A library as the API shows it: the record with its (visible) counts, dates as ISO text. */
-export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt"> {
+/**
+ * A library as the API shows it: the record with its (visible) counts, dates as ISO text. The
+ * folder's `path` is shown to admins only (AccessService.seesServerInternals).
+ */
+export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt" | "path"> {
+  path?: string;
   seriesCount: number;
   bookCount: number;
   createdAt: string;
@@ -61,11 +65,12 @@ export class LibraryService {
   async list(caller: Pick<UserRecord, "id" | "role">): Promise<LibraryDto[]> {
     const libraries = await this.repositories.libraries.list();
     const visibility = await this.access.seriesVisibility(caller);
-    return Promise.all(libraries.map((library) => this.toDto(library, visibility)));
+    const showPath = this.access.seesServerInternals(caller);
+    return Promise.all(libraries.map((library) => this.toDto(library, visibility, showPath)));
   }
 
   async get(caller: Pick<UserRecord, "id" | "role">, id: string): Promise<LibraryDto> {
-    return this.toDto(await this.require(id), await this.access.seriesVisibility(caller));
+    return this.toDto(await this.require(id), await this.access.seriesVisibility(caller), this.access.seesServerInternals(caller));
   }
 
   async require(id: string): Promise<LibraryRecord> {
@@ -172,12 +177,12 @@ export class LibraryService {
   }
 
   /** `visibility` undefined counts everything (admins, and answers to admin-only changes). */
-  private async toDto(library: LibraryRecord, visibility?: SeriesVisibility): Promise<LibraryDto> {
+  private async toDto(library: LibraryRecord, visibility?: SeriesVisibility, showPath = true): Promise<LibraryDto> {
     const counts = await this.repositories.libraries.counts(library.id, visibility);
     return {
       id: library.id,
       name: library.name,
-      path: library.path,
+      ...(showPath && { path: library.path }),
       defaultReadingDirection: library.defaultReadingDirection,
       seriesStrategy: library.seriesStrategy,
       scanningConfig: library.scanningConfig,

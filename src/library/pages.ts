@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { DomainError } from "../errors";
 import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import { toJpeg } from "../formats/resize";
+import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
 import { openableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
@@ -78,7 +78,7 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      const { path } = await openableFile(page.book); // a clear 404 when the file went away since the scan
+      const { path } = openableFile(page.book); // a clear 404 when the file went away since the scan
       const location = this.locations.get(page.tag) ?? (await this.findLocation(page, path));
       if (location) return { kind: "file", path, ...location };
     }
@@ -110,12 +110,15 @@ export class PageService {
     return reading;
   }
 
-  /** The page in one of `mediaTypes`: as read when it already is one, else re-encoded as JPEG. */
-  async readAs(page: PageRef, mediaTypes: readonly string[]): Promise<PageImage> {
+  /**
+   * The page in one of `mediaTypes`: as read when it already is one, else re-encoded as
+   * `fallback` (JPEG unless said otherwise).
+   */
+  async readAs(page: PageRef, mediaTypes: readonly string[], fallback: "jpeg" | "png" = "jpeg"): Promise<PageImage> {
     const image = await this.read(page);
     if (mediaTypes.includes(image.mediaType)) return image;
     try {
-      return await toJpeg(image, this.formats.limits.maxPixels);
+      return await reencode(image, fallback, this.formats.limits.maxPixels);
     } catch (error) {
       throw readFailure(error);
     }
@@ -123,7 +126,7 @@ export class PageService {
 
   private async readFromBook(page: PageRef): Promise<PageImage> {
     const { book } = page;
-    const { path } = await openableFile(book);
+    const { path } = openableFile(book);
     let image: PageImage;
     try {
       image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });

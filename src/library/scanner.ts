@@ -24,6 +24,7 @@ import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
 import { sha256File } from "./file-hash";
+import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { walkLibrary, type DiscoveredFile } from "./walker";
@@ -182,6 +183,7 @@ export class LibraryScanner {
       (cause, attempt) => log.warn("scan: transient failure while removing vanished books, retrying", { cause, attempt }),
       this.options.transientRetryMs,
     );
+    await fillMissingDocumentIds(this.repositories, library.id, signal, log);
     reporter.progress(counters);
   }
 
@@ -265,9 +267,10 @@ export class LibraryScanner {
       }),
     );
     if (series.created) counters.seriesCreated++;
+    const partialMd5 = await partialMd5File(file.path);
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
-      { ...description.content, seriesId: series.id, fileHash: hash, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      { ...description.content, seriesId: series.id, fileHash: hash, partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
@@ -290,6 +293,8 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
         failed = true; // the other workers finish their item and stop
         throw error;
       }
+      // Let waiting requests run between books: on SQLite every query shares this thread.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   // Settle every worker before returning: after a cancel, none may still be writing when the

@@ -32,6 +32,18 @@ export interface ScanStatusDto extends ScanCounters {
   completedAt: string | null;
 }
 
+/**
+ * What a user who may not see the server's internals (AccessService.seesServerInternals) sees of
+ * a scan: its state and times. The counters are library-wide (they would count files in series
+ * hidden from the user), the failure reason can name server paths, and the thumbnail queue is
+ * server-wide.
+ */
+export type ScanStateDto = Pick<ScanStatusDto, "scanId" | "libraryId" | "mode" | "status" | "trigger" | "requestedAt" | "startedAt" | "completedAt">;
+
+export function toScanStateDto({ scanId, libraryId, mode, status, trigger, requestedAt, startedAt, completedAt }: ScanStatusDto): ScanStateDto {
+  return { scanId, libraryId, mode, status, trigger, requestedAt, startedAt, completedAt };
+}
+
 export class ScanService implements LibraryObserver {
   private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
   private worker: Promise<void> | undefined;
@@ -43,7 +55,7 @@ export class ScanService implements LibraryObserver {
   constructor(
     private readonly repositories: Repositories,
     private readonly scanner: LibraryScanner,
-    private readonly events: ScanEvents,
+    private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
     /** How long the final write of a scan is retried while the database is away. */

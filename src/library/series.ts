@@ -3,7 +3,7 @@
  * series does not exist), with the caller's read counts. Admins edit series fields; edited
  * fields are locked against later scans.
  */
-import type { BookView, Repositories, SeriesEdit, SeriesSort, SeriesView } from "../db";
+import type { BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, SeriesView } from "../db";
 import { sortName } from "../db";
 import { notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
@@ -19,7 +19,7 @@ export class SeriesService {
   /** Visible series that still hold a present book. */
   async list(
     caller: Caller,
-    filter: { libraryId?: string; q?: string },
+    filter: Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible">,
     page: { offset: number; limit: number },
     sort?: { field: SeriesSort; direction: "asc" | "desc" },
   ): Promise<{ rows: SeriesView[]; total: number }> {

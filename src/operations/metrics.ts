@@ -8,7 +8,9 @@
  * - Inventory: libraries, series, books and bytes per format, read from the database at scrape
  *   time. Like every other count it follows the caller's sharing-tag visibility, so it lives in a
  *   registry made for the one scrape and merged with the server's.
- * - Scans and thumbnails, process memory and uptime: read at scrape time.
+ * - Scans and thumbnails: read at scrape time; for admins only (AccessService.seesServerInternals),
+ *   since they are server-wide and count files in series hidden from other users.
+ * - Process memory and uptime: read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { AccessService } from "../access/visibility";
@@ -55,7 +57,8 @@ export interface HttpLatency {
 
 export interface MetricsSnapshot {
   inventory: Inventory;
-  scans: ScanMetrics;
+  /** Admins only. */
+  scans?: ScanMetrics;
   http: { requests: HttpRequestCount[]; latency: { bucketsSeconds: number[]; routes: HttpLatency[] } };
   process: { rssBytes: number; heapUsedBytes: number; uptimeSeconds: number; version: string };
 }
@@ -68,6 +71,8 @@ const SCAN_STATES: ScanState[] = ["pending", "running", "completed", "failed", "
 
 export class Metrics {
   private readonly registry = new Registry();
+  /** Scan and thumbnail gauges, merged into admins' scrapes only. */
+  private readonly scanRegistry = new Registry();
   private readonly httpRequests = new Counter({
     name: "longbox_http_requests_total",
     help: "HTTP requests answered, by method, route template and status",
@@ -103,20 +108,21 @@ export class Metrics {
   async prometheus(caller: Caller): Promise<string> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const inventory = inventoryRegistry(() => this.repositories.inventory.inventory(seriesVisible));
-    return Registry.merge([this.registry, inventory]).metrics();
+    const scans = this.access.seesServerInternals(caller) ? [this.scanRegistry] : [];
+    return Registry.merge([this.registry, ...scans, inventory]).metrics();
   }
 
   async snapshot(caller: Caller): Promise<MetricsSnapshot> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const [inventory, scans, http] = await Promise.all([
       this.repositories.inventory.inventory(seriesVisible),
-      this.scanMetrics(),
+      this.access.seesServerInternals(caller) ? this.scanMetrics() : undefined,
       this.httpMetrics(),
     ]);
     const memory = process.memoryUsage();
     return {
       inventory,
-      scans,
+      ...(scans && { scans }),
       http,
       process: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, uptimeSeconds: process.uptime(), version: VERSION },
     };
@@ -154,15 +160,15 @@ export class Metrics {
     return { requests, latency: { bucketsSeconds: LATENCY_BUCKETS, routes: [...routes.values()] } };
   }
 
-  /** Scans, thumbnails and the process: the same for every caller, read when scraped. */
+  /** Scans, thumbnails (admins' registry) and the process: read when scraped. */
   private registerOperationalGauges(): void {
-    const registers = [this.registry];
+    const adminOnly = [this.scanRegistry];
     const scans = () => this.repositories.scans.summary();
     new Gauge({
       name: "longbox_scans",
       help: "Library scans by state (pending and running now; completed, failed and cancelled so far)",
       labelNames: ["status"],
-      registers,
+      registers: adminOnly,
       async collect() {
         const { byStatus } = await scans();
         for (const status of SCAN_STATES) this.set({ status }, byStatus[status]);
@@ -171,7 +177,7 @@ export class Metrics {
     new Gauge({
       name: "longbox_scan_last_completed_timestamp_seconds",
       help: "When the latest successful scan finished (Unix time; 0 when none has)",
-      registers,
+      registers: adminOnly,
       async collect() {
         const { lastCompletedAt } = await scans();
         this.set(lastCompletedAt ? lastCompletedAt.getTime() / 1000 : 0);
@@ -181,7 +187,7 @@ export class Metrics {
     new Gauge({
       name: "longbox_thumbnails_pending",
       help: "Thumbnails waiting in the background queue",
-      registers,
+      registers: adminOnly,
       collect() {
         this.set(thumbnails.pending);
       },
@@ -190,7 +196,7 @@ export class Metrics {
     new Counter({
       name: "longbox_thumbnails_made_total",
       help: "Thumbnails made since the start",
-      registers,
+      registers: adminOnly,
       collect() {
         this.reset();
         this.inc(thumbnails.made);
@@ -199,12 +205,13 @@ export class Metrics {
     new Counter({
       name: "longbox_thumbnails_failed_total",
       help: "Thumbnails that could not be made since the start",
-      registers,
+      registers: adminOnly,
       collect() {
         this.reset();
         this.inc(thumbnails.failed);
       },
     });
+    const registers = [this.registry];
     new Gauge({
       name: "process_resident_memory_bytes",
       help: "Resident memory size in bytes",

@@ -149,6 +149,14 @@ const SURFACES: SurfaceProbe[] = [
     },
   },
   {
+    surface: "POST /api/v1/duplicates/scan (counts of the groups the caller can see)",
+    async observe(server, viewer) {
+      const { status, body } = await server.json("POST", "/api/v1/duplicates/scan", undefined, viewer.headers);
+      return { status, hashGroups: body.hashGroups, metadataGroups: body.metadataGroups };
+    },
+    expected: (visible) => ({ status: 202, hashGroups: visible.length < 2 ? 0 : 2, metadataGroups: 0 }),
+  },
+  {
     surface: "GET /api/v1/libraries (series and book counts)",
     async observe(server, viewer, world) {
       const libraries: { id: string; seriesCount: number; bookCount: number }[] = await answer(server, viewer, "/api/v1/libraries");

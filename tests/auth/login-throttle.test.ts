@@ -5,6 +5,7 @@ import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
 /**
  * application.trust_proxy is on in this suite, so X-Forwarded-For chooses the client IP: the
  * last hop, which the trusted proxy appended after whatever the client itself claimed.
+ * Limits here: 3 failures per address and account (and the account's soft limit), 5 per address.
  */
 const from = (ip: string, claimed = "10.0.0.1") => ({ "x-forwarded-for": `${claimed}, ${ip}` });
 const attempt = (server: TestServer, username: string, password: string, ip: string) =>
@@ -15,33 +16,56 @@ forEachDatabase(
   (server) => {
     beforeAll(async () => {
       const { token } = await adminSession(server());
-      for (const name of ["victim", "neighbour", "basic-user"]) await createUser(server(), token, name);
+      for (const name of ["victim", "neighbour", "basic-user", "pair-user", "Casey"]) await createUser(server(), token, name);
     });
 
-    test("repeated failures for one username get 429 with Retry-After, even from changing IPs, and even with the right password", async () => {
-      for (let i = 1; i <= 3; i++) expect((await attempt(server(), "victim", "wrong password", `198.51.100.${i}`)).status).toBe(401);
-      const blocked = await attempt(server(), "victim", PASSWORD, "198.51.100.9");
+    test("failures for one account from many addresses do not lock its owner out: the right password from an address that has not failed passes", async () => {
+      for (let i = 1; i <= 4; i++) expect((await attempt(server(), "victim", "wrong password", `198.51.100.${i}`)).status).toBe(401);
+      // The owner, from their own address, signs in.
+      expect((await attempt(server(), "victim", PASSWORD, "198.51.100.200")).status).toBe(200);
+      // An address that failed for the account is refused while the account is over its limit, even with the right password.
+      const blocked = await attempt(server(), "victim", PASSWORD, "198.51.100.1");
       expect(blocked.status).toBe(429);
       expect(blocked.body.error).toBe("TooManyRequests");
       const retryAfter = Number(blocked.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      // Another account is unaffected.
-      expect((await attempt(server(), "neighbour", PASSWORD, "198.51.100.10")).status).toBe(200);
+      // Each further address gets one guess: after a wrong one, that address is refused too.
+      expect((await attempt(server(), "victim", "another guess", "198.51.100.77")).status).toBe(401);
+      expect((await attempt(server(), "victim", PASSWORD, "198.51.100.77")).status).toBe(429);
+      // The owner's address is still fine, and another account is unaffected.
+      expect((await attempt(server(), "victim", PASSWORD, "198.51.100.200")).status).toBe(200);
+      expect((await attempt(server(), "neighbour", PASSWORD, "198.51.100.1")).status).toBe(200);
     });
 
-    test("repeated failures from one IP get 429 whatever the username; other IPs are unaffected", async () => {
+    test("failures from one address for one account get 429 for that pair, even with the right password; the account from elsewhere is fine", async () => {
+      const ip = "192.0.2.10";
+      for (let i = 0; i < 3; i++) expect((await attempt(server(), "pair-user", "wrong password", ip)).status).toBe(401);
+      expect((await attempt(server(), "pair-user", PASSWORD, ip)).status).toBe(429);
+      expect((await attempt(server(), "neighbour", PASSWORD, ip)).status).toBe(200);
+      expect((await attempt(server(), "pair-user", PASSWORD, "192.0.2.11")).status).toBe(200);
+    });
+
+    test("the account counts whatever the username's case", async () => {
+      const ip = "192.0.2.30";
+      for (const name of ["casey", "CASEY", "Casey"]) expect((await attempt(server(), name, "wrong password", ip)).status).toBe(401);
+      expect((await attempt(server(), "cAsEy", PASSWORD, ip)).status).toBe(429);
+    });
+
+    test("repeated failures from one address get 429 whatever the username; other addresses are unaffected", async () => {
       const ip = "203.0.113.7";
-      for (const name of ["ghost-1", "ghost-2", "ghost-3"]) expect((await attempt(server(), name, "wrong password", ip)).status).toBe(401);
+      for (const name of ["ghost-1", "ghost-2", "ghost-3", "ghost-4", "ghost-5"]) {
+        expect((await attempt(server(), name, "wrong password", ip)).status).toBe(401);
+      }
       const blocked = await attempt(server(), "neighbour", PASSWORD, ip);
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await attempt(server(), "neighbour", PASSWORD, "203.0.113.8")).status).toBe(200);
     });
 
-    test("a client cannot dodge the per-IP limit by claiming other addresses in X-Forwarded-For", async () => {
+    test("a client cannot dodge the per-address limit by claiming other addresses in X-Forwarded-For", async () => {
       const ip = "203.0.113.20";
-      for (const [index, name] of ["spray-1", "spray-2", "spray-3"].entries()) {
+      for (const [index, name] of ["spray-1", "spray-2", "spray-3", "spray-4", "spray-5"].entries()) {
         expect((await server().json("POST", "/api/v1/auth/login", { username: name, password: "wrong password" }, from(ip, `198.18.0.${index}`))).status).toBe(401);
       }
       const blocked = await server().json("POST", "/api/v1/auth/login", { username: "neighbour", password: PASSWORD }, from(ip, "198.18.0.99"));
@@ -56,5 +80,5 @@ forEachDatabase(
       expect(blocked.headers.get("retry-after")).not.toBeNull();
     });
   },
-  { application: { trust_proxy: true }, auth: { login_max_failures: 3, login_window_minutes: 1 } },
+  { application: { trust_proxy: true }, auth: { login_max_failures: 3, login_max_address_failures: 5, login_window_minutes: 1 } },
 );

@@ -12,11 +12,11 @@ forEachDatabase(
 
     const claimsFor = (overrides: Record<string, unknown> = {}) => {
       const now = Math.floor(Date.now() / 1000);
-      return { sub: admin.user.id, role: "admin", iat: now, exp: now + 600, jti: crypto.randomUUID(), ...overrides };
+      return { sub: admin.user.id, role: "admin", ver: 0, iat: now, exp: now + 600, jti: crypto.randomUUID(), ...overrides };
     };
     const me = (token: string) => server().json("GET", "/api/v1/auth/me", undefined, bearer(token));
 
-    test("login returns the spec's login result with an HS256 JWT carrying sub, role, iat, exp, jti", async () => {
+    test("login returns the spec's login result with an HS256 JWT carrying sub, role, ver, iat, exp, jti", async () => {
       const before = Date.now();
       const { status, body } = await server().json("POST", "/api/v1/auth/login", { username: "Admin", password: PASSWORD });
       expect(status).toBe(200);
@@ -34,6 +34,7 @@ forEachDatabase(
       expect(claims).toEqual({
         sub: admin.user.id,
         role: "admin",
+        ver: 0,
         iat: expect.any(Number),
         exp: expect.any(Number),
         jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -118,11 +119,26 @@ forEachDatabase(
       expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
     });
 
-    test("usernames are case-sensitive", async () => {
+    test("usernames match regardless of case (like Komga); the account keeps its own spelling", async () => {
       for (const username of ["admin", "ADMIN"]) {
         const response = await server().json("POST", "/api/v1/auth/login", { username, password: PASSWORD });
-        expect(response.status).toBe(401);
+        expect(response.status).toBe(200);
+        expect(response.body.user.username).toBe("Admin");
       }
+      expect((await server().json("POST", "/api/v1/auth/login", { username: "admin", password: "correct horse battery!" })).status).toBe(401);
+    });
+
+    test("a disabled account answers a wrong password exactly like an unknown user; only the right password learns it is disabled", async () => {
+      const id = await createUser(server(), admin.token, "dormant");
+      expect((await server().json("PUT", `/api/v1/users/${id}`, { disabled: true }, bearer(admin.token))).status).toBe(200);
+      const attempt = (username: string, password: string) => server().json("POST", "/api/v1/auth/login", { username, password });
+      const wrong = await attempt("dormant", "not the password");
+      const unknown = await attempt("nobody-at-all", "not the password");
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual(unknown.body);
+      const right = await attempt("dormant", PASSWORD);
+      expect(right.status).toBe(403);
+      expect(right.body.error).toBe("AccountDisabled");
     });
 
     test("the login body is validated: missing fields are 400", async () => {

@@ -100,6 +100,23 @@ forEachDatabase(
       const user = await me(server(), params.token!);
       expect(user.id).not.toBe(created.body.id);
       expect(user).toMatchObject({ username: "mallory-target-2", email: null });
+
+      // Taken names and emails are taken regardless of case.
+      idp.accounts.set("sub-mallory-upper", { email: "TARGET@Example.org", email_verified: false, preferred_username: "MALLORY-TARGET" });
+      const upper = await signIn(server(), "sub-mallory-upper");
+      expect(await me(server(), upper.params.token!)).toMatchObject({ username: "MALLORY-TARGET-3", email: null });
+    });
+
+    test("a verified email links regardless of case", async () => {
+      const created = await server().json(
+        "POST",
+        "/api/v1/users",
+        { username: "lena", email: "lena@example.org", password: "lena's password" },
+        bearer(adminToken),
+      );
+      idp.accounts.set("sub-lena", { email: "Lena@EXAMPLE.org", email_verified: true, preferred_username: "lena.sso" });
+      const { params } = await signIn(server(), "sub-lena");
+      expect((await me(server(), params.token!)).id).toBe(created.body.id);
     });
 
     test("membership of the admin group in the groups claim makes the account an admin", async () => {

@@ -40,15 +40,27 @@ forEachDatabase(
       expect((await asAdmin("DELETE", `/api/v1/users/${id}`)).status).toBe(404);
     });
 
-    test("duplicates are 409; bad input is 400; a password under 8 characters is 422", async () => {
+    test("duplicates (of any case) are 409; bad input is 400; a password under 8 characters is 422", async () => {
       await createUser(server(), adminToken, "dave");
       expect((await asAdmin("POST", "/api/v1/users", { username: "dave", password: PASSWORD })).status).toBe(409);
       expect((await asAdmin("POST", "/api/v1/users", { username: "dave2", email: "dave@example.org", password: PASSWORD })).status).toBe(409);
+      // Regardless of case, in usernames and emails alike; an admin can still change the case of a user's own email.
+      expect((await asAdmin("POST", "/api/v1/users", { username: "DAVE", password: PASSWORD })).status).toBe(409);
+      expect((await asAdmin("POST", "/api/v1/users", { username: "dave3", email: "Dave@Example.ORG", password: PASSWORD })).status).toBe(409);
+      const dave = (await asAdmin("GET", "/api/v1/users?pageSize=500")).body.data.find((user: { username: string }) => user.username === "dave");
+      expect((await asAdmin("PUT", `/api/v1/users/${dave.id}`, { email: "DAVE@example.org" })).status).toBe(200);
       expect((await asAdmin("POST", "/api/v1/users", { username: "x", password: PASSWORD, role: "root" })).status).toBe(400);
       const short = await asAdmin("POST", "/api/v1/users", { username: "eve", password: "1234567" });
       expect(short.status).toBe(422);
       expect(short.body).toMatchObject({ error: "UnprocessableEntity", details: { fields: { password: expect.any(String) } } });
       expect((await asAdmin("POST", "/api/v1/users", { username: "eve", password: "12345678" })).status).toBe(201);
+    });
+
+    test("concurrent creations of one name in different cases: exactly one succeeds, the others are 409", async () => {
+      const spellings = ["zed", "ZED", "Zed", "zEd", "zeD", "ZEd"];
+      const answers = await Promise.all(spellings.map((username) => asAdmin("POST", "/api/v1/users", { username, password: PASSWORD })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const answer of answers.filter((answer) => answer.status === 409)) expect(answer.body.error).toBe("Conflict");
     });
 
     test("the users list is paged with the spec's PaginatedResponse; pageSize over 500 is 400", async () => {

@@ -28,8 +28,12 @@ forEachDatabase("libraries", (server) => {
       seriesCount: 0,
       bookCount: 0,
     });
+    expect(created.body.path).toBe(path);
     const read = await server().json("GET", `/api/v1/libraries/${created.body.id}`, undefined, reader);
-    expect(read.body.path).toBe(created.body.path);
+    expect(read.body.name).toBe("Comics");
+    // The folder's path is for admins only.
+    expect(read.body.path).toBeUndefined();
+    expect((await server().json("GET", `/api/v1/libraries/${created.body.id}`, undefined, admin)).body.path).toBe(path);
     const list = await server().json("GET", "/api/v1/libraries", undefined, reader);
     expect(list.body.map((library: { name: string }) => library.name)).toContain("Comics");
   });

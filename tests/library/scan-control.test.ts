@@ -7,8 +7,8 @@ import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { createLibrary, makeCbz, scan, tempFolder, waitForScan } from "../helpers/library";
-import { openEventStream } from "../helpers/scan-events";
 import { forEachDatabase } from "../helpers/server";
+import { openEventStream } from "../helpers/sse";
 
 const BOOKS = 150;
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { booksOf, createLibrary, makeCbz, tempFolder, waitForScan } from "../helpers/library";
 import { startOwnPostgres, type OwnPostgres } from "../helpers/own-postgres";
-import { openEventStream } from "../helpers/scan-events";
+import { openEventStream } from "../helpers/sse";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const BOOKS = 300;

@@ -1,6 +1,8 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
+import { preparedOnce } from "./prepared";
+import { RecentReads } from "./recent-reads";
 
 export interface ApiKeyRecord {
   id: string;
@@ -16,7 +18,17 @@ export interface ApiKeyRecord {
 export type NewApiKey = Pick<ApiKeyRecord, "userId" | "name" | "keyPrefix" | "keyHash" | "expiresAt">;
 
 export class ApiKeyRepository {
-  constructor(private readonly database: Database) {}
+  /** Every request authenticated by an API key looks its key up: prepared once. */
+  private readonly byPrefix = preparedOnce(() =>
+    this.database.root.select().from(this.t).where(eq(this.t.keyPrefix, sql.placeholder("keyPrefix"))).prepare("api_key_by_prefix"),
+  );
+
+  /** Clients with a key send it with every request (OPDS readers, page after page). */
+  private readonly recentByPrefix: RecentReads<ApiKeyRecord | undefined>;
+
+  constructor(private readonly database: Database) {
+    this.recentByPrefix = new RecentReads(database);
+  }
 
   private get db() {
     return this.database.handle();
@@ -39,8 +51,10 @@ export class ApiKeyRepository {
   }
 
   async findByPrefix(keyPrefix: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.db.select().from(this.t).where(eq(this.t.keyPrefix, keyPrefix));
-    return row;
+    return this.recentByPrefix.get(keyPrefix, async () => {
+      const [row] = await this.byPrefix().execute({ keyPrefix });
+      return row;
+    });
   }
 
   /** Deletes the key when it belongs to `userId`; false when there is no such key of theirs. */
@@ -51,6 +65,14 @@ export class ApiKeyRepository {
         .where(and(eq(this.t.id, id), eq(this.t.userId, userId)))
         .returning({ id: this.t.id });
       return rows.length > 0;
+    });
+  }
+
+  /** Deletes every key of the user; returns how many there were. */
+  async deleteAllOfUser(userId: string): Promise<number> {
+    return this.database.transaction(async () => {
+      const rows = await this.db.delete(this.t).where(eq(this.t.userId, userId)).returning({ id: this.t.id });
+      return rows.length;
     });
   }
 

@@ -5,10 +5,15 @@
  */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
+import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
+import { progressColumns, type ProgressRecord } from "./progress";
+import { preparedOnce } from "./prepared";
+import { RecentReads } from "./recent-reads";
 import { containsIgnoringCase, containsLowerCased } from "./text-search";
+import { bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -16,13 +21,22 @@ export interface BookView extends BookRow {
   seriesName: string;
   /** Effective: the series' direction, else the library default. */
   readingDirection: ReadingDirection | null;
-  progress: { page: number; completed: boolean; updatedAt: Date } | null;
+  progress: ProgressRecord | null;
 }
 
 export interface BookFilter {
   ids?: string[];
   libraryId?: string;
   seriesId?: string;
+  /** In any of these libraries / series. */
+  libraryIds?: string[];
+  seriesIds?: string[];
+  /** The user's read status of the book is one of these. */
+  readStatus?: ReadStatusFilter;
+  /** The analysis state is one of these (see AnalysisState). */
+  analysis?: AnalysisState[];
+  /** Genres, tags, authors in the book's metadata. */
+  metadata?: MetadataFilter;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
   /** Text anywhere in the title, the series name or an author's name, ignoring case. */
@@ -31,7 +45,15 @@ export interface BookFilter {
   seriesVisible?: SQL | undefined;
   /** Only books this user has started and not completed ("continue reading"). */
   inProgressFor?: string;
+  /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
+  koreaderDocument?: string;
 }
+
+/**
+ * Whether a book can be read: "ready" when analysis found pages (non-fatal problems such as bad
+ * metadata do not count), "error" when it found none and recorded why, "pending" otherwise.
+ */
+export type AnalysisState = "ready" | "error" | "pending";
 
 /** `lastRead`: by the caller's progress time, books without progress last. */
 export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead";
@@ -52,9 +74,22 @@ export interface BookErrorView {
   occurredAt: Date;
 }
 
+/** What aggregates over many books read (a series' combined metadata, the catalogue's genres...). */
+export interface BookMetadataRow {
+  id: string;
+  seriesId: string;
+  numberSort: number | null;
+  summary: string | null;
+  year: number | null;
+  metadata: BookRow["metadata"];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** The fields of a book that reading its pages or its file needs. */
 export interface BookFileView {
   id: string;
+  seriesId: string;
   filePath: string;
   fileFormat: string;
   fileHash: string;
@@ -69,9 +104,8 @@ interface BookViewRow {
   libraryDirection: ReadingDirection;
   seriesName: string;
   seriesDirection: ReadingDirection | null;
-  progressPage: number | null;
-  progressCompleted: boolean | null;
-  progressUpdatedAt: Date | null;
+  /** Null when the caller has none (drizzle nulls a left-joined object whose columns are all null). */
+  progress: ProgressRecord | null;
 }
 
 function toBookView(row: BookViewRow): BookView {
@@ -80,15 +114,23 @@ function toBookView(row: BookViewRow): BookView {
     libraryName: row.libraryName,
     seriesName: row.seriesName,
     readingDirection: row.seriesDirection ?? row.libraryDirection,
-    progress:
-      row.progressPage !== null && row.progressCompleted !== null && row.progressUpdatedAt !== null
-        ? { page: row.progressPage, completed: row.progressCompleted, updatedAt: row.progressUpdatedAt }
-        : null,
+    progress: row.progress,
   };
 }
 
 export class BookQueryRepository {
-  constructor(private readonly database: Database) {}
+  /** `fileOf` for an admin (any book), and for a user under sharing-tag grants (`viewerId`). */
+  private readonly fileOfAny = preparedOnce(() => this.fileOfQuery(undefined, "book_file_of"));
+  private readonly fileOfVisible = preparedOnce(() => this.fileOfQuery(this.access.seriesVisibleToViewer(), "book_file_of_visible"));
+  /** A reader asks for the same book page after page. */
+  private readonly recentFiles: RecentReads<BookFileView | undefined>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly access: AccessRepository,
+  ) {
+    this.recentFiles = new RecentReads(database);
+  }
 
   private get db() {
     return this.database.handle();
@@ -152,13 +194,22 @@ export class BookQueryRepository {
 
   /**
    * Just what serving a page or the file needs, in one small query (the hot path of readers):
-   * the book if it exists and its series is visible.
+   * the book if it exists and its series is visible to `viewerId`'s sharing-tag grants (null:
+   * an admin, who sees everything; see AccessService.viewerFilter).
    */
-  async fileOf(id: string, seriesVisible?: SQL): Promise<BookFileView | undefined> {
+  async fileOf(id: string, viewerId: string | null): Promise<BookFileView | undefined> {
+    return this.recentFiles.get(`${viewerId}/${id}`, async () => {
+      const [row] = viewerId === null ? await this.fileOfAny().execute({ id }) : await this.fileOfVisible().execute({ id, viewerId });
+      return row;
+    });
+  }
+
+  private fileOfQuery(seriesVisible: SQL | undefined, name: string) {
     const { books, series, libraries } = this.database.tables;
-    const [row] = await this.db
+    return this.database.root
       .select({
         id: books.id,
+        seriesId: books.seriesId,
         filePath: books.filePath,
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
@@ -168,9 +219,9 @@ export class BookQueryRepository {
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
-      .where(and(eq(books.id, id), seriesVisible))
-      .limit(1);
-    return row;
+      .where(and(eq(books.id, sql.placeholder("id")), seriesVisible))
+      .limit(1)
+      .prepare(name);
   }
 
   private selectViews(where: SQL | undefined, userId: string | null) {
@@ -183,9 +234,7 @@ export class BookQueryRepository {
         libraryDirection: libraries.defaultReadingDirection,
         seriesName: series.name,
         seriesDirection: series.readingDirection,
-        progressPage: readProgress.page,
-        progressCompleted: readProgress.completed,
-        progressUpdatedAt: readProgress.updatedAt,
+        progress: progressColumns(this.database),
       })
       .from(books)
       .innerJoin(libraries, eq(libraries.id, books.libraryId))
@@ -255,6 +304,26 @@ export class BookQueryRepository {
       .where(this.conditions(filter));
   }
 
+  /** The metadata of every book matching the filter, unpaged, in series then number order. */
+  async metadataOf(filter: BookFilter): Promise<BookMetadataRow[]> {
+    const { books, series } = this.database.tables;
+    return this.db
+      .select({
+        id: books.id,
+        seriesId: books.seriesId,
+        numberSort: books.numberSort,
+        summary: books.summary,
+        year: books.year,
+        metadata: books.metadata,
+        createdAt: books.createdAt,
+        updatedAt: books.updatedAt,
+      })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(this.conditions(filter))
+      .orderBy(asc(books.seriesId), asc(sql`${books.numberSort} is null`), asc(books.numberSort), asc(books.id));
+  }
+
   /** The stored pages of a book, in reading order. */
   async pages(bookId: string): Promise<PageRecord[]> {
     const p = this.database.tables.bookPages;
@@ -277,15 +346,30 @@ export class BookQueryRepository {
   }
 
   /** Conditions on books joined with their series (every query here joins it). */
+  /** See AnalysisState. */
+  private analysisIs(state: AnalysisState): SQL {
+    const { books } = this.database.tables;
+    if (state === "ready") return sql`${books.pageCount} > 0`;
+    return and(eq(books.pageCount, 0), sql`${books.analysisError} is ${state === "error" ? sql`not null` : sql`null`}`)!;
+  }
+
   private conditions(filter: BookFilter): SQL | undefined {
     const { books, series, readProgress } = this.database.tables;
     return and(
       filter.ids ? inArray(books.id, filter.ids) : undefined,
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
       filter.seriesId ? eq(books.seriesId, filter.seriesId) : undefined,
+      filter.libraryIds ? inArray(books.libraryId, filter.libraryIds) : undefined,
+      filter.seriesIds ? inArray(books.seriesId, filter.seriesIds) : undefined,
+      filter.readStatus ? bookReadStatus(this.database, books.id, filter.readStatus) : undefined,
+      filter.analysis ? or(...filter.analysis.map((state) => this.analysisIs(state)), sql`false`) : undefined,
+      filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q ? or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.seriesVisible,
+      filter.koreaderDocument
+        ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
+        : undefined,
       filter.inProgressFor
         ? inArray(
             books.id,

@@ -3,7 +3,8 @@
  * Each book is saved with its pages and errors in one transaction, so an interrupted scan
  * never leaves half a book behind.
  */
-import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
+import { basename } from "node:path";
+import { and, eq, inArray, isNotNull, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
 import { lockingRead } from "./row-lock";
@@ -66,7 +67,16 @@ export type BookContent = Omit<
   | "orderSeries"
   | "orderNumber"
   | "orderTitle"
+  | "fileNameMd5"
 >;
+
+/**
+ * KOReader's document id in its "file name" mode: the MD5 of the file's base name (extension
+ * included), kept with the row, like the search text, wherever the path is written.
+ */
+function fileNameMd5(filePath: string): string {
+  return new Bun.CryptoHasher("md5").update(basename(filePath)).digest("hex");
+}
 
 /** Where books without a number go in the default order: after every numbered one. */
 const UNNUMBERED = 1e15;
@@ -187,7 +197,13 @@ export class CatalogueRepository {
           this.db.select({ lockedFields: books.lockedFields, title: books.title }).from(books).where(eq(books.id, id)),
         );
         const locked = new Set(current?.lockedFields ?? []);
-        const changes: Partial<typeof books.$inferInsert> = { ...content, deleted: false, deletedAt: null, updatedAt: now };
+        const changes: Partial<typeof books.$inferInsert> = {
+          ...content,
+          fileNameMd5: fileNameMd5(content.filePath),
+          deleted: false,
+          deletedAt: null,
+          updatedAt: now,
+        };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];
         changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, content.metadata);
         await this.db.update(books).set(changes).where(eq(books.id, id));
@@ -199,6 +215,7 @@ export class CatalogueRepository {
           id,
           libraryId: target.libraryId,
           ...content,
+          fileNameMd5: fileNameMd5(content.filePath),
           searchText: bookSearchText(content.title, content.metadata),
           // Placeholders: refreshOrderKeys below computes them from the stored row.
           orderSeries: "",
@@ -235,8 +252,24 @@ export class CatalogueRepository {
     await this.database.transaction(async () => {
       await this.db
         .update(b)
-        .set({ ...location, deleted: false, deletedAt: null, updatedAt: new Date() })
+        .set({ ...location, fileNameMd5: fileNameMd5(location.filePath), deleted: false, deletedAt: null, updatedAt: new Date() })
         .where(eq(b.id, id));
+    });
+  }
+
+  /** Present books of the library that lack a KOReader document id (catalogued before ids existed). */
+  async booksWithoutDocumentIds(libraryId: string): Promise<{ id: string; filePath: string }[]> {
+    const b = this.database.tables.books;
+    return this.db
+      .select({ id: b.id, filePath: b.filePath })
+      .from(b)
+      .where(and(eq(b.libraryId, libraryId), eq(b.deleted, false), or(isNull(b.partialMd5), isNull(b.fileNameMd5))));
+  }
+
+  async setDocumentIds(id: string, partialMd5: string, filePath: string): Promise<void> {
+    const b = this.database.tables.books;
+    await this.database.transaction(async () => {
+      await this.db.update(b).set({ partialMd5, fileNameMd5: fileNameMd5(filePath) }).where(eq(b.id, id));
     });
   }
 

@@ -1,14 +1,41 @@
 /**
  * Reading progress: one row per user and book, keyed by the book's id, which the scanner keeps
- * through moves, soft-deletion and restoration, so progress survives all three.
+ * through moves, soft-deletion and restoration, so progress survives all three. Every write
+ * replaces the whole position with the server's time: the last writer wins, whichever client
+ * (REST, web reader, OPDS page streaming, KOReader) it was.
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../database";
+import type { ReadiumLocator } from "../schema/types";
 
-export interface ProgressRecord {
+/** Where a user is in a book; the optional parts are null when the writer did not give them. */
+export interface ProgressPosition {
   page: number;
   completed: boolean;
+  progression: number | null;
+  locator: ReadiumLocator | null;
+  xpointer: string | null;
+  device: string | null;
+  deviceId: string | null;
+}
+
+export interface ProgressRecord extends ProgressPosition {
   updatedAt: Date;
+}
+
+/** The columns of a progress record, also for the queries that join progress onto books. */
+export function progressColumns(database: Database) {
+  const p = database.tables.readProgress;
+  return {
+    page: p.page,
+    completed: p.completed,
+    progression: p.progression,
+    locator: p.locator,
+    xpointer: p.xpointer,
+    device: p.device,
+    deviceId: p.deviceId,
+    updatedAt: p.updatedAt,
+  };
 }
 
 export class ProgressRepository {
@@ -21,15 +48,15 @@ export class ProgressRepository {
   async find(userId: string, bookId: string): Promise<ProgressRecord | undefined> {
     const p = this.database.tables.readProgress;
     const [row] = await this.db
-      .select({ page: p.page, completed: p.completed, updatedAt: p.updatedAt })
+      .select(progressColumns(this.database))
       .from(p)
       .where(and(eq(p.userId, userId), eq(p.bookId, bookId)));
     return row;
   }
 
-  async save(userId: string, bookId: string, progress: { page: number; completed: boolean }): Promise<ProgressRecord> {
+  async save(userId: string, bookId: string, position: ProgressPosition): Promise<ProgressRecord> {
     const p = this.database.tables.readProgress;
-    const record = { ...progress, updatedAt: new Date() };
+    const record = { ...position, updatedAt: new Date() };
     await this.database.transaction(async () => {
       await this.db
         .insert(p)

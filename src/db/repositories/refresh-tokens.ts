@@ -9,13 +9,15 @@ export interface RefreshTokenRecord {
   userId: string;
   familyId: string;
   tokenHash: string;
+  /** The account's token version when the family began. */
+  tokenVersion: number;
   status: RefreshTokenStatus;
   expiresAt: Date;
   createdAt: Date;
   usedAt: Date | null;
 }
 
-export type NewRefreshToken = Pick<RefreshTokenRecord, "userId" | "familyId" | "tokenHash" | "expiresAt">;
+export type NewRefreshToken = Pick<RefreshTokenRecord, "userId" | "familyId" | "tokenHash" | "tokenVersion" | "expiresAt">;
 
 export class RefreshTokenRepository {
   constructor(private readonly database: Database) {}

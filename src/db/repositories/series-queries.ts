@@ -9,6 +9,7 @@ import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase } from "./text-search";
+import { metadataMatches, seriesReadStatus, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -34,6 +35,14 @@ export interface SeriesView {
 export interface SeriesFilter {
   ids?: string[];
   libraryId?: string;
+  /** In any of these libraries. */
+  libraryIds?: string[];
+  /** Published by any of these (ignoring case). */
+  publishers?: string[];
+  /** The user's read status of the series (over its present books) is one of these. */
+  readStatus?: ReadStatusFilter;
+  /** Holding a present book whose metadata matches. */
+  bookMetadata?: MetadataFilter;
   /** Text anywhere in the name, ignoring case. */
   q?: string;
   /** Only series holding at least one present book (lists). */
@@ -129,6 +138,17 @@ export class SeriesQueryRepository {
     return and(
       filter.ids ? inArray(series.id, filter.ids) : undefined,
       filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
+      filter.libraryIds ? inArray(series.libraryId, filter.libraryIds) : undefined,
+      filter.publishers ? inArray(sql`lower(${series.publisher})`, filter.publishers.map((name) => name.toLowerCase())) : undefined,
+      filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
+      filter.bookMetadata
+        ? exists(
+            this.db
+              .select({ one: sql`1` })
+              .from(books)
+              .where(and(eq(books.seriesId, series.id), eq(books.deleted, false), metadataMatches(this.database, books.metadata, filter.bookMetadata))),
+          )
+        : undefined,
       filter.q ? containsIgnoringCase(series.name, filter.q) : undefined,
       filter.withPresentBooks
         ? exists(this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))))

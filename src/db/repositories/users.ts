@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne } from "drizzle-orm";
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 
@@ -12,6 +12,8 @@ export interface UserRecord {
   role: Role;
   emailVerified: boolean;
   disabled: boolean;
+  /** Raised by every password change; session credentials carry the version they were issued under. */
+  tokenVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,13 +57,17 @@ export class UserRepository {
     return row?.n ?? 0;
   }
 
-  async create(user: NewUser): Promise<UserRecord> {
+  /**
+   * The new account, or undefined when its username or email is taken regardless of case
+   * (decided by the unique indexes, so two concurrent sign-ups cannot both succeed).
+   */
+  async create(user: NewUser): Promise<UserRecord | undefined> {
     const now = new Date();
-    const record: UserRecord = { id: newId(), ...user, disabled: false, createdAt: now, updatedAt: now };
-    await this.database.transaction(async () => {
-      await this.db.insert(this.t).values(record);
-    });
-    return record;
+    const record: UserRecord = { id: newId(), ...user, disabled: false, tokenVersion: 0, createdAt: now, updatedAt: now };
+    const inserted = await this.database.transaction(() =>
+      this.db.insert(this.t).values(record).onConflictDoNothing().returning({ id: this.t.id }),
+    );
+    return inserted.length > 0 ? record : undefined;
   }
 
   async findById(id: string): Promise<UserRecord | undefined> {
@@ -72,7 +78,8 @@ export class UserRepository {
   /**
    * The account behind a request's credentials. A reader sends a request per page, so the row
    * read for one is reused for up to two seconds; every change made through this repository
-   * drops it at once, so disabling, demoting or deleting an account takes effect immediately
+   * drops it at once (before and after the write, so a request read in between cannot keep the
+   * old row), so disabling, demoting, deleting or a password change takes effect immediately
    * (changes made by another process within those seconds take effect when they pass).
    */
   async findForRequest(id: string): Promise<UserRecord | undefined> {
@@ -86,14 +93,18 @@ export class UserRepository {
     return user;
   }
 
-  /** Usernames are case-sensitive (spec): an exact match only. */
+  /**
+   * Usernames and emails match regardless of case, through lower() on both sides: the same
+   * expression as the unique indexes, which these lookups use. (SQLite's lower() folds ASCII
+   * letters only; PostgreSQL's follows the database's locale.)
+   */
   async findByUsername(username: string): Promise<UserRecord | undefined> {
-    const [row] = await this.db.select().from(this.t).where(eq(this.t.username, username));
+    const [row] = await this.db.select().from(this.t).where(eq(sql`lower(${this.t.username})`, sql`lower(${username})`));
     return row;
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const [row] = await this.db.select().from(this.t).where(eq(this.t.email, email));
+    const [row] = await this.db.select().from(this.t).where(eq(sql`lower(${this.t.email})`, sql`lower(${email})`));
     return row;
   }
 
@@ -102,16 +113,17 @@ export class UserRepository {
     return { rows, total: await this.count() };
   }
 
-  async update(id: string, changes: UserChanges): Promise<UserRecord | undefined> {
+  /** With `endSessions`, the token version is raised in the same write (a password change). */
+  async update(id: string, changes: UserChanges, options: { endSessions?: boolean } = {}): Promise<UserRecord | undefined> {
     this.requestCache.delete(id);
     return this.database.transaction(async () => {
       const [row] = await this.db
         .update(this.t)
-        .set({ ...changes, updatedAt: new Date() })
+        .set({ ...changes, ...(options.endSessions && { tokenVersion: sql`${this.t.tokenVersion} + 1` }), updatedAt: new Date() })
         .where(eq(this.t.id, id))
         .returning();
       return row;
-    });
+    }).finally(() => this.requestCache.delete(id));
   }
 
   async delete(id: string): Promise<boolean> {

@@ -4,8 +4,9 @@
  * drift apart: same tables, columns, indexes and value types. After a change, run
  * `npm run db:generate` to write the migrations of both databases.
  */
+import { sql } from "drizzle-orm";
 import type { SchemaKit } from "./dialects";
-import type { LibraryScanningConfig, StoredBookMetadata } from "./types";
+import type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./types";
 
 export function defineSchema(d: SchemaKit) {
   const id = () => d.uuid("id").primaryKey();
@@ -24,10 +25,19 @@ export function defineSchema(d: SchemaKit) {
       role: d.text("role", { enum: ["admin", "user"] }).notNull(),
       emailVerified: d.boolean("email_verified").notNull(),
       disabled: d.boolean("disabled").notNull(),
+      /**
+       * Raised when the password changes: access tokens (and any session credential) issued
+       * under an older version stop working.
+       */
+      tokenVersion: d.integer("token_version").notNull().default(0),
       createdAt: createdAt(),
       updatedAt: updatedAt(),
     },
-    (t) => [d.uniqueIndex("users_username_uq").on(t.username), d.uniqueIndex("users_email_uq").on(t.email)],
+    // Unique regardless of case: `Alice` cannot register beside `alice` (lookups use lower() too).
+    (t) => [
+      d.uniqueIndex("users_username_lower_uq").on(sql`lower(${t.username})`),
+      d.uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
+    ],
   );
 
   const refreshTokens = d.table(
@@ -37,6 +47,8 @@ export function defineSchema(d: SchemaKit) {
       userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
       familyId: ref("family_id").notNull(),
       tokenHash: d.text("token_hash").notNull(),
+      /** The account's token version when the family began: a family outlives no password change. */
+      tokenVersion: d.integer("token_version").notNull().default(0),
       status: d.text("status", { enum: ["active", "used", "revoked"] }).notNull(),
       expiresAt: time("expires_at").notNull(),
       createdAt: createdAt(),
@@ -84,6 +96,16 @@ export function defineSchema(d: SchemaKit) {
     },
     (t) => [d.uniqueIndex("oidc_identities_subject_uq").on(t.provider, t.subject)],
   );
+
+  /**
+   * A user's KOReader sync key: KOReader sends the MD5 of it with every sync, so what is stored
+   * is an Argon2 hash of that MD5, never the key or its MD5.
+   */
+  const koreaderKeys = d.table("koreader_keys", {
+    userId: ref("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    keyHash: d.text("key_hash").notNull(),
+    createdAt: createdAt(),
+  });
 
   const libraries = d.table(
     "libraries",
@@ -153,6 +175,12 @@ export function defineSchema(d: SchemaKit) {
       fileFormat: d.text("file_format").notNull(),
       mediaType: d.text("media_type").notNull(),
       fileHash: d.text("file_hash").notNull(),
+      /**
+       * KOReader's document ids (kosync): the partial MD5 of the content and the MD5 of the file
+       * name. Null until a scan computes them (books catalogued before they existed).
+       */
+      partialMd5: d.text("partial_md5"),
+      fileNameMd5: d.text("file_name_md5"),
       filePath: d.text("file_path").notNull(),
       fileSize: d.bigint("file_size", { mode: "number" }).notNull(),
       fileModifiedAt: d.bigint("file_modified_at", { mode: "number" }).notNull(),
@@ -171,6 +199,8 @@ export function defineSchema(d: SchemaKit) {
       d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
       d.index("books_hash_idx").on(t.fileHash),
+      d.index("books_partial_md5_idx").on(t.partialMd5),
+      d.index("books_file_name_md5_idx").on(t.fileNameMd5),
       d.index("books_created_idx").on(t.createdAt),
       d.index("books_list_order_idx").on(t.deleted, t.orderSeries, t.orderNumber, t.orderTitle, t.id),
     ],
@@ -208,8 +238,19 @@ export function defineSchema(d: SchemaKit) {
     {
       userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
       bookId: ref("book_id").notNull().references(() => books.id, { onDelete: "cascade" }),
+      /** 1-based; for an EPUB the spine item, so it agrees with the page routes and OPDS pse:lastRead. */
       page: d.integer("page").notNull(),
       completed: d.boolean("completed").notNull(),
+      /** How far through the whole book, 0..1; only reflowable books (EPUB) record it. */
+      progression: d.doublePrecision("progression"),
+      /** The web reader's exact position in an EPUB. */
+      locator: d.jsonb("locator").$type<ReadiumLocator>(),
+      /** KOReader's position in an EPUB (a CREngine XPointer), given back to KOReader as it was pushed. */
+      xpointer: d.text("xpointer"),
+      /** The device that wrote the progress, as KOReader names it (null for Longbox's own clients). */
+      device: d.text("device"),
+      deviceId: d.text("device_id"),
+      /** The server's time of the write: the last writer wins. */
       updatedAt: updatedAt(),
     },
     (t) => [d.primaryKey({ columns: [t.userId, t.bookId] })],
@@ -295,5 +336,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );
 
-  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -3,7 +3,7 @@ import { defineSchema } from "./define";
 import { pgKit } from "./dialects";
 
 export const {
-  users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, libraries, series, books, bookPages,
+  users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages,
   bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
   scans,
 } = defineSchema(pgKit);

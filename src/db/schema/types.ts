@@ -25,3 +25,15 @@ export interface StoredBookMetadata {
   /** Which source (comicinfo, opf, pdf, filename, folder) gave each merged field. */
   sources?: Record<string, string>;
 }
+
+/**
+ * A Readium locator (https://readium.org/architecture/models/locators/): where a reader is
+ * inside a reflowable publication, as the web reader stores and restores it. Kept as given.
+ */
+export interface ReadiumLocator {
+  href: string;
+  type?: string;
+  title?: string;
+  locations?: Record<string, unknown>;
+  text?: Record<string, unknown>;
+}

@@ -1,4 +1,7 @@
-/** The caller's own API keys under /api/v1/api-keys: list, create (the key is shown once), revoke. */
+/**
+ * API keys: the caller's own under /api/v1/api-keys (list, create: the key is shown once,
+ * revoke), and any user's for admins under /api/v1/users/{id}/api-keys (list, revoke).
+ */
 import { Elysia, t } from "elysia";
 import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
@@ -12,7 +15,7 @@ function expiryFrom(value: string | null | undefined): Date | null {
 }
 
 export function apiKeyRoutes(services: Services) {
-  const apiKeys = services.apiKeys;
+  const { apiKeys, userAdministration } = services;
   return new Elysia({ name: "api-key-routes" })
     .use(authPlugin(services))
     .get("/api/v1/api-keys", ({ caller }) => apiKeys.list(caller.user.id), {
@@ -43,5 +46,22 @@ export function apiKeyRoutes(services: Services) {
         set.status = 204;
       },
       { auth: "user", detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
+    )
+    .get(
+      "/api/v1/users/:id/api-keys",
+      async ({ params }) => {
+        await userAdministration.get(params.id);
+        return apiKeys.list(params.id);
+      },
+      { auth: "admin", detail: { summary: "List a user's API keys", tags: ["api-keys", "users"] } },
+    )
+    .delete(
+      "/api/v1/users/:id/api-keys/:keyId",
+      async ({ params, set }) => {
+        await userAdministration.get(params.id);
+        await apiKeys.revoke(params.id, params.keyId);
+        set.status = 204;
+      },
+      { auth: "admin", detail: { summary: "Revoke one of a user's API keys", tags: ["api-keys", "users"] } },
     );
 }

@@ -1,6 +1,6 @@
 /**
  * Sign-in and account routes under /api/v1/auth: login, refresh, logout, register,
- * verify-email, resend-verification and me. Login and refresh answer the specification's login
+ * verify-email, resend-verification, me and the change of one's own password. Login and refresh answer the specification's login
  * result (snake_case by contract).
  */
 import { Elysia, t } from "elysia";
@@ -97,5 +97,27 @@ export function authRoutes(services: Services) {
     .get("/api/v1/auth/me", ({ caller }) => toUserDto(caller.user), {
       auth: "user",
       detail: { summary: "The signed-in user", tags: ["auth"] },
-    });
+    })
+    .put(
+      "/api/v1/auth/me/password",
+      ({ caller, body, request, server }) =>
+        services.passwordChanges.changeOwn(caller.user, {
+          currentPassword: body.currentPassword,
+          newPassword: body.newPassword,
+          keepApiKeys: body.keepApiKeys ?? false,
+          clientIp: clientIp(request, server, trustProxy),
+        }),
+      {
+        auth: "user",
+        body: t.Object({
+          currentPassword: t.String({ maxLength: 1024 }),
+          newPassword: t.String({ maxLength: 1024 }),
+          keepApiKeys: t.Optional(t.Boolean()),
+        }),
+        detail: {
+          summary: "Change your password: ends your other sessions and (unless keepApiKeys) your API keys; answers a new session",
+          tags: ["auth"],
+        },
+      },
+    );
 }

@@ -1,19 +1,37 @@
 /** The API shape of a book: the spec's BookDto plus the contract's extra fields. */
-import type { BookErrorView, BookView } from "../../db";
+import { basename } from "node:path";
+import type { AccessService } from "../../access/visibility";
+import type { BookErrorView, BookView, ProgressRecord, ReadiumLocator, UserRecord } from "../../db";
+import { progressPercentage } from "../../library/progress";
 
 export interface ReadProgressDto {
   page: number;
   completed: boolean;
   percentage: number;
+  progression: number | null;
+  locator: ReadiumLocator | null;
+  device: string | null;
   updatedAt: string;
 }
 
-export function toReadProgressDto(progress: NonNullable<BookView["progress"]>, pageCount: number): ReadProgressDto {
-  const percentage = progress.completed ? 100 : pageCount > 0 ? Math.round((progress.page / pageCount) * 1000) / 10 : 0;
-  return { page: progress.page, completed: progress.completed, percentage, updatedAt: progress.updatedAt.toISOString() };
+export function toReadProgressDto(progress: ProgressRecord, pageCount: number): ReadProgressDto {
+  return {
+    page: progress.page,
+    completed: progress.completed,
+    percentage: progressPercentage(progress, pageCount),
+    progression: progress.progression,
+    locator: progress.locator,
+    device: progress.device,
+    updatedAt: progress.updatedAt.toISOString(),
+  };
 }
 
-export function toBookDto(book: BookView) {
+/**
+ * `showServerPaths` (AccessService.seesServerInternals: admins) decides whether `filePath` is
+ * included; for everyone else it is left out, and the path is cut from analysis messages too
+ * (a file-system error names the file it failed on).
+ */
+export function toBookDto(book: BookView, showServerPaths: boolean) {
   return {
     id: book.id,
     libraryId: book.libraryId,
@@ -30,11 +48,11 @@ export function toBookDto(book: BookView) {
     authors: book.metadata.authors ?? [],
     fileFormat: book.fileFormat,
     fileHash: book.fileHash,
-    filePath: book.filePath,
+    ...(showServerPaths && { filePath: book.filePath }),
     fileSize: book.fileSize,
     pageCount: book.pageCount,
     analyzed: book.analyzed,
-    analysisError: book.analysisError,
+    analysisError: showServerPaths ? book.analysisError : withoutServerPath(book.analysisError, book.filePath),
     deleted: book.deleted,
     readProgress: book.progress ? toReadProgressDto(book.progress, book.pageCount) : null,
     readingDirection: book.readingDirection,
@@ -44,11 +62,24 @@ export function toBookDto(book: BookView) {
 }
 
 
-export function toBookErrorDto(error: BookErrorView) {
+/** toBookDto for one caller, as a mapper: `rows.map(bookDtoFor(services.access, caller.user))`. */
+export function bookDtoFor(access: AccessService, user: Pick<UserRecord, "role">): (book: BookView) => BookDto {
+  const showServerPaths = access.seesServerInternals(user);
+  return (book) => toBookDto(book, showServerPaths);
+}
+
+export type BookDto = ReturnType<typeof toBookDto>;
+
+export function toBookErrorDto(error: BookErrorView, book: BookView, showServerPaths: boolean) {
   return {
     errorType: error.errorType,
-    message: error.message,
+    message: showServerPaths ? error.message : withoutServerPath(error.message, book.filePath),
     occurredAt: error.occurredAt.toISOString(),
     ...(error.details ? { details: error.details } : {}),
   };
+}
+
+/** The text with the book's path replaced by its file name. */
+function withoutServerPath<T extends string | null>(text: T, filePath: string): T {
+  return (text === null ? text : text.replaceAll(filePath, basename(filePath))) as T;
 }

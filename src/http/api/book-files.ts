@@ -9,6 +9,7 @@ import { decideRange } from "../byte-ranges";
 import { clientHasCurrent, notModified, REVALIDATE, strongEtag } from "../conditional";
 import { errorResponse } from "../errors";
 import { IdParams } from "../params";
+import type { BookFile } from "../../library/book-files";
 
 
 export function bookFileRoutes(services: Services) {
@@ -16,34 +17,36 @@ export function bookFileRoutes(services: Services) {
     .use(authPlugin(services))
     .get(
       "/:id/file",
-      async ({ caller, params, request }) => {
-        const file = await services.bookFiles.file(caller.user, params.id);
-        const etag = strongEtag(file.fileHash);
-        const headers: Record<string, string> = {
-          "accept-ranges": "bytes",
-          etag,
-          "last-modified": file.modifiedAt.toUTCString(),
-          "cache-control": REVALIDATE,
-        };
-        if (clientHasCurrent(request, etag)) return notModified(headers);
-        const decision = decideRange(request, file.size, { etag, lastModified: file.modifiedAt });
-        if (decision.kind === "unsatisfiable") {
-          return errorResponse(
-            416,
-            { error: "RangeNotSatisfiable", message: `the requested range is outside the file's ${file.size} bytes` },
-            { ...headers, "content-range": `bytes */${file.size}` },
-          );
-        }
-        const content = { ...headers, "content-type": file.mediaType, "content-disposition": attachment(file.fileName) };
-        if (decision.kind === "whole") return new Response(Bun.file(file.path), { headers: content });
-        const { start, end } = decision.range;
-        return new Response(Bun.file(file.path).slice(start, end + 1), {
-          status: 206,
-          headers: { ...content, "content-range": `bytes ${start}-${end}/${file.size}` },
-        });
-      },
+      async ({ caller, params, request }) => bookFileResponse(request, await services.bookFiles.file(caller.user, params.id)),
       { auth: "user", params: IdParams, detail: { summary: "Download the original file (HTTP Range supported)", tags: ["books"] } },
     );
+}
+
+/** The file with its validators; a single range when asked for (206), 416 outside it. */
+export function bookFileResponse(request: Request, file: BookFile): Response {
+  const etag = strongEtag(file.fileHash);
+  const headers: Record<string, string> = {
+    "accept-ranges": "bytes",
+    etag,
+    "last-modified": file.modifiedAt.toUTCString(),
+    "cache-control": REVALIDATE,
+  };
+  if (clientHasCurrent(request, etag)) return notModified(headers);
+  const decision = decideRange(request, file.size, { etag, lastModified: file.modifiedAt });
+  if (decision.kind === "unsatisfiable") {
+    return errorResponse(
+      416,
+      { error: "RangeNotSatisfiable", message: `the requested range is outside the file's ${file.size} bytes` },
+      { ...headers, "content-range": `bytes */${file.size}` },
+    );
+  }
+  const content = { ...headers, "content-type": file.mediaType, "content-disposition": attachment(file.fileName) };
+  if (decision.kind === "whole") return new Response(Bun.file(file.path), { headers: content });
+  const { start, end } = decision.range;
+  return new Response(Bun.file(file.path).slice(start, end + 1), {
+    status: 206,
+    headers: { ...content, "content-range": `bytes ${start}-${end}/${file.size}` },
+  });
 }
 
 /**

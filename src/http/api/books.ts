@@ -6,7 +6,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
-import { toBookDto, toBookErrorDto } from "./book-dto";
+import { bookDtoFor, toBookDto, toBookErrorDto } from "./book-dto";
 import { IdParams } from "../params";
 
 const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
@@ -36,7 +36,7 @@ export function bookRoutes(services: Services) {
           { offset: page.offset, limit: page.pageSize },
           sort,
         );
-        return paginated(request, page, total, rows.map(toBookDto));
+        return paginated(request, page, total, rows.map(bookDtoFor(services.access, caller.user)));
       },
       {
         auth: "user",
@@ -57,6 +57,7 @@ export function bookRoutes(services: Services) {
       "/errors",
       async ({ caller, query, request }) => {
         const page = pageRequest(query);
+        const showServerPaths = services.access.seesServerInternals(caller.user);
         const result = await books.errorGroups(
           caller.user,
           { libraryId: query.libraryId, errorType: query.errorType },
@@ -72,7 +73,10 @@ export function bookRoutes(services: Services) {
               request,
               page,
               group.total,
-              group.books.map(({ book, errors }) => ({ book: toBookDto(book), errors: errors.map(toBookErrorDto) })),
+              group.books.map(({ book, errors }) => ({
+                book: toBookDto(book, showServerPaths),
+                errors: errors.map((error) => toBookErrorDto(error, book, showServerPaths)),
+              })),
             ),
           })),
         };
@@ -89,12 +93,12 @@ export function bookRoutes(services: Services) {
         detail: { summary: "Analysis errors grouped by type", tags: ["books"] },
       },
     )
-    .get("/:id", async ({ caller, params }) => toBookDto(await books.get(caller.user, params.id)), {
+    .get("/:id", async ({ caller, params }) => bookDtoFor(services.access, caller.user)(await books.get(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
       detail: { summary: "Read a book", tags: ["books"] },
     })
-    .patch("/:id", async ({ caller, params, body }) => toBookDto(await books.edit(caller.user, params.id, body)), {
+    .patch("/:id", async ({ caller, params, body }) => bookDtoFor(services.access, caller.user)(await books.edit(caller.user, params.id, body)), {
       auth: "admin",
       params: IdParams,
       body: BookEditBody,
@@ -108,7 +112,7 @@ export function bookRoutes(services: Services) {
       },
       { auth: "admin", params: IdParams, detail: { summary: "Permanently delete a soft-deleted book", tags: ["books"] } },
     )
-    .post("/:id/analyze", async ({ caller, params }) => toBookDto(await books.reanalyze(caller.user, params.id)), {
+    .post("/:id/analyze", async ({ caller, params }) => bookDtoFor(services.access, caller.user)(await books.reanalyze(caller.user, params.id)), {
       auth: "admin",
       params: IdParams,
       detail: { summary: "Re-analyse one book", tags: ["books"] },

@@ -20,13 +20,6 @@ export function coverRoutes(services: Services) {
   const { covers } = services;
   const maxBytes = services.config.files.max_cover_upload_bytes;
 
-  const thumbnail = (request: Request, image: ImageFile) =>
-    binaryResponse(request, Bun.file(image.path), {
-      mediaType: image.mediaType,
-      etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
-      cacheControl: REVALIDATE,
-    });
-
   const coverRoutesFor = (owner: CoverOwner, prefix: string) =>
     new Elysia({ name: `${owner}-cover-routes`, prefix })
       .use(authPlugin(services))
@@ -54,14 +47,14 @@ export function coverRoutes(services: Services) {
 
   return new Elysia({ name: "cover-routes" })
     .use(authPlugin(services))
-    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnail(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => thumbnailResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
       detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
     })
     .get(
       "/api/v1/series/:id/thumbnail",
-      async ({ caller, params, request }) => thumbnail(request, await covers.seriesThumbnail(caller.user, params.id)),
+      async ({ caller, params, request }) => thumbnailResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
       {
         auth: "user",
         params: IdParams,
@@ -70,6 +63,15 @@ export function coverRoutes(services: Services) {
     )
     .use(coverRoutesFor("book", "/api/v1/books"))
     .use(coverRoutesFor("series", "/api/v1/series"));
+}
+
+/** A thumbnail or cover image, revalidated by its size and modification time. */
+export function thumbnailResponse(request: Request, image: ImageFile): Response {
+  return binaryResponse(request, Bun.file(image.path), {
+    mediaType: image.mediaType,
+    etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
+    cacheControl: REVALIDATE,
+  });
 }
 
 /** The `file` part of a multipart body no larger than the limit (plus multipart framing). */

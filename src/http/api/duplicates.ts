@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { toBookDto } from "./book-dto";
+import { bookDtoFor } from "./book-dto";
 
 export function duplicateRoutes(services: Services) {
   const duplicates = services.duplicates;
@@ -10,19 +10,20 @@ export function duplicateRoutes(services: Services) {
     .use(authPlugin(services))
     .post(
       "/scan",
-      async ({ set }) => {
-        const found = await duplicates.detect();
+      async ({ caller, set }) => {
+        const found = await duplicates.detect(caller.user);
         set.status = 202;
         return { status: "completed", ...found };
       },
-      { auth: "user", detail: { summary: "Detect duplicate books", tags: ["duplicates"] } },
+      { auth: "user", detail: { summary: "Detect duplicate books; counts the groups the caller can see", tags: ["duplicates"] } },
     )
     .get(
       "",
       async ({ caller }) => {
         const groups = await duplicates.list(caller.user);
+        const toDto = bookDtoFor(services.access, caller.user);
         return {
-          groups: groups.map((group) => ({ id: group.id, kind: group.kind, key: group.key, books: group.books.map(toBookDto) })),
+          groups: groups.map((group) => ({ id: group.id, kind: group.kind, key: group.key, books: group.books.map(toDto) })),
           totalGroups: groups.length,
           totalDuplicateBooks: groups.reduce((sum, group) => sum + group.books.length, 0),
         };

@@ -1,9 +1,11 @@
 /**
  * Libraries and their scans: CRUD, scan requests, status, cancel, purge of soft-deleted books.
+ * Starting and cancelling scans is for admins; others see a scan's state without its details.
  * Request bodies accept the spec's snake_case names and camelCase alike (contract, Conventions).
  */
 import { Elysia, t, type Static } from "elysia";
 import type { LibraryInput } from "../../library/libraries";
+import { toScanStateDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../params";
@@ -104,17 +106,24 @@ export function libraryRoutes(services: Services) {
         return status;
       },
       {
-        auth: "user",
+        auth: "admin",
         params: IdParams,
         query: t.Object({ mode: t.Optional(Mode) }),
-        detail: { summary: "Start a scan (normal or deep)", tags: ["scans"] },
+        detail: { summary: "Start a scan (normal or deep); admins only", tags: ["scans"] },
       },
     )
-    .get("/:id/scan-status", ({ params }) => scans.status(params.id), {
-      auth: "user",
-      params: IdParams,
-      detail: { summary: "Status of the library's latest scan", tags: ["scans"] },
-    })
+    .get(
+      "/:id/scan-status",
+      async ({ caller, params }) => {
+        const status = await scans.status(params.id);
+        return services.access.seesServerInternals(caller.user) ? status : toScanStateDto(status);
+      },
+      {
+        auth: "user",
+        params: IdParams,
+        detail: { summary: "Status of the library's latest scan (state and times only for non-admins)", tags: ["scans"] },
+      },
+    )
     .post(
       "/:id/scan/cancel",
       async ({ params, set }) => {
@@ -122,7 +131,7 @@ export function libraryRoutes(services: Services) {
         set.status = 202;
         return status;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Cancel the pending or running scan", tags: ["scans"] } },
+      { auth: "admin", params: IdParams, detail: { summary: "Cancel the pending or running scan; admins only", tags: ["scans"] } },
     )
     .post(
       "/:id/scan/confirm-removals",

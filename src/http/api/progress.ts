@@ -5,6 +5,33 @@ import { authPlugin } from "../auth-plugin";
 import { toReadProgressDto } from "./book-dto";
 import { IdParams } from "../params";
 
+/**
+ * A Readium locator as the web reader sends it. Its parts are bounded so a stored position
+ * stays small; `locations` keeps whatever keys the reader uses, other unknown keys are dropped.
+ */
+const Locator = t.Object(
+  {
+    href: t.String({ minLength: 1, maxLength: 2048 }),
+    type: t.Optional(t.String({ maxLength: 255 })),
+    title: t.Optional(t.String({ maxLength: 1024 })),
+    locations: t.Optional(t.Record(t.String({ maxLength: 64 }), t.Unknown(), { maxProperties: 32 })),
+    text: t.Optional(
+      t.Object({
+        before: t.Optional(t.String({ maxLength: 1024 })),
+        highlight: t.Optional(t.String({ maxLength: 1024 })),
+        after: t.Optional(t.String({ maxLength: 1024 })),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ProgressBody = t.Object({
+  page: t.Optional(t.Integer()),
+  completed: t.Optional(t.Boolean()),
+  progression: t.Optional(t.Number()),
+  locator: t.Optional(Locator),
+});
 
 export function progressRoutes(services: Services) {
   const { progress } = services;
@@ -31,8 +58,8 @@ export function progressRoutes(services: Services) {
       {
         auth: "user",
         params: IdParams,
-        body: t.Object({ page: t.Optional(t.Integer()), completed: t.Optional(t.Boolean()) }),
-        detail: { summary: "Record the caller's progress: {page, completed}", tags: ["progress"] },
+        body: ProgressBody,
+        detail: { summary: "Record the caller's progress: {page, completed, progression, locator}", tags: ["progress"] },
       },
     )
     .delete(

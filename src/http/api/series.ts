@@ -5,7 +5,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
-import { toBookDto } from "./book-dto";
+import { bookDtoFor } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
 import { IdParams, ReadingDirectionSchema } from "../params";
 
@@ -65,7 +65,7 @@ export function seriesRoutes(services: Services) {
       async ({ caller, params, query, request }) => {
         const page = pageRequest(query);
         const { rows, total } = await series.books(caller.user, params.id, { offset: page.offset, limit: page.pageSize });
-        return paginated(request, page, total, rows.map(toBookDto));
+        return paginated(request, page, total, rows.map(bookDtoFor(services.access, caller.user)));
       },
       {
         auth: "user",

@@ -49,8 +49,12 @@ export function userRoutes(services: Services) {
         email: t.Optional(t.Nullable(t.String({ maxLength: 320 }))),
         role: t.Optional(role),
         disabled: t.Optional(t.Boolean()),
+        keepApiKeys: t.Optional(t.Boolean()),
       }),
-      detail: { summary: "Update a user; `password` resets the password", tags: ["users"] },
+      detail: {
+        summary: "Update a user; `password` resets the password, ending the user's sessions and (unless `keepApiKeys`) API keys",
+        tags: ["users"],
+      },
     })
     .delete(
       "/api/v1/users/:id",

@@ -1,4 +1,4 @@
-/** A real streaming HTTP client for GET /api/v1/scans/stream (server-sent events). */
+/** A real streaming HTTP client for GET /api/v1/scans/stream: collects named events and comments until closed. */
 import type { TestServer } from "./server";
 
 export interface SseEvent {
@@ -7,7 +7,7 @@ export interface SseEvent {
   data: any;
 }
 
-/** Opens the stream and collects events until closed. */
+/** A real streaming HTTP client for the event stream; collects events until closed. */
 export function openEventStream(server: TestServer, headers: Record<string, string>) {
   const controller = new AbortController();
   const events: SseEvent[] = [];

@@ -1,0 +1,110 @@
+/**
+ * Filter conditions that book and series lists share: a user's read status, and membership of
+ * a value in a book's metadata lists (genres, tags, authors) or its language, written once for both databases
+ * (PostgreSQL's jsonb functions, SQLite's json_each). Values compare ignoring case.
+ */
+import { and, eq, exists, inArray, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Database } from "../database";
+
+/** A user's state on a book (or, summed over its present books, on a series). */
+export type ReadStatus = "UNREAD" | "IN_PROGRESS" | "READ";
+
+export interface ReadStatusFilter {
+  userId: string;
+  /** Any of these (an empty list matches nothing). */
+  statuses: ReadStatus[];
+}
+
+/** One author, matched by name (ignoring case) and, when given, by role. */
+export interface AuthorFilter {
+  name: string;
+  role?: string;
+}
+
+/** Lists of values inside the books' metadata: a book matches when it holds any value of each given list. */
+export interface MetadataFilter {
+  genres?: string[];
+  tags?: string[];
+  authors?: AuthorFilter[];
+  languages?: string[];
+}
+
+/** The book's read status for the user: no progress, progress not completed, completed. */
+export function bookReadStatus(database: Database, bookId: SQLWrapper, { userId, statuses }: ReadStatusFilter): SQL {
+  const { readProgress } = database.tables;
+  const progress = (completed?: boolean) =>
+    exists(
+      database
+        .handle()
+        .select({ one: sql`1` })
+        .from(readProgress)
+        .where(and(eq(readProgress.bookId, bookId), eq(readProgress.userId, userId), completed === undefined ? undefined : eq(readProgress.completed, completed))),
+    );
+  const byStatus: Record<ReadStatus, () => SQL> = {
+    UNREAD: () => not(progress()),
+    IN_PROGRESS: () => progress(false),
+    READ: () => progress(true),
+  };
+  return or(...statuses.map((status) => byStatus[status]()), sql`false`)!;
+}
+
+/**
+ * The series' read status for the user, over its present books: unread when none has progress,
+ * read when all are completed, in progress otherwise (Komga's rule).
+ */
+export function seriesReadStatus(database: Database, seriesId: SQLWrapper, { userId, statuses }: ReadStatusFilter): SQL {
+  const { books, readProgress } = database.tables;
+  const db = database.handle();
+  const progressOfUser = and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId));
+  const anyProgress = exists(
+    db.select({ one: sql`1` }).from(books).innerJoin(readProgress, progressOfUser).where(and(eq(books.seriesId, seriesId), eq(books.deleted, false))),
+  );
+  const anyUnfinished = exists(
+    db
+      .select({ one: sql`1` })
+      .from(books)
+      .leftJoin(readProgress, progressOfUser)
+      .where(and(eq(books.seriesId, seriesId), eq(books.deleted, false), sql`(${readProgress.completed} is null or ${readProgress.completed} = ${false})`)),
+  );
+  const byStatus: Record<ReadStatus, () => SQL> = {
+    UNREAD: () => not(anyProgress),
+    IN_PROGRESS: () => and(anyProgress, anyUnfinished)!,
+    READ: () => not(anyUnfinished),
+  };
+  return or(...statuses.map((status) => byStatus[status]()), sql`false`)!;
+}
+
+/** The book's metadata (a JSON column) holds one of the values of every list given. */
+export function metadataMatches(database: Database, metadata: SQLWrapper, filter: MetadataFilter): SQL | undefined {
+  const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+  return and(
+    filter.genres ? inList(database, metadata, "genres", lower(filter.genres)) : undefined,
+    filter.tags ? inList(database, metadata, "tags", lower(filter.tags)) : undefined,
+    filter.authors ? or(...filter.authors.map((author) => hasAuthor(database, metadata, author)), sql`false`) : undefined,
+    filter.languages ? inArray(languageOf(database, metadata), lower(filter.languages)) : undefined,
+  );
+}
+
+function languageOf(database: Database, metadata: SQLWrapper): SQL {
+  return database.dialect === "postgres" ? sql`lower(${metadata}->>'language')` : sql`lower(json_extract(${metadata}, '$.language'))`;
+}
+
+function inList(database: Database, metadata: SQLWrapper, key: "genres" | "tags", values: string[]): SQL {
+  const list = sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return database.dialect === "postgres"
+    ? sql`exists (select 1 from jsonb_array_elements_text(coalesce(${metadata}->${key}, '[]'::jsonb)) as item(value) where lower(item.value) in (${list}))`
+    : sql`exists (select 1 from json_each(${metadata}, ${`$.${key}`}) as item where lower(item.value) in (${list}))`;
+}
+
+function hasAuthor(database: Database, metadata: SQLWrapper, author: AuthorFilter): SQL {
+  const name = author.name.toLowerCase();
+  if (database.dialect === "postgres") {
+    const role = author.role === undefined ? sql`` : sql` and lower(item.value->>'role') = ${author.role.toLowerCase()}`;
+    return sql`exists (select 1 from jsonb_array_elements(coalesce(${metadata}->'authors', '[]'::jsonb)) as item(value) where lower(item.value->>'name') = ${name}${role})`;
+  }
+  const role = author.role === undefined ? sql`` : sql` and lower(json_extract(item.value, '$.role')) = ${author.role.toLowerCase()}`;
+  return sql`exists (select 1 from json_each(${metadata}, '$.authors') as item where lower(json_extract(item.value, '$.name')) = ${name}${role})`;
+}

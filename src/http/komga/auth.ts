@@ -1,0 +1,153 @@
+/**
+ * Authentication as Komga clients expect it (docs/komga-api.md, "Authentication"):
+ *
+ * - No credentials: 401 with `WWW-Authenticate: Basic realm="Realm"` (Mihon retries with Basic
+ *   only after a 401; a 403 would break it). `X-Requested-With: XMLHttpRequest` leaves the
+ *   header out, as Spring does, so browsers show no pop-up.
+ * - `Authorization` (Basic with password or API key, Bearer) and `X-API-Key`: Longbox's own
+ *   authenticator, throttling included.
+ * - A successful Basic or API-key request that came without a live session of that user starts
+ *   a cookie session (src/auth/cookie-sessions.ts) and sets `KOMGA-SESSION` with Path = the
+ *   Komga prefix path (Komelia drops cookies for other paths), HttpOnly, SameSite=Lax, Secure on
+ *   https. With `remember-me=true` Basic also sets the long-lived `komga-remember-me`.
+ * - Later requests may carry only those cookies; `komga-remember-me` alone starts a new
+ *   session (a client's restart). An ended session counts as no credentials (401).
+ * - Komga's header sessions: with an `X-Auth-Token` request header (even empty) the session
+ *   travels in that header instead (a new one is answered in `X-Auth-Token`);
+ *   GET /api/v1/login/set-cookie turns it into the cookie.
+ */
+import { Elysia } from "elysia";
+import type { Server } from "bun";
+import type { CredentialKind } from "../../auth/authenticator";
+import type { UserRecord } from "../../db";
+import { DomainError } from "../../errors";
+import type { Services } from "../../services";
+import { authenticateRequest } from "../auth-plugin";
+import { publicOrigin } from "../client-address";
+import { API_SECURITY } from "../openapi";
+
+export const SESSION_COOKIE = "KOMGA-SESSION";
+export const REMEMBER_ME_COOKIE = "komga-remember-me";
+export const KOMGA_CHALLENGE = 'Basic realm="Realm"';
+
+type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
+
+const DAY_SECONDS = 24 * 3600;
+
+/** The cookies of a request by name (the values of Longbox's session tokens need no decoding). */
+export function requestCookies(request: Request): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return cookies;
+}
+
+/** Where Komga clients find the API: the public path of the prefix, and whether it is https. */
+export function komgaCookieScope(services: Pick<Services, "config">, request: Request): { path: string; secure: boolean } {
+  const { base_url: baseUrl, trust_proxy: trustProxy } = services.config.application;
+  const origin = new URL(publicOrigin(request, baseUrl, trustProxy));
+  return { path: `${origin.pathname.replace(/\/+$/, "")}/${services.config.komga_api.prefix}`, secure: origin.protocol === "https:" };
+}
+
+export function cookieHeader(name: string, value: string, scope: { path: string; secure: boolean }, maxAgeSeconds?: number): string {
+  return [
+    `${name}=${value}`,
+    `Path=${scope.path}`,
+    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(scope.secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+const REMEMBER_ME_VALUES = new Set(["true", "on", "yes", "1"]);
+
+export interface KomgaCaller {
+  user: UserRecord;
+  via: CredentialKind | "session";
+  /** The session the request used or started (undefined for bearer tokens, which need none). */
+  sessionToken?: string;
+}
+
+/** What authentication adds to the answer: new cookies, or the session in X-Auth-Token. */
+interface SessionAnswer {
+  setCookies: string[];
+  authToken?: string;
+}
+
+/** Resolves the caller from credentials or a session; null when the request carries neither. */
+async function resolveCaller(
+  services: KomgaAuthServices,
+  request: Request,
+  server: Server<unknown> | null,
+  answer: SessionAnswer,
+): Promise<KomgaCaller | null> {
+  const { cookieSessions, config } = services;
+  const cookies = requestCookies(request);
+  // Komga: an X-Auth-Token header (even empty) carries the session instead of the cookie.
+  const headerToken = request.headers.get("x-auth-token");
+  const sessionToken = headerToken || cookies.get(SESSION_COOKIE);
+  const sessionUser = sessionToken ? await cookieSessions.resume(sessionToken) : undefined;
+  const scope = komgaCookieScope(services, request);
+  const startSession = async (user: UserRecord): Promise<string> => {
+    const { token } = await cookieSessions.start(user, config.komga_api.session_days);
+    if (headerToken !== null) answer.authToken = token;
+    else answer.setCookies.push(cookieHeader(SESSION_COOKIE, token, scope));
+    return token;
+  };
+
+  const credentialed = await authenticateRequest(services, request, server);
+  if (credentialed) {
+    if (credentialed.via === "jwt") return credentialed;
+    // Basic and API keys start a session unless the request already has one of that user.
+    // (Komga starts none for API keys; Longbox does, so that the Mihon tracker, which sends
+    // only cookies, also works for users of an API key.)
+    const token = sessionUser?.id === credentialed.user.id ? sessionToken : await startSession(credentialed.user);
+    const rememberMe = new URL(request.url).searchParams.get("remember-me");
+    if (credentialed.via === "basic" && rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
+      const days = config.komga_api.remember_me_days;
+      const remembered = await cookieSessions.start(credentialed.user, days);
+      answer.setCookies.push(cookieHeader(REMEMBER_ME_COOKIE, remembered.token, scope, days * DAY_SECONDS));
+    }
+    return { ...credentialed, sessionToken: token };
+  }
+  if (sessionUser) return { user: sessionUser, via: "session", sessionToken };
+  const rememberToken = cookies.get(REMEMBER_ME_COOKIE);
+  const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
+  if (remembered) return { user: remembered, via: "session", sessionToken: await startSession(remembered) };
+  return null;
+}
+
+const komgaCallers = new WeakMap<Request, KomgaCaller>();
+
+/** The `komga` route option: any signed-in account, by Komga's rules (see the top of this file). */
+export function komgaAuth(services: KomgaAuthServices) {
+  return new Elysia({ name: "komga-auth" }).macro({
+    komga: (enabled: true) => ({
+      detail: { security: API_SECURITY },
+      async transform({ request, server, set }) {
+        if (!enabled) return;
+        try {
+          const answer: SessionAnswer = { setCookies: [] };
+          const caller = await resolveCaller(services, request, server, answer);
+          if (!caller) throw new DomainError("Unauthorized", "authentication required");
+          if (answer.setCookies.length > 0) set.headers["set-cookie"] = answer.setCookies;
+          if (answer.authToken) set.headers["x-auth-token"] = answer.authToken;
+          komgaCallers.set(request, caller);
+        } catch (error) {
+          if (error instanceof DomainError && error.kind === "Unauthorized" && request.headers.get("x-requested-with") !== "XMLHttpRequest") {
+            set.headers["www-authenticate"] = KOMGA_CHALLENGE;
+          }
+          throw error;
+        }
+      },
+      resolve({ request }) {
+        const caller = komgaCallers.get(request);
+        if (!caller) throw new DomainError("Unauthorized", "authentication required");
+        return { caller };
+      },
+    }),
+  });
+}

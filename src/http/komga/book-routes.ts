@@ -1,0 +1,164 @@
+/**
+ * Komga's book resource: lists (GET, POST /list, latest, ondeck), one book, next/previous in
+ * its series, pages (list and image, with `convert` and `zero_based`), thumbnail, file, and
+ * read progress (PATCH with Komga's validation, DELETE).
+ */
+import { Elysia, t } from "elysia";
+import type { BookSort, BookView } from "../../db";
+import { DomainError, notFound } from "../../errors";
+import type { Caller } from "../../library/books";
+import type { Services } from "../../services";
+import { bookFileResponse } from "../api/book-files";
+import { thumbnailResponse } from "../api/covers";
+import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { IdParams } from "../params";
+import { komgaAuth } from "./auth";
+import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, type KomgaCriteria } from "./list-filters";
+import { KomgaPresenter } from "./presenter";
+import { booleanParam, type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
+
+const PageParams = t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() });
+const CONVERSIONS = { jpeg: "image/jpeg", png: "image/png" } as const;
+
+export function komgaBookRoutes(services: Services) {
+  const { books, series, pages, progress } = services;
+  const presenter = new KomgaPresenter(services);
+  const one = async (book: BookView) => (await presenter.books([book]))[0];
+
+  const listBooks = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: BookSort; direction: "asc" | "desc" }) => {
+    const filter = bookFilterOf(criteria, caller.id);
+    if (!filter) return springPage([], 0, pageable);
+    const { rows, total } = await books.list(caller, filter, windowOf(pageable), bookSortOf(pageable.sort) ?? defaultSort);
+    return springPage(await presenter.books(rows), total, pageable);
+  };
+
+  /** The book next to this one in its series' reading order, or 404. */
+  const neighbour = async (caller: Caller, id: string, step: 1 | -1) => {
+    const book = await books.get(caller, id);
+    const { rows } = await series.books(caller, book.seriesId, { offset: 0, limit: UNPAGED_LIMIT });
+    const index = rows.findIndex((candidate) => candidate.id === book.id);
+    const next = index < 0 ? undefined : rows[index + step];
+    if (!next) throw notFound("book");
+    return one(next);
+  };
+
+  return new Elysia({ name: "komga-book-routes" })
+    .use(komgaAuth(services))
+    .get("/api/v1/books", ({ caller, request }) => listBooks(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
+      komga: true,
+      detail: { summary: "Komga: books (search, library_id, read_status, media_status, tag, author, deleted; Spring paging)", tags: ["komga"] },
+    })
+    .post(
+      "/api/v1/books/list",
+      ({ caller, request, body }) => listBooks(caller.user, criteriaFromSearch(body, "book"), pageableOf(queryOf(request))),
+      {
+        komga: true,
+        ...searchRequest,
+        detail: { summary: "Komga: books matching a condition tree and full-text search", tags: ["komga"] },
+      },
+    )
+    .get(
+      "/api/v1/books/latest",
+      ({ caller, request }) => listBooks(caller.user, { ...criteriaFromQuery(queryOf(request)), deleted: false }, pageableOf(queryOf(request)), { field: "createdAt", direction: "desc" }),
+      { komga: true, detail: { summary: "Komga: the newest books", tags: ["komga"] } },
+    )
+    .get(
+      "/api/v1/books/ondeck",
+      ({ caller, request }) =>
+        listBooks(caller.user, { libraryIds: criteriaFromQuery(queryOf(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, pageableOf(queryOf(request)), {
+          field: "lastRead",
+          direction: "desc",
+        }),
+      { komga: true, detail: { summary: "Komga: books to continue (started, not finished; library_id)", tags: ["komga"] } },
+    )
+    .get("/api/v1/books/:id", async ({ caller, params: { id } }) => one(await books.get(caller.user, id)), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: one book", tags: ["komga"] },
+    })
+    .get("/api/v1/books/:id/next", ({ caller, params: { id } }) => neighbour(caller.user, id, 1), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: the next book of the series", tags: ["komga"] },
+    })
+    .get("/api/v1/books/:id/previous", ({ caller, params: { id } }) => neighbour(caller.user, id, -1), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: the previous book of the series", tags: ["komga"] },
+    })
+    .get(
+      "/api/v1/books/:id/pages",
+      async ({ caller, params: { id } }) => {
+        const book = await books.get(caller.user, id);
+        // Komga lists pages only for analysed books.
+        if (mediaStatusOf(book) !== "READY") throw new DomainError("NotFound", "the book has not been analysed successfully");
+        return (await pages.list(caller.user, id)).map(toKomgaPage);
+      },
+      { komga: true, params: IdParams, detail: { summary: "Komga: the book's pages (from 1)", tags: ["komga"] } },
+    )
+    .get(
+      "/api/v1/books/:id/pages/:n",
+      async ({ caller, params: { id, n }, request }) => {
+        const query = queryOf(request);
+        const number = booleanParam(query, "zero_based") ? n + 1 : n;
+        const convert = (query.get("convert") ?? "").toLowerCase();
+        if (convert !== "" && !(convert in CONVERSIONS)) throw new DomainError("BadRequest", "convert must be jpeg or png");
+        const file = await books.fileOf(caller.user, id);
+        if (number < 1 || number > file.pageCount) throw new DomainError("BadRequest", `page ${number} does not exist: the book has ${file.pageCount} pages`);
+        const page = await pages.locate(caller.user, id, number);
+        const etag = strongEtag(`${page.tag}${convert ? `-${convert}` : ""}`);
+        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
+        if (convert) {
+          const target = CONVERSIONS[convert as keyof typeof CONVERSIONS];
+          const image = await pages.readAs(page, [target], convert as keyof typeof CONVERSIONS);
+          return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
+        }
+        const content = await pages.content(page);
+        return content.kind === "file"
+          ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), { etag, cacheControl: IMMUTABLE, mediaType: content.mediaType })
+          : binaryResponse(request, content.image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: content.image.mediaType });
+      },
+      { komga: true, params: PageParams, detail: { summary: "Komga: one page's image (convert=jpeg|png, zero_based)", tags: ["komga"] } },
+    )
+    .get(
+      "/api/v1/books/:id/thumbnail",
+      async ({ caller, params: { id }, request }) => thumbnailResponse(request, await services.covers.bookThumbnail(caller.user, id)),
+      { komga: true, params: IdParams, detail: { summary: "Komga: the book's thumbnail", tags: ["komga"] } },
+    )
+    .get("/api/v1/books/:id/file", async ({ caller, params: { id }, request }) => bookFileResponse(request, await services.bookFiles.file(caller.user, id)), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: the book's file", tags: ["komga"] },
+    })
+    .patch(
+      "/api/v1/books/:id/read-progress",
+      async ({ caller, params: { id }, body, set }) => {
+        const book = await books.get(caller.user, id);
+        if (mediaProfileOf(book.fileFormat) === "EPUB" && !(await pages.imageOnly([book])).has(book.id)) {
+          throw new DomainError("BadRequest", "page progress of a reflowable EPUB cannot be set through the Komga API");
+        }
+        if (body.completed !== true) {
+          if (body.page === undefined) throw new DomainError("BadRequest", "page is required unless completed is true");
+          if (body.page > book.pageCount) throw new DomainError("BadRequest", `page must be between 1 and ${book.pageCount}`);
+        }
+        // Komga: completed:true means the last page; otherwise completion follows the page.
+        await progress.record(caller.user, book, body.completed === true ? { completed: true } : { page: body.page });
+        set.status = 204;
+      },
+      {
+        komga: true,
+        params: IdParams,
+        body: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })), completed: t.Optional(t.Boolean()) }),
+        detail: { summary: "Komga: record the caller's page, or completion", tags: ["komga"] },
+      },
+    )
+    .delete(
+      "/api/v1/books/:id/read-progress",
+      async ({ caller, params: { id }, set }) => {
+        await progress.delete(caller.user, id);
+        set.status = 204;
+      },
+      { komga: true, params: IdParams, detail: { summary: "Komga: mark the book unread", tags: ["komga"] } },
+    );
+}

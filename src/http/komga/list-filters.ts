@@ -1,0 +1,215 @@
+/**
+ * Komga list filters (query parameters of the GET lists, condition trees of the POST lists) as
+ * Longbox's series and book filters, and Komga's sort properties as Longbox's sorts.
+ */
+import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
+import { t } from "elysia";
+import { DomainError } from "../../errors";
+import { booleanValue, flattenCondition, stringValues, type ConditionFields } from "./conditions";
+import { booleanParam, optionalList, type SortOrder } from "./spring-page";
+
+/** What a Komga list asks for, before it becomes a series or book filter. */
+export interface KomgaCriteria {
+  q?: string;
+  libraryIds?: string[];
+  seriesIds?: string[];
+  readStatuses?: ReadStatus[];
+  publishers?: string[];
+  genres?: string[];
+  tags?: string[];
+  authors?: AuthorFilter[];
+  languages?: string[];
+  seriesStatuses?: string[];
+  mediaStatuses?: string[];
+  deleted?: boolean;
+  /**
+   * Asks for something no Longbox series or book has: membership of a collection or read list
+   * (Longbox has none yet), completeness against a total book count, being a one-shot.
+   */
+  impossible?: boolean;
+}
+
+const READ_STATUSES: readonly ReadStatus[] = ["UNREAD", "IN_PROGRESS", "READ"];
+const MEDIA_STATUSES: Record<string, AnalysisState | null> = { READY: "ready", ERROR: "error", UNKNOWN: "pending", UNSUPPORTED: null, OUTDATED: null };
+/** Every Longbox series is ONGOING for Komga (Longbox keeps no publication status). */
+const SERIES_STATUS = "ONGOING";
+
+function readStatuses(values: string[] | undefined): ReadStatus[] | undefined {
+  if (values === undefined) return undefined;
+  const invalid = values.find((value) => !READ_STATUSES.includes(value as ReadStatus));
+  if (invalid !== undefined) throw new DomainError("BadRequest", `read_status must be one of ${READ_STATUSES.join(", ")}`);
+  return values as ReadStatus[];
+}
+
+/** `author=name,role` (one parameter per author; the role after the last comma may be left out). */
+function authorParams(params: URLSearchParams): AuthorFilter[] | undefined {
+  const authors = params.getAll("author").flatMap((value): AuthorFilter[] => {
+    const comma = value.lastIndexOf(",");
+    const name = (comma < 0 ? value : value.slice(0, comma)).trim();
+    const role = comma < 0 ? "" : value.slice(comma + 1).trim();
+    return name ? [role ? { name, role } : { name }] : [];
+  });
+  return authors.length > 0 ? authors : undefined;
+}
+
+/** The GET list parameters (series: /series, books: /books and /series/{id}/books). */
+export function criteriaFromQuery(params: URLSearchParams): KomgaCriteria {
+  return {
+    q: params.get("search")?.trim() || undefined,
+    libraryIds: optionalList(params, "library_id"),
+    seriesIds: optionalList(params, "series_id"),
+    readStatuses: readStatuses(optionalList(params, "read_status")),
+    publishers: optionalList(params, "publisher"),
+    genres: optionalList(params, "genre"),
+    tags: optionalList(params, "tag"),
+    authors: authorParams(params),
+    languages: optionalList(params, "language"),
+    seriesStatuses: optionalList(params, "status"),
+    mediaStatuses: optionalList(params, "media_status"),
+    deleted: booleanParam(params, "deleted"),
+    impossible:
+      optionalList(params, "collection_id") !== undefined ||
+      optionalList(params, "readlist_id") !== undefined ||
+      booleanParam(params, "complete") === true ||
+      booleanParam(params, "oneshot") === true,
+  };
+}
+
+const READ_STATUS_VALUES = [...READ_STATUSES];
+const SERIES_STATUS_VALUES = ["ENDED", "ONGOING", "ABANDONED", "HIATUS"];
+const MEDIA_STATUS_VALUES = Object.keys(MEDIA_STATUSES);
+
+const CONDITION_FIELDS = {
+  series: {
+    libraryId: null,
+    collectionId: null,
+    readStatus: READ_STATUS_VALUES,
+    seriesStatus: SERIES_STATUS_VALUES,
+    publisher: null,
+    language: null,
+    genre: null,
+    tag: null,
+    author: null,
+    deleted: null,
+    complete: null,
+    oneShot: null,
+  },
+  book: { libraryId: null, seriesId: null, readListId: null, readStatus: READ_STATUS_VALUES, mediaStatus: MEDIA_STATUS_VALUES, tag: null, author: null, deleted: null, oneShot: null },
+} as const satisfies Record<string, ConditionFields>;
+
+/** The route options of POST /series/list and /books/list. */
+export const searchRequest = {
+  body: t.Object({ condition: t.Optional(t.Unknown()), fullTextSearch: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])) }),
+};
+
+/** The body of POST /series/list or /books/list: `{condition?, fullTextSearch?}`. */
+export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_FIELDS): KomgaCriteria {
+  const search = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const flat = flattenCondition(search.condition, CONDITION_FIELDS[kind]);
+  const authors = flat.get("author")?.map((value): AuthorFilter => {
+    const author = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+    if (typeof author.name !== "string") throw new DomainError("BadRequest", "an author condition needs {name, role?}");
+    return typeof author.role === "string" && author.role ? { name: author.name, role: author.role } : { name: author.name };
+  });
+  const fullText = typeof search.fullTextSearch === "string" ? search.fullTextSearch.trim() : "";
+  return {
+    q: fullText || undefined,
+    libraryIds: stringValues(flat, "libraryId"),
+    seriesIds: stringValues(flat, "seriesId"),
+    readStatuses: readStatuses(stringValues(flat, "readStatus")),
+    publishers: stringValues(flat, "publisher"),
+    genres: stringValues(flat, "genre"),
+    tags: stringValues(flat, "tag"),
+    authors,
+    languages: stringValues(flat, "language"),
+    seriesStatuses: stringValues(flat, "seriesStatus"),
+    mediaStatuses: stringValues(flat, "mediaStatus"),
+    deleted: booleanValue(flat, "deleted"),
+    impossible: flat.has("collectionId") || flat.has("readListId") || booleanValue(flat, "complete") === true || booleanValue(flat, "oneShot") === true,
+  };
+}
+
+/** Ids must look like Longbox ids; anything else cannot match (and must not reach the database as a uuid). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const ids = (values: string[] | undefined) => values?.filter((value) => UUID.test(value));
+
+/** The series filter, or null when the criteria cannot match any Longbox series. */
+export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible"> | null {
+  if (criteria.impossible || criteria.deleted === true) return null;
+  if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
+  const libraryIds = ids(criteria.libraryIds);
+  if (libraryIds?.length === 0) return null;
+  const bookMetadata =
+    criteria.genres || criteria.tags || criteria.authors || criteria.languages
+      ? { genres: criteria.genres, tags: criteria.tags, authors: criteria.authors, languages: criteria.languages }
+      : undefined;
+  return {
+    q: criteria.q,
+    libraryIds,
+    publishers: criteria.publishers,
+    readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
+    bookMetadata,
+  };
+}
+
+/** The book filter, or null when the criteria cannot match any Longbox book. */
+export function bookFilterOf(criteria: KomgaCriteria, userId: string): Omit<BookFilter, "seriesVisible"> | null {
+  if (criteria.impossible) return null;
+  const libraryIds = ids(criteria.libraryIds);
+  const seriesIds = ids(criteria.seriesIds);
+  if (libraryIds?.length === 0 || seriesIds?.length === 0) return null;
+  let analysis: AnalysisState[] | undefined;
+  if (criteria.mediaStatuses) {
+    analysis = criteria.mediaStatuses.flatMap((status) => MEDIA_STATUSES[status.toUpperCase()] ?? []);
+    if (analysis.length === 0) return null;
+  }
+  const metadata = criteria.tags || criteria.authors ? { tags: criteria.tags, authors: criteria.authors } : undefined;
+  return {
+    q: criteria.q,
+    libraryIds,
+    seriesIds,
+    deleted: criteria.deleted,
+    readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
+    analysis,
+    metadata,
+  };
+}
+
+const SERIES_SORTS: Record<string, SeriesSort> = {
+  "metadata.titleSort": "name",
+  "metadata.title": "name",
+  name: "name",
+  relevance: "name",
+  random: "name",
+  createdDate: "createdAt",
+  created: "createdAt",
+  lastModifiedDate: "updatedAt",
+  lastModified: "updatedAt",
+  "booksMetadata.releaseDate": "year",
+};
+
+const BOOK_SORTS: Record<string, BookSort> = {
+  "metadata.numberSort": "number",
+  number: "number",
+  "metadata.title": "title",
+  name: "title",
+  createdDate: "createdAt",
+  created: "createdAt",
+  lastModifiedDate: "createdAt",
+  lastModified: "createdAt",
+  "readProgress.readDate": "lastRead",
+  series: "series",
+  seriesTitle: "series",
+};
+
+/** The first sort property Longbox knows (Komga ignores unknown ones too); undefined: the list's default. */
+function sortOf<Field extends string>(orders: SortOrder[], known: Record<string, Field>): { field: Field; direction: "asc" | "desc" } | undefined {
+  for (const order of orders) {
+    const field = known[order.property];
+    if (field) return { field, direction: order.direction };
+  }
+  return undefined;
+}
+
+export const seriesSortOf = (orders: SortOrder[]) => sortOf(orders, SERIES_SORTS);
+export const bookSortOf = (orders: SortOrder[]) => sortOf(orders, BOOK_SORTS);

@@ -1,0 +1,24 @@
+/** Turns pages of Longbox series and books into Komga DTOs, with what the DTOs need beyond the rows. */
+import type { BookView, SeriesView } from "../../db";
+import type { Caller } from "../../library/books";
+import type { Services } from "../../services";
+import { toKomgaBook, toKomgaSeries } from "./dto";
+
+export class KomgaPresenter {
+  constructor(private readonly services: Pick<Services, "catalogueMetadata" | "pages">) {}
+
+  /** Series with what their books say together (authors, genres, tags, release date). */
+  async series(caller: Caller, rows: SeriesView[]) {
+    const metadata = await this.services.catalogueMetadata.ofSeries(
+      caller,
+      rows.map((series) => series.id),
+    );
+    return rows.map((series) => toKomgaSeries(series, metadata.get(series.id)!));
+  }
+
+  /** Books, EPUBs marked Divina-compatible when every page is an image. */
+  async books(rows: BookView[]) {
+    const imageOnly = await this.services.pages.imageOnly(rows.filter((book) => book.fileFormat === "epub"));
+    return rows.map((book) => toKomgaBook(book, imageOnly.has(book.id)));
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Komga's series resource: lists (GET with filters, POST /list with a condition tree, new,
+ * updated, latest), one series, its thumbnail, its books, and the Mihon tracker's
+ * read-progress/tachiyomi (v2).
+ */
+import { Elysia, t } from "elysia";
+import type { BookView, SeriesSort } from "../../db";
+import type { Caller } from "../../library/books";
+import type { Services } from "../../services";
+import { thumbnailResponse } from "../api/covers";
+import { IdParams } from "../params";
+import { komgaAuth } from "./auth";
+import { numberSortOf } from "./dto";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
+import { KomgaPresenter } from "./presenter";
+import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
+
+
+export function komgaSeriesRoutes(services: Services) {
+  const { series, books, progress } = services;
+  const presenter = new KomgaPresenter(services);
+
+  const listSeries = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
+    const filter = seriesFilterOf(criteria, caller.id);
+    if (!filter) return springPage([], 0, pageable);
+    const { rows, total } = await series.list(caller, filter, windowOf(pageable), seriesSortOf(pageable.sort) ?? defaultSort);
+    return springPage(await presenter.series(caller, rows), total, pageable);
+  };
+
+  /** Every present book of a visible series, in reading order (for the tracker and next/previous). */
+  const allBooks = async (caller: Caller, seriesId: string): Promise<BookView[]> =>
+    (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows;
+
+  const recentlyChanged = (field: SeriesSort) => async ({ caller, request }: { caller: { user: Caller }; request: Request }) =>
+    listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request)), { field, direction: "desc" });
+
+  return new Elysia({ name: "komga-series-routes" })
+    .use(komgaAuth(services))
+    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
+      komga: true,
+      detail: { summary: "Komga: series (search, library_id, read_status, status, publisher, genre, tag, author; Spring paging)", tags: ["komga"] },
+    })
+    .post(
+      "/api/v1/series/list",
+      ({ caller, request, body }) => listSeries(caller.user, criteriaFromSearch(body, "series"), pageableOf(queryOf(request))),
+      {
+        komga: true,
+        ...searchRequest,
+        detail: { summary: "Komga: series matching a condition tree and full-text search", tags: ["komga"] },
+      },
+    )
+    .get("/api/v1/series/new", recentlyChanged("createdAt"), { komga: true, detail: { summary: "Komga: the newest series", tags: ["komga"] } })
+    .get("/api/v1/series/updated", recentlyChanged("updatedAt"), { komga: true, detail: { summary: "Komga: recently updated series", tags: ["komga"] } })
+    .get("/api/v1/series/latest", recentlyChanged("updatedAt"), { komga: true, detail: { summary: "Komga: latest series", tags: ["komga"] } })
+    .get("/api/v1/series/:id", async ({ caller, params: { id } }) => (await presenter.series(caller.user, [await series.get(caller.user, id)]))[0], {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: one series", tags: ["komga"] },
+    })
+    .get(
+      "/api/v1/series/:id/thumbnail",
+      async ({ caller, params: { id }, request }) => thumbnailResponse(request, await services.covers.seriesThumbnail(caller.user, id)),
+      { komga: true, params: IdParams, detail: { summary: "Komga: the series' thumbnail", tags: ["komga"] } },
+    )
+    .get(
+      "/api/v1/series/:id/books",
+      async ({ caller, params: { id }, request }) => {
+        await series.get(caller.user, id);
+        const pageable = pageableOf(queryOf(request));
+        const filter = bookFilterOf({ ...criteriaFromQuery(queryOf(request)), seriesIds: [id] }, caller.user.id);
+        if (!filter) return springPage([], 0, pageable);
+        const sort = bookSortOf(pageable.sort) ?? { field: "number" as const, direction: "asc" as const };
+        const { rows, total } = await books.list(caller.user, filter, windowOf(pageable), sort);
+        return springPage(await presenter.books(rows), total, pageable);
+      },
+      { komga: true, params: IdParams, detail: { summary: "Komga: the series' books (default sort metadata.numberSort)", tags: ["komga"] } },
+    )
+    .get(
+      "/api/v2/series/:id/read-progress/tachiyomi",
+      async ({ caller, params: { id } }) => tachiyomiProgress(await allBooks(caller.user, id)),
+      { komga: true, params: IdParams, detail: { summary: "Komga: the Mihon tracker's series progress", tags: ["komga"] } },
+    )
+    .put(
+      "/api/v2/series/:id/read-progress/tachiyomi",
+      async ({ caller, params: { id }, body, set }) => {
+        for (const book of await allBooks(caller.user, id)) {
+          // Books without pages have no progress to record.
+          if (numberSortOf(book) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
+            await progress.record(caller.user, book, { completed: true });
+          }
+        }
+        set.status = 204;
+      },
+      {
+        komga: true,
+        params: IdParams,
+        body: t.Object({ lastBookNumberSortRead: t.Number() }),
+        detail: { summary: "Komga: marks every book up to this number as read (Mihon tracker)", tags: ["komga"] },
+      },
+    );
+}
+
+/**
+ * Komga's tachiyomi progress: counts, the number of the last book of the unbroken run of
+ * completed books from the start (0 if none), the largest number (0 if none).
+ */
+function tachiyomiProgress(books: BookView[]) {
+  const ordered = [...books].sort((a, b) => numberSortOf(a) - numberSortOf(b));
+  const read = ordered.filter((book) => book.progress?.completed).length;
+  const inProgress = ordered.filter((book) => book.progress && !book.progress.completed).length;
+  const firstUnread = ordered.findIndex((book) => !book.progress?.completed);
+  const lastContinuous = firstUnread === 0 ? undefined : ordered[(firstUnread < 0 ? ordered.length : firstUnread) - 1];
+  return {
+    booksCount: ordered.length,
+    booksReadCount: read,
+    booksUnreadCount: ordered.length - read - inProgress,
+    booksInProgressCount: inProgress,
+    lastReadContinuousNumberSort: lastContinuous ? numberSortOf(lastContinuous) : 0,
+    maxNumberSort: ordered.length > 0 ? numberSortOf(ordered.at(-1)!) : 0,
+  };
+}

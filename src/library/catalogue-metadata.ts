@@ -1,0 +1,107 @@
+/**
+ * Metadata gathered over many books: what the books of each series say together (authors,
+ * genres, tags, first release, the first summary), and the catalogue's distinct genres, tags,
+ * publishers, languages, release years and authors as a caller sees it (filter lists).
+ * Always through the caller's sharing-tag visibility.
+ */
+import type { BookMetadataRow, Repositories } from "../db";
+import type { AccessService } from "../access/visibility";
+import type { Author } from "../formats/contract";
+import type { Caller } from "./books";
+
+/** A calendar date; month and day are 1 when the metadata names only a year (or a month). */
+export interface ReleaseDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export interface SeriesBooksMetadata {
+  authors: Author[];
+  genres: string[];
+  tags: string[];
+  language: string | null;
+  /** The earliest release of the series' books. */
+  releaseDate: ReleaseDate | null;
+  /** The summary of the first book (in number order) that has one, and that book's number. */
+  summary: string | null;
+  summaryNumber: number | null;
+  created: Date | null;
+  lastModified: Date | null;
+}
+
+export interface CatalogueFacets {
+  genres: string[];
+  tags: string[];
+  publishers: string[];
+  languages: string[];
+  releaseYears: number[];
+  authors: Author[];
+}
+
+export function releaseDateOf(book: Pick<BookMetadataRow, "year" | "metadata">): ReleaseDate | null {
+  if (book.year === null) return null;
+  return { year: book.year, month: book.metadata.month ?? 1, day: book.metadata.day ?? 1 };
+}
+
+const dateKey = (date: ReleaseDate) => date.year * 10_000 + date.month * 100 + date.day;
+
+export class CatalogueMetadataService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessService,
+  ) {}
+
+  /** For each of these series (the caller may see them) the combined metadata of its present books. */
+  async ofSeries(caller: Caller, seriesIds: string[]): Promise<Map<string, SeriesBooksMetadata>> {
+    const result = new Map<string, SeriesBooksMetadata>();
+    if (seriesIds.length === 0) return result;
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    const rows = await this.repositories.books.metadataOf({ seriesIds, deleted: false, seriesVisible });
+    for (const seriesId of seriesIds) result.set(seriesId, combine(rows.filter((row) => row.seriesId === seriesId)));
+    return result;
+  }
+
+  /** Distinct values over the present books the caller may see, optionally in some libraries only. */
+  async facets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
+    const authors = new Map<string, Author>();
+    for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
+    return {
+      genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
+      tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
+      publishers: distinct(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
+      languages: distinct(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
+      releaseYears: [...new Set(rows.flatMap((row) => (row.year === null ? [] : [row.year])))].sort((a, b) => b - a),
+      authors: [...authors.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role)),
+    };
+  }
+}
+
+/** `rows` are one series' books in number order. */
+function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
+  const authors = new Map<string, Author>();
+  for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
+  const dates = rows.flatMap((row) => releaseDateOf(row) ?? []);
+  const withSummary = rows.find((row) => row.summary);
+  const times = (pick: (row: BookMetadataRow) => Date) => rows.map((row) => pick(row).getTime());
+  return {
+    authors: [...authors.values()],
+    genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
+    tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
+    language: rows.find((row) => row.metadata.language)?.metadata.language ?? null,
+    releaseDate: dates.length === 0 ? null : dates.reduce((first, date) => (dateKey(date) < dateKey(first) ? date : first)),
+    summary: withSummary?.summary ?? null,
+    summaryNumber: withSummary?.numberSort ?? null,
+    created: rows.length === 0 ? null : new Date(Math.min(...times((row) => row.createdAt))),
+    lastModified: rows.length === 0 ? null : new Date(Math.max(...times((row) => row.updatedAt))),
+  };
+}
+
+/** Distinct values ignoring case (the first spelling wins), sorted. */
+function distinct(values: string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const value of values) if (!byKey.has(value.toLowerCase())) byKey.set(value.toLowerCase(), value);
+  return [...byKey.values()].sort((a, b) => a.localeCompare(b));
+}

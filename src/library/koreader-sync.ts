@@ -1,0 +1,102 @@
+/**
+ * KOReader progress sync (kosync) on top of Longbox's own read progress: one position per user
+ * and book, whichever client wrote it.
+ *
+ * KOReader names a book by its document id (./koreader-document-id.ts, or the MD5 of its file
+ * name) and describes a position with a `percentage` (0..1) and a `progress` string: the page
+ * number for paged documents (comics, PDF) and a CREngine XPointer for reflowable ones (EPUB),
+ * e.g. `/body/DocFragment[10]/body/div/p[1]/text().0`, where DocFragment[k] is the k-th spine
+ * item. Pushed positions become read progress (an EPUB's XPointer is kept and given back as it
+ * was pushed); progress written elsewhere is described to KOReader the same way.
+ *
+ * Only books the caller may see are found: a hidden book is unknown here. When one document id
+ * names several visible books (the same file in two libraries), a push records the position on
+ * each of them and a pull answers the most recent.
+ */
+import type { BookView, ProgressRecord } from "../db";
+import type { FormatRegistry } from "../formats/registry";
+import type { BookService, Caller } from "./books";
+import type { ProgressService, ProgressUpdate } from "./progress";
+
+/** A position as kosync carries it. */
+export interface KoreaderPosition {
+  percentage: number;
+  progress: string;
+  device: string;
+  deviceId: string;
+}
+
+export interface KoreaderRecordedPosition extends KoreaderPosition {
+  /** The server's time of the write, in whole seconds since the epoch. */
+  timestamp: number;
+}
+
+/** How progress written by Longbox's own clients names its device to KOReader. */
+const LONGBOX_DEVICE = "Longbox";
+/** More books than this under one document id is not a real library; the rest are ignored. */
+const MAX_BOOKS_PER_DOCUMENT = 20;
+
+export class KoreaderSyncService {
+  constructor(
+    private readonly books: BookService,
+    private readonly progress: ProgressService,
+    private readonly formats: FormatRegistry,
+  ) {}
+
+  /** The caller's position in the document; null when the book is unknown (or hidden) or unread. */
+  async pull(caller: Caller, document: string): Promise<KoreaderRecordedPosition | null> {
+    let latest: { book: BookView; progress: ProgressRecord } | undefined;
+    for (const book of await this.booksNamed(caller, document)) {
+      if (book.progress && (!latest || book.progress.updatedAt > latest.progress.updatedAt)) latest = { book, progress: book.progress };
+    }
+    return latest ? this.describe(latest.book, latest.progress) : null;
+  }
+
+  /** Records the position on the books the document id names; null when there is none (or it is hidden). */
+  async push(caller: Caller, document: string, position: KoreaderPosition): Promise<{ timestamp: number } | null> {
+    const books = await this.booksNamed(caller, document);
+    let recorded: ProgressRecord | undefined;
+    for (const book of books) recorded = await this.progress.record(caller, book, this.toUpdate(book, position));
+    return recorded ? { timestamp: epochSeconds(recorded.updatedAt) } : null;
+  }
+
+  private async booksNamed(caller: Caller, document: string): Promise<BookView[]> {
+    const found = await this.books.list(caller, { deleted: false, koreaderDocument: document }, { offset: 0, limit: MAX_BOOKS_PER_DOCUMENT });
+    return found.rows;
+  }
+
+  private toUpdate(book: BookView, position: KoreaderPosition): ProgressUpdate {
+    const device = { device: position.device, deviceId: position.deviceId };
+    const percentage = Math.min(1, Math.max(0, position.percentage));
+    if (this.formats.readsAsPublication(book.fileFormat)) {
+      const fragment = spineItemOf(position.progress);
+      const page = fragment !== undefined && fragment <= book.pageCount ? fragment : undefined;
+      return { page, progression: percentage, xpointer: position.progress, ...device };
+    }
+    const pushed = /^\d+$/.test(position.progress.trim()) ? Number(position.progress.trim()) : undefined;
+    // A page number outside the book (KOReader counted pages differently) falls back on the percentage.
+    const page = pushed !== undefined && pushed >= 1 && pushed <= book.pageCount ? pushed : Math.max(1, Math.round(percentage * book.pageCount));
+    return { page, ...device };
+  }
+
+  private describe(book: BookView, progress: ProgressRecord): KoreaderRecordedPosition {
+    const reflowable = this.formats.readsAsPublication(book.fileFormat);
+    const fraction = progress.progression ?? (progress.completed ? 1 : book.pageCount > 0 ? progress.page / book.pageCount : 0);
+    return {
+      percentage: fraction,
+      progress: reflowable ? (progress.xpointer ?? `/body/DocFragment[${progress.page}].0`) : String(progress.page),
+      device: progress.device ?? LONGBOX_DEVICE,
+      deviceId: progress.deviceId ?? "",
+      timestamp: epochSeconds(progress.updatedAt),
+    };
+  }
+}
+
+/** The spine item (1-based) an XPointer points into: k in its leading `/body/DocFragment[k]`. */
+function spineItemOf(xpointer: string): number | undefined {
+  const match = /^\/body\/DocFragment\[(\d+)\]/.exec(xpointer);
+  const index = match ? Number(match[1]) : 0;
+  return index >= 1 ? index : undefined;
+}
+
+const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

@@ -1,0 +1,85 @@
+/**
+ * Where the Komga API lives and what its cookies say: a custom prefix behind a public https
+ * address with a path gives cookies that path and `Secure` (Komelia keeps only cookies whose
+ * path is the server address's path); browsers' XMLHttpRequest gets no Basic challenge.
+ */
+import { beforeAll, expect, test } from "bun:test";
+import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
+import { forEachDatabase } from "../helpers/server";
+
+forEachDatabase(
+  "Komga API cookie scope",
+  (server) => {
+    beforeAll(async () => {
+      const session = await adminSession(server());
+      await createUser(server(), session.token, "reader");
+    });
+
+    test("the API answers under the configured prefix only", async () => {
+      const moved = await server().fetch("/komga/api/v2/users/me", { headers: basic("reader", PASSWORD) });
+      expect(moved.status).toBe(404);
+      await moved.body?.cancel();
+      const here = await server().fetch("/kg/api/v2/users/me", { headers: basic("reader", PASSWORD) });
+      expect(here.status).toBe(200);
+      await here.body?.cancel();
+    });
+
+    test("cookies take the public path of the prefix and are Secure on an https address", async () => {
+      const response = await server().fetch("/kg/api/v2/users/me?remember-me=true", { headers: basic("reader", PASSWORD) });
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+      const cookies = response.headers.getSetCookie();
+      expect(cookies).toHaveLength(2);
+      for (const cookie of cookies) {
+        expect(cookie).toMatch(/^(KOMGA-SESSION|komga-remember-me)=rt_[A-Za-z0-9_-]{43}; /);
+        expect(cookie.split("; ").slice(1)).toEqual(expect.arrayContaining(["Path=/longbox/kg", "HttpOnly", "SameSite=Lax", "Secure"]));
+      }
+    });
+
+    test("an XMLHttpRequest without credentials gets a 401 without the Basic challenge; others get the challenge", async () => {
+      const xhr = await server().fetch("/kg/api/v1/libraries", { headers: { "x-requested-with": "XMLHttpRequest" } });
+      expect(xhr.status).toBe(401);
+      expect(xhr.headers.get("www-authenticate")).toBeNull();
+      await xhr.body?.cancel();
+      const plain = await server().fetch("/kg/api/v1/libraries");
+      expect(plain.headers.get("www-authenticate")).toBe('Basic realm="Realm"');
+      await plain.body?.cancel();
+      const wrong = await server().fetch("/kg/api/v1/libraries", { headers: basic("reader", "not the password") });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get("www-authenticate")).toBe('Basic realm="Realm"');
+      expect(wrong.headers.getSetCookie()).toEqual([]);
+      await wrong.body?.cancel();
+    });
+
+    test("bodies are bounded and condition trees limited: 413 for a huge body, 400 for deep nesting or broken JSON, 401 before any of it for strangers", async () => {
+      const reader = basic("reader", PASSWORD);
+      const post = (body: string, headers: Record<string, string> = reader) =>
+        server().fetch("/kg/api/v1/series/list", { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+      const huge = JSON.stringify({ fullTextSearch: "x".repeat(200_000) });
+      const tooBig = await post(huge);
+      expect(tooBig.status).toBe(413);
+      let deep: unknown = { libraryId: { operator: "is", value: "x" } };
+      for (let level = 0; level < 40; level++) deep = { allOf: [deep] };
+      const nested = await post(JSON.stringify({ condition: deep }));
+      expect(nested.status).toBe(400);
+      expect((await nested.json()).message).toContain("nested");
+      expect((await post("{not json")).status).toBe(400);
+      expect((await post(JSON.stringify({ condition: {} }))).status).toBe(200);
+      expect((await post(JSON.stringify({}), {})).status).toBe(401);
+      const patch = await server().fetch(`/kg/api/v1/books/01900000-0000-7000-8000-000000000000/read-progress`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", ...reader },
+        body: JSON.stringify({ page: 1, padding: "x".repeat(100_000) }),
+      });
+      expect(patch.status).toBe(413);
+    });
+
+    test("a forged or unknown session cookie is no session", async () => {
+      const forged = await server().fetch("/kg/api/v1/libraries", { headers: { cookie: `KOMGA-SESSION=rt_${"A".repeat(43)}; komga-remember-me=nonsense` } });
+      expect(forged.status).toBe(401);
+      await forged.body?.cancel();
+    });
+  },
+  // A small body limit, so that the test's bodies pass it without megabytes of padding.
+  { komga_api: { enabled: true, prefix: "kg" }, application: { base_url: "https://books.example.org/longbox", max_request_body_bytes: 64 * 1024 } },
+);
