@@ -2,8 +2,9 @@
  * Libraries that follow the disk: files added, changed, renamed, moved between folders and
  * deleted under a watched library are catalogued by targeted scans (trigger `watch`) within
  * the quiet window plus a margin, keeping book ids and reading progress across moves; a copy in
- * progress is not catalogued half-written; polling works with events off; touching one book of
- * a large library rescans only its folder.
+ * progress is not catalogued half-written; changes during a full scan wait for it (one watch scan,
+ * no storm); polling works with events off; touching one book of a large library rescans only
+ * its folder.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -136,6 +137,26 @@ forEachDatabase(
         expect(JSON.stringify(errors.body)).not.toContain("Delta 001.cbz");
       });
     });
+
+    test("changes made while a full scan runs wait for it, then one watch scan takes them all", async () => {
+      const library = await watchedLibrary("Busy", {}, async (root) => {
+        for (let index = 0; index < 200; index++) {
+          await makeCbz(join(root, `Series ${index % 10}`, `Book ${index}.cbz`), { pages: 1, seed: 500 + index });
+        }
+      });
+      const watchScansStarted = () =>
+        server().logs.filter((line) => line.includes("scan started") && line.includes(library.id) && line.includes("watch")).length;
+      const deep = await server().json("POST", `/api/v1/libraries/${library.id}/scan?mode=deep`, undefined, admin);
+      expect(deep.status).toBe(202);
+      for (let index = 0; index < 5; index++) {
+        await makeCbz(join(library.root, `New ${index}`, "New 001.cbz"), { pages: 2, seed: 900 + index });
+        await Bun.sleep(100);
+      }
+      await nextWatchScan(library.id, deep.body.scanId);
+      await Bun.sleep(QUIET_SECONDS * 1000 * 3);
+      expect(watchScansStarted()).toBe(1);
+      for (let index = 0; index < 5; index++) expect(await bookNamed(library.id, `New ${index}/New 001.cbz`)).toBeDefined();
+    }, 120_000);
 
     test("polling finds changes with events turned off", async () => {
       const library = await watchedLibrary("Polled", { watch: false, pollSeconds: 1 }, async (root) => {
