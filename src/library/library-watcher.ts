@@ -105,7 +105,8 @@ class WatchedLibrary {
   private watchEvents(): void {
     try {
       this.events = watch(this.library.path, { recursive: true }, (_event, name) => {
-        if (name === null) this.eventsLost(new Error("an event without a file name (the event queue overflowed)"));
+        // No name: the queue overflowed, or the watched folder itself went away (Bun passes undefined).
+        if (!name) this.eventsLost(new Error("an event without a file name (queue overflow, or the library folder went away)"));
         else void this.changed(join(this.library.path, name.toString()));
       });
       this.events.on("error", (error) => this.eventsLost(error));

@@ -3,8 +3,8 @@
  * deleted under a watched library are catalogued by targeted scans (trigger `watch`) within
  * the quiet window plus a margin, keeping book ids and reading progress across moves; a copy in
  * progress is not catalogued half-written; changes during a full scan wait for it (one watch scan,
- * no storm); polling works with events off; touching one book of a large library rescans only
- * its folder.
+ * no storm); a library folder that goes away is logged, scanned and then polled; polling works
+ * with events off; touching one book of a large library rescans only its folder.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -157,6 +157,26 @@ forEachDatabase(
       expect(watchScansStarted()).toBe(1);
       for (let index = 0; index < 5; index++) expect(await bookNamed(library.id, `New ${index}/New 001.cbz`)).toBeDefined();
     }, 120_000);
+
+    test("when events cannot be had, the log says so, a normal scan is asked for and polling takes over", async () => {
+      const library = await watchedLibrary("Lost", { watch: false }, async (root) => {
+        await makeCbz(join(root, "Series", "Lost 001.cbz"), { pages: 1, seed: 31 });
+      });
+      const before = (await status(library.id)).scanId;
+      const updated = await server().json("PATCH", `/api/v1/libraries/${library.id}`, { scanningConfig: { watch: true, pollSeconds: 1 } }, admin);
+      expect(updated.status).toBe(200);
+      await Bun.sleep(200);
+      rmSync(library.root, { recursive: true }); // an unmounted share: the watch ends
+      await until("the log line", async () => server().logs.some((line) => line.includes("file-system events lost") && line.includes(library.id)));
+      const catchUp = await until("the catch-up scan", async () => {
+        const current = await status(library.id);
+        return current.scanId !== before && current.trigger === "watch" && ["completed", "failed"].includes(current.status) && current;
+      });
+      expect(catchUp.failureReason).toContain("cannot be read");
+      // The share comes back: polling sees the new book.
+      await makeCbz(join(library.root, "Series", "Lost 002.cbz"), { pages: 2, seed: 32 });
+      expect((await until("the polled book", () => bookNamed(library.id, "Lost 002.cbz"))).pageCount).toBe(2);
+    });
 
     test("polling finds changes with events turned off", async () => {
       const library = await watchedLibrary("Polled", { watch: false, pollSeconds: 1 }, async (root) => {
