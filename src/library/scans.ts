@@ -49,6 +49,8 @@ export class ScanService implements LibraryObserver {
   private worker: Promise<void> | undefined;
   private wake = false;
   private stopped = false;
+  /** Paths of the targeted (watch) scans still pending, by scan id; lost on restart: the scan is then a full one. */
+  private readonly scopes = new Map<string, Set<string>>();
 
   constructor(
     private readonly repositories: Repositories,
@@ -84,6 +86,26 @@ export class ScanService implements LibraryObserver {
     }
     this.pump();
     return this.toDto(scan);
+  }
+
+  /**
+   * A targeted scan of these paths (folders or files) for the library watcher. Joins a pending
+   * watch scan, or counts as done when a full scan is pending (it will see them). Returns false
+   * while a scan of the library runs: the caller keeps the paths and asks again later.
+   */
+  async requestPaths(libraryId: string, paths: readonly string[]): Promise<boolean> {
+    const active = await this.repositories.scans.activeForLibrary(libraryId);
+    if (active?.status === "pending") {
+      const scope = this.scopes.get(active.id);
+      for (const path of paths) scope?.add(path);
+      return true;
+    }
+    if (active) return false;
+    const scan = await this.repositories.scans.enqueue(libraryId, "normal", "watch");
+    if (!scan) return false;
+    this.scopes.set(scan.id, new Set(paths));
+    this.pump();
+    return true;
   }
 
   /**
@@ -180,10 +202,12 @@ export class ScanService implements LibraryObserver {
       this.thumbnails.resume();
       return;
     }
+    const scope = this.scopes.get(scan.id);
+    this.scopes.delete(scan.id);
     const current = () => this.toDto({ ...started, ...counters });
     this.events.publish(scan.id, "scan.started", current());
     const log = this.log.child({ scanId: scan.id, libraryId: library.id });
-    log.info("scan started", { mode: scan.mode, trigger: scan.trigger });
+    log.info("scan started", { mode: scan.mode, trigger: scan.trigger, ...(scope ? { paths: [...scope] } : {}) });
 
     let persistedAt = Date.now();
     let persisting: Promise<unknown> = Promise.resolve();
@@ -207,6 +231,7 @@ export class ScanService implements LibraryObserver {
           bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
         },
         scan.confirmRemovals,
+        scope && [...scope],
       );
       outcome = { status: "completed", reason: null };
     } catch (error) {

@@ -115,7 +115,7 @@ describe("the compiled binary", () => {
     expect(binaryReports.map((report) => report.path)).toEqual(books);
     expect(binaryReports.map(comparable)).toEqual(sourceReports.map(comparable));
     // Both could fail alike (a plugin that cannot load anywhere): every format must read books.
-    for (const format of ["cbz", "cbr", "epub", "pdf"]) {
+    for (const format of ["cbz", "cbr", "epub", "pdf", "cb7", "cbt"]) {
       expect(binaryReports.some((report) => report.format === format && (report.pageCount ?? 0) > 0)).toBe(true);
     }
 

@@ -312,7 +312,7 @@ export function defineSchema(d: SchemaKit) {
       libraryId: ref("library_id").notNull().references(() => libraries.id, { onDelete: "cascade" }),
       mode: d.text("mode", { enum: ["normal", "deep"] }).notNull(),
       status: d.text("status", { enum: ["pending", "running", "completed", "failed", "cancelled"] }).notNull(),
-      trigger: d.text("trigger", { enum: ["manual", "schedule", "startup"] }).notNull(),
+      trigger: d.text("trigger", { enum: ["manual", "schedule", "startup", "watch"] }).notNull(),
       filesDiscovered: d.integer("files_discovered").notNull(),
       filesProcessed: d.integer("files_processed").notNull(),
       seriesCreated: d.integer("series_created").notNull(),
