@@ -49,7 +49,7 @@ for (const kind of DATABASE_KINDS) {
       writeFileSync(
         configPath,
         JSON.stringify({
-          application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+          application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
           database: database.config,
           auth: TEST_AUTH,
           scanner: { concurrency: 1 },
