@@ -58,7 +58,11 @@ describe("serve --workers 2 [sqlite]", () => {
     const configPath = join(dir, "config.yaml");
     writeFileSync(
       configPath,
-      JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, database: database.config, auth: TEST_AUTH }),
+      JSON.stringify({
+        application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+        database: database.config,
+        auth: { ...TEST_AUTH, login_max_failures: 3 },
+      }),
     );
     libraryRoot = tempFolder();
     for (let index = 1; index <= BOOKS; index++) {
@@ -127,6 +131,14 @@ describe("serve --workers 2 [sqlite]", () => {
     const scanStatus = await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
     expect(scanStatus.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
   }, 120_000);
+
+  test("failed sign-ins count in every process: the limit holds whichever process answers", async () => {
+    const attempt = () => call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });
+    // Spread over both processes (a connection each); in-memory counting would let through
+    // the attempts that reach the process which saw fewer than 3.
+    for (let failure = 0; failure < 3; failure++) expect((await attempt()).status).toBe(401);
+    for (let blocked = 0; blocked < 8; blocked++) expect((await attempt()).status).toBe(429);
+  }, 60_000);
 
   test("SIGTERM on the first process stops every process", async () => {
     const pids = new Set(socketOwners(port, "listening"));
