@@ -147,11 +147,13 @@ async function serve(values: { config?: string; port?: string; workers?: string;
     process.off("SIGINT", signal);
     throw error;
   }
+  // On PostgreSQL the database relays events between all processes; else IPC does.
+  const channels = server.services.database.notifications ? undefined : server.services;
   let webWorkers: WebWorkers | undefined;
   if (supervises) {
-    webWorkers = startWebWorkers(workers, { port: server.port, configPath: resolve(loaded.path), channels: server.services, log: server.services.log });
+    webWorkers = startWebWorkers(workers, { port: server.port, configPath: resolve(loaded.path), channels, log: server.services.log });
   }
-  const leaveSupervisor = supervisedAs === undefined ? undefined : joinSupervisor(server.services, signal);
+  const leaveSupervisor = supervisedAs === undefined ? undefined : joinSupervisor(channels, signal);
   await signalled;
   // A second signal while stopping ends the process at once.
   const force = () => process.exit(EXIT_FAILURE);

@@ -7,6 +7,7 @@ import type { LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
 import { resolveJwtSecret } from "./config/secrets";
 import { openDataLayer } from "./db";
+import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
@@ -77,6 +78,11 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     await data.database.close().catch(() => undefined);
     throw error;
   });
+  const notifications = data.database.notifications;
+  if (notifications) {
+    // Scan progress and reading changes reach event streams held by the other instances.
+    await relayEventsThroughDatabase(services, notifications, (error) => log.warn("an event could not be sent to the other instances", { error }));
+  }
   const role = options.role ?? "all";
   const runsJobs = role !== "web";
   const app = createHttpApp(services);

@@ -2,7 +2,8 @@
  * `longbox serve --workers N`: one machine's cores serving one port. The process the user
  * started serves HTTP and runs every background job; it starts N-1 more processes with role
  * `web` on the same port (SO_REUSEPORT: the kernel spreads new connections over them) and
- * relays scan and reading events between all of them over IPC, so an event stream connected
+ * relays scan and reading events between all of them (over IPC; on PostgreSQL the database
+ * relays them, see ../events/process-relay.ts), so an event stream connected
  * to any process sees every scan. A web process that dies is replaced; web processes stop
  * with the supervisor, and stop by themselves if it is killed outright.
  */
@@ -20,7 +21,8 @@ export interface WebWorkers {
 
 export function startWebWorkers<T>(
   count: number,
-  options: { port: number; configPath: string; channels: EventChannels<T>; log: Logger },
+  /** `channels`: relay events over IPC (not needed when the database relays them: PostgreSQL). */
+  options: { port: number; configPath: string; channels?: EventChannels<T>; log: Logger },
 ): WebWorkers {
   const children = new Set<Bun.Subprocess>();
   let stopping = false;
@@ -34,7 +36,7 @@ export function startWebWorkers<T>(
       }
     }
   };
-  const deliver = relayEvents(options.channels, (message) => broadcast(message));
+  const deliver = options.channels ? relayEvents(options.channels, (message) => broadcast(message)) : () => undefined;
   const spawn = (index: number) => {
     const child = Bun.spawn(
       [...ownCommand(), "serve", "--role", "web", "--workers", "1", "--port", String(options.port), "--config", options.configPath],
@@ -70,8 +72,8 @@ export function startWebWorkers<T>(
  * In a supervised web process: events to and from the supervisor, and an end when it is gone.
  * Returns the function that leaves (the IPC channel would otherwise keep the process alive).
  */
-export function joinSupervisor<T>(channels: EventChannels<T>, stop: () => void): () => void {
-  const deliver = relayEvents(channels, (message) => process.send?.(message));
+export function joinSupervisor<T>(channels: EventChannels<T> | undefined, stop: () => void): () => void {
+  const deliver = channels ? relayEvents(channels, (message) => process.send?.(message)) : () => undefined;
   const receive = (message: unknown) => deliver(message as RelayMessage<T>);
   process.on("message", receive);
   // A supervisor killed outright (SIGKILL) cannot stop us: a web process left alone would keep
