@@ -13,28 +13,9 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
+import { processClient, scanStreamTranscript, waitFor } from "../helpers/server-processes";
 
 const BOOKS = 40;
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
-const requester = (server: ServerProcess) => async (method: string, path: string, token?: string, body?: unknown) => {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
-};
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one PostgreSQL database", () => {
   let database: TestDatabase;
@@ -72,34 +53,23 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one Post
 
   test("a scan requested through A runs once; streams on A and B both see it start and complete", async () => {
     expect(a.url).not.toBe(b.url);
-    const callA = requester(a);
-    const callB = requester(b);
+    const callA = processClient(a.url);
+    const callB = processClient(b.url);
     expect((await callA("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD })).status).toBe(201);
     const { body: session } = await callB("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
     const token = session.token as string;
     const { body: library } = await callA("POST", "/api/v1/libraries", token, { name: "shared", path: libraryRoot });
 
     // A stream on each instance: whichever one runs the scan, the other's stream needs the relay.
-    const transcripts = ["", ""];
-    const controller = new AbortController();
-    const streams = [a, b].map(async (server, index) => {
-      const response = await fetch(`${server.url}/api/v1/scans/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) transcripts[index] += decoder.decode(chunk.value);
-      } catch {
-        // Aborted at the end.
-      }
-    });
-    await waitFor(() => transcripts.every((text) => text.includes(": connected")), "both streams to connect");
+    const streams = [a, b].map((server) => scanStreamTranscript(server.url, token));
+    const transcripts = () => streams.map((stream) => stream.transcript());
+    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "both streams to connect");
 
     const { status, body: requested } = await callA("POST", `/api/v1/libraries/${library.id}/scan`, token);
     expect(status).toBe(202);
-    await waitFor(() => transcripts.every((text) => text.includes("event: scan.completed")), "both streams to see the scan complete", 60_000);
-    controller.abort();
-    await Promise.all(streams);
-    for (const transcript of transcripts) {
+    await waitFor(() => transcripts().every((text) => text.includes("event: scan.completed")), "both streams to see the scan complete", 60_000);
+    await Promise.all(streams.map((stream) => stream.stop()));
+    for (const transcript of transcripts()) {
       expect(transcript.match(/event: scan\.started/g)).toHaveLength(1);
       expect(transcript.match(/event: scan\.completed/g)).toHaveLength(1);
       expect(transcript).toContain(requested.scanId);
@@ -112,7 +82,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one Post
 
   test("failed sign-ins counted through A hold on B", async () => {
     const attempt = (server: ServerProcess) =>
-      requester(server)("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });
+      processClient(server.url)("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });
     for (let failure = 0; failure < 3; failure++) expect((await attempt(a)).status).toBe(401);
     expect((await attempt(b)).status).toBe(429);
     expect((await attempt(a)).status).toBe(429);

@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
+import { processClient, scanStreamTranscript, waitFor, type ProcessCall } from "../helpers/server-processes";
 
 const BOOKS = 60;
 const STREAMS = 12;
@@ -24,33 +25,13 @@ function socketOwners(port: number, state: "listening" | "established"): number[
   return [...result.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
 describe("serve --workers 2 [sqlite]", () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let port: number;
   let libraryRoot: string;
 
-  /** A request on a connection of its own, so that consecutive requests can reach different processes. */
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        connection: "close",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
-  };
+  let call: ProcessCall;
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "longbox-workers-"));
@@ -72,6 +53,8 @@ describe("serve --workers 2 [sqlite]", () => {
       env: { PATH: process.env.PATH ?? "" },
     });
     port = Number(new URL(server.url).port);
+    // A connection per request, so that consecutive requests reach both processes.
+    call = processClient(server.url, true);
     await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
   }, 60_000);
   afterAll(async () => {
@@ -87,36 +70,22 @@ describe("serve --workers 2 [sqlite]", () => {
     const token = session.token as string;
     const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "workers", path: libraryRoot });
 
-    const transcripts: string[] = Array.from({ length: STREAMS }, () => "");
-    const controllers = transcripts.map(() => new AbortController());
-    const streams = transcripts.map(async (_, index) => {
-      const response = await fetch(`${server.url}/api/v1/scans/stream`, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: controllers[index]!.signal,
-      });
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) transcripts[index] += decoder.decode(chunk.value);
-      } catch {
-        // Aborted at the end of the test.
-      }
-    });
-    await waitFor(() => transcripts.every((text) => text.includes(": connected")), "every stream to connect");
+    const streams = Array.from({ length: STREAMS }, () => scanStreamTranscript(server.url, token));
+    const transcripts = () => streams.map((stream) => stream.transcript());
+    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "every stream to connect");
     // The kernel spread the streams over both processes (2 × 0.5^12 that it did not).
     const holders = new Set(socketOwners(port, "established"));
     expect(holders.size).toBe(2);
 
     const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
     expect(status).toBe(202);
-    await waitFor(() => transcripts.every((text) => text.includes("event: scan.completed")), "every stream to see the scan complete", 60_000);
-    for (const text of transcripts) {
+    await waitFor(() => transcripts().every((text) => text.includes("event: scan.completed")), "every stream to see the scan complete", 60_000);
+    for (const text of transcripts()) {
       expect(text.match(/event: scan\.started/g)).toHaveLength(1);
       expect(text.match(/event: scan\.completed/g)).toHaveLength(1);
       expect(text).toContain(requested.scanId);
     }
-    for (const controller of controllers) controller.abort();
-    await Promise.all(streams);
+    await Promise.all(streams.map((stream) => stream.stop()));
     // One process ran it: one "scan started" line in the shared log.
     expect(server.output().match(/scan started/g)).toHaveLength(1);
 
