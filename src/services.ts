@@ -106,7 +106,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle({
+  const throttle = new LoginThrottle(repositories, {
     maxFailures: auth.login_max_failures,
     maxAddressFailures: auth.login_max_address_failures,
     windowMs: auth.login_window_minutes * 60_000,

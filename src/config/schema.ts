@@ -40,6 +40,11 @@ export const ConfigSchema = T.Object(
       trust_proxy: T.Boolean({ default: false }),
       /** Largest request body (JSON, forms) read by any route; uploads have their own limit. */
       max_request_body_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
+      /**
+       * HTTP processes sharing the port (`serve --workers` wins): 0 = one per core. One of them
+       * runs the background jobs; see docs/scaling.md.
+       */
+      workers: T.Integer({ minimum: 0, maximum: 256, default: 0 }),
       /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
       shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
     }),

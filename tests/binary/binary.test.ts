@@ -63,7 +63,7 @@ describe("the compiled binary", () => {
       const database = await createTestDatabase(kind, dataDir);
       try {
         const configPath = join(dataDir, "config.yaml");
-        const config = { application: { host: "127.0.0.1", data_dir: dataDir }, database: database.config, auth: TEST_AUTH };
+        const config = { application: { host: "127.0.0.1", workers: 1, data_dir: dataDir }, database: database.config, auth: TEST_AUTH };
         writeFileSync(configPath, JSON.stringify(config));
         if (kind === "postgres") {
           const migrate = await runBinary(["migrate", "--config", configPath]);
