@@ -59,7 +59,7 @@ const binary = await buildIsolatedBinary();
 try {
   const dataDir = binary.scratch("data");
   const configPath = join(dataDir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", data_dir: dataDir }, logging: { level: "warn" } }));
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", workers: 1, data_dir: dataDir }, logging: { level: "warn" } }));
   const serveArgs = ["serve", "--config", configPath];
   const binaryCommand = [binary.path, ...serveArgs];
   const sourceCommand = [process.execPath, join(projectRoot, "src", "main.ts"), ...serveArgs];

@@ -11,9 +11,11 @@
  *
  *   bun bench/pdf-render.ts [--runs 5]
  */
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { AnalysisLimits } from "../src/formats/contract";
+import { ExtractionCache } from "../src/formats/extraction-cache";
 import { pdfPlugin } from "../plugins/pdf/index";
 import { renderPdfPage } from "../plugins/pdf/page-render";
 import { fixture } from "../tests/helpers/fixtures";
@@ -35,12 +37,14 @@ const PAGES: [string, number][] = [
 ];
 
 type Mode = "in-thread" | "worker";
+/** PDF pages never go through the extraction cache. */
+const UNUSED_CACHE = new ExtractionCache(join(tmpdir(), "longbox-bench-extraction-cache"), 0);
 const MODES: Mode[] = ["in-thread", "worker"];
 
 function render(mode: Mode, [name, page]: [string, number]): Promise<unknown> {
   const path = fixture(join("pdf", name));
   if (mode === "in-thread") return renderPdfPage(path, page, LIMITS);
-  return pdfPlugin.readPage(path, page, { limits: LIMITS, signal: new AbortController().signal });
+  return pdfPlugin.readPage(path, page, { limits: LIMITS, signal: new AbortController().signal, extractionCache: UNUSED_CACHE });
 }
 
 /** A client in its own thread: GET `url` every 10 ms between "start" and "stop", then the latencies. */

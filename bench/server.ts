@@ -36,7 +36,7 @@ export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | 
     };
   }
   const configPath = join(dataDir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database }));
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: dataDir }, database }));
   const { url, child } = await startServerProcess([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env });
   const json = { "content-type": "application/json" };
   await fetch(`${url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });

@@ -6,6 +6,8 @@
 export interface ServerProcess {
   url: string;
   child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the process has written to stdout so far (its log lines). */
+  output(): string;
 }
 
 export async function startServerProcess(
@@ -37,5 +39,5 @@ export async function startServerProcess(
       reject(new Error(`the server exited before listening:\n${output}${await stderr}`));
     })();
   });
-  return { url, child };
+  return { url, child, output: () => output };
 }

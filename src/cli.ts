@@ -3,12 +3,15 @@
  * `longbox user create ...`, `longbox migrate`, `longbox analyze FILE...`, `--version`, `--help`.
  * Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad configuration (reason on stderr).
  */
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config/load";
 import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
-import { loggerFor, openMigratedDataLayer, startServer } from "./server";
+import { joinSupervisor, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
+import { loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";
 import { VERSION, versionReport } from "./version";
@@ -22,7 +25,12 @@ class UsageError extends Error {}
 const HELP = `longbox ${VERSION}: a self-hosted server for comics, manga and ebooks
 
 Usage:
-  longbox [serve] [--config PATH] [--port N]   start the server (default command)
+  longbox [serve] [--config PATH] [--port N] [--workers N] [--role all|web|worker]
+                                               start the server (default command); --workers N
+                                               serves the port with N processes (default
+                                               application.workers, 0 = one per core), one of
+                                               which runs the background jobs; --role web runs
+                                               no jobs, --role worker only jobs (no HTTP)
   longbox config check [--config PATH]         validate and print the effective configuration (secrets masked)
   longbox user create --username U [--email E] --password P [--admin] [--config PATH]
                                                create a user (the first one may be an admin)
@@ -38,6 +46,8 @@ Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration.
 const OPTIONS = {
   config: { type: "string" },
   port: { type: "string" },
+  workers: { type: "string" },
+  role: { type: "string" },
   username: { type: "string" },
   email: { type: "string" },
   password: { type: "string" },
@@ -81,7 +91,7 @@ async function dispatch(argv: string[]): Promise<number> {
 
   switch (command) {
     case "serve":
-      return serve(values.config, values.port);
+      return serve(values);
     case "config check": {
       const loaded = loadConfig({ path: values.config });
       return print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
@@ -104,12 +114,24 @@ function print(text: string): number {
   return EXIT_OK;
 }
 
-async function serve(configPath: string | undefined, portText: string | undefined): Promise<number> {
-  const port = portText === undefined ? undefined : Number(portText);
+const ROLES: readonly ServerRole[] = ["all", "web", "worker"];
+
+async function serve(values: { config?: string; port?: string; workers?: string; role?: string }): Promise<number> {
+  const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new UsageError(`--port must be a port number, got "${portText}"`);
+    throw new UsageError(`--port must be a port number, got "${values.port}"`);
   }
-  const loaded = loadConfig({ path: configPath, createIfMissing: true });
+  const requestedWorkers = values.workers === undefined ? undefined : Number(values.workers);
+  if (requestedWorkers !== undefined && (!Number.isInteger(requestedWorkers) || requestedWorkers < 1 || requestedWorkers > 256)) {
+    throw new UsageError(`--workers must be a number from 1 to 256, got "${values.workers}"`);
+  }
+  const role = (values.role ?? "all") as ServerRole;
+  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, got "${values.role}"`);
+  const loaded = loadConfig({ path: values.config, createIfMissing: true });
+  const supervisedAs = process.env[SUPERVISED_ENV];
+  const workers = requestedWorkers ?? (loaded.config.application.workers || availableParallelism());
+  // Only the process the user started supervises; a worker-only process serves no port.
+  const supervises = supervisedAs === undefined && role !== "worker" && workers > 1;
   // Listen for the signals before starting, so one that arrives during start-up is not lost.
   let signal: () => void = () => undefined;
   const signalled = new Promise<void>((resolve) => (signal = resolve));
@@ -117,19 +139,29 @@ async function serve(configPath: string | undefined, portText: string | undefine
   process.once("SIGINT", signal);
   let server;
   try {
-    server = await startServer(loaded, { port });
+    const log = supervisedAs === undefined ? undefined : loggerFor(loaded).child({ worker: Number(supervisedAs) });
+    server = await startServer(loaded, { port, role, log, reusePort: supervises || supervisedAs !== undefined });
   } catch (error) {
     // A failed start exits (non-zero, with the reason) instead of lingering with signals caught.
     process.off("SIGTERM", signal);
     process.off("SIGINT", signal);
     throw error;
   }
+  // On PostgreSQL the database relays events between all processes; else IPC does.
+  const channels = server.services.database.notifications ? undefined : server.services;
+  let webWorkers: WebWorkers | undefined;
+  if (supervises) {
+    webWorkers = startWebWorkers(workers, { port: server.port, configPath: resolve(loaded.path), channels, log: server.services.log });
+  }
+  const leaveSupervisor = supervisedAs === undefined ? undefined : joinSupervisor(channels, signal);
   await signalled;
   // A second signal while stopping ends the process at once.
   const force = () => process.exit(EXIT_FAILURE);
   process.once("SIGTERM", force);
   process.once("SIGINT", force);
+  await webWorkers?.stop();
   await server.stop();
+  leaveSupervisor?.();
   return EXIT_OK;
 }
 

@@ -7,12 +7,17 @@ import type { LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
 import { resolveJwtSecret } from "./config/secrets";
 import { openDataLayer } from "./db";
+import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
 import { createServices, startBackgroundWork, stopBackgroundWork, type Services } from "./services";
 
+/** What a process does: serve HTTP, run the background jobs, or both. */
+export type ServerRole = "all" | "web" | "worker";
+
 export interface RunningServer {
+  /** Empty for role `worker`, which serves no HTTP. */
   url: string;
   port: number;
   services: Services;
@@ -27,6 +32,10 @@ export interface StartOptions {
   port?: number;
   /** Replaces the configured logger (tests capture lines). */
   log?: Logger;
+  /** `web` runs no background jobs (scans, thumbnails of scans, schedules, prune); `worker` serves no HTTP. */
+  role?: ServerRole;
+  /** Shares the port with other processes (SO_REUSEPORT): `--workers`. */
+  reusePort?: boolean;
 }
 
 export function loggerFor(loaded: LoadedConfig): Logger {
@@ -69,11 +78,23 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     await data.database.close().catch(() => undefined);
     throw error;
   });
+  const notifications = data.database.notifications;
+  if (notifications) {
+    // Scan progress and reading changes reach event streams held by the other instances.
+    await relayEventsThroughDatabase(services, notifications, (error) => log.warn("an event could not be sent to the other instances", { error }));
+  }
+  const role = options.role ?? "all";
+  const runsJobs = role !== "web";
   const app = createHttpApp(services);
-  app.listen({ hostname: config.application.host, port: options.port ?? config.application.port });
+  let url = "";
+  let port = 0;
+  if (role !== "worker") {
+    app.listen({ hostname: config.application.host, port: options.port ?? config.application.port, reusePort: options.reusePort ?? false });
+    if (!app.server) throw new Error("the HTTP server did not start");
+    port = app.server.port ?? 0;
+    url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${port}`;
+  }
   const server = app.server;
-  if (!server) throw new Error("the HTTP server did not start");
-  const url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${server.port}`;
   const scheduler = createScheduler(services);
 
   let stopping: Promise<void> | undefined;
@@ -84,15 +105,17 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
       await scheduler.stop();
       // Event streams never finish on their own: end them so in-flight requests can drain.
       services.scanEvents.close();
-      // In-flight requests (a slow download) get shutdown_timeout_seconds, then are cut: the
-      // service manager would kill the process soon after anyway, without a clean stop.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), drainMs)));
-      const drained = await Promise.race([app.stop(false).then(() => "drained" as const), deadline]);
-      clearTimeout(timer);
-      if (drained === "deadline") {
-        log.warn("shutdown: requests still running after the drain time; closing them", { seconds: drainMs / 1000 });
-        server.stop(true);
+      if (server) {
+        // In-flight requests (a slow download) get shutdown_timeout_seconds, then are cut: the
+        // service manager would kill the process soon after anyway, without a clean stop.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), drainMs)));
+        const drained = await Promise.race([app.stop(false).then(() => "drained" as const), deadline]);
+        clearTimeout(timer);
+        if (drained === "deadline") {
+          log.warn("shutdown: requests still running after the drain time; closing them", { seconds: drainMs / 1000 });
+          server.stop(true);
+        }
       }
       await stopBackgroundWork(services);
       await data.database.close();
@@ -100,13 +123,16 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     })());
 
   try {
-    log.info("longbox listening", { url, config: loaded.path });
-    scheduler.start();
-    await startBackgroundWork(services);
+    if (server) log.info("longbox listening", { url, config: loaded.path, role });
+    else log.info("longbox worker running", { config: loaded.path });
+    if (runsJobs) {
+      scheduler.start();
+      await startBackgroundWork(services);
+    }
   } catch (error) {
     // Never leave a half-started process listening: stop what started, then fail the start.
     await stop().catch(() => undefined);
     throw error;
   }
-  return { url, port: server.port ?? 0, services, scheduler, stop };
+  return { url, port, services, scheduler, stop };
 }

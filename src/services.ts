@@ -33,6 +33,7 @@ import { DuplicateService } from "./library/duplicates";
 import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
 import { LibraryScanner } from "./library/scanner";
+import { LibraryWatcher } from "./library/library-watcher";
 import { ScanService, type ScanStatusDto } from "./library/scans";
 import { ThumbnailQueue } from "./library/thumbnails";
 import { BookFileService } from "./library/book-files";
@@ -67,6 +68,7 @@ export interface Services extends ServiceInputs {
   libraries: LibraryService;
   scans: ScanService;
   schedules: ScanSchedules;
+  watcher: LibraryWatcher;
   access: AccessService;
   sharingTags: SharingTagService;
   books: BookService;
@@ -106,7 +108,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle({
+  const throttle = new LoginThrottle(repositories, {
     maxFailures: auth.login_max_failures,
     maxAddressFailures: auth.login_max_address_failures,
     windowMs: auth.login_window_minutes * 60_000,
@@ -135,6 +137,12 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
   libraries.observe(scans);
+  const watcher = new LibraryWatcher(repositories, scans, log, {
+    enabled: config.scanner.watch_enabled,
+    quietMs: config.scanner.watch_quiet_seconds * 1000,
+    extensions: new Set(formats.extensions()),
+  });
+  libraries.observe(watcher);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
   const bookFiles = new BookFileService(repositories, books);
@@ -169,6 +177,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     libraries,
     scans,
     schedules,
+    watcher,
     access,
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
@@ -187,13 +196,15 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   };
 }
 
-/** Background work that runs while the server runs: queued scans, schedules. */
+/** Background work that runs while the server runs: queued scans, schedules, watched libraries. */
 export async function startBackgroundWork(services: Services): Promise<void> {
   await services.scans.start();
   await services.schedules.start();
+  await services.watcher.start();
 }
 
 export async function stopBackgroundWork(services: Services): Promise<void> {
+  services.watcher.stop();
   services.schedules.stop();
   await services.scans.stop();
   await services.thumbnails.stop();

@@ -65,15 +65,15 @@ export class KoreaderKeyService {
   async verify(username: string, keyMd5: string, clientIp: string): Promise<UserRecord> {
     // The same throttle as password sign-in: a guessed sync key counts like a guessed password.
     const attempt = { address: clientIp, account: username.toLowerCase() };
-    this.throttle.assertAllowed(attempt);
+    await this.throttle.assertAllowed(attempt);
     const user = await this.repositories.users.findByUsername(username);
     const stored = user && (await this.repositories.koreaderKeys.find(user.id));
     const matches = await this.passwords.verify(stored?.keyHash ?? (await this.dummy()), keyMd5);
     if (!user || !stored || !matches) {
-      this.throttle.recordFailure(attempt);
+      await this.throttle.recordFailure(attempt);
       throw new DomainError("Unauthorized", "invalid username or sync key");
     }
-    this.throttle.recordSuccess(attempt);
+    await this.throttle.recordSuccess(attempt);
     assertMaySignIn(user, this.emailConfirmationRequired);
     return user;
   }

@@ -11,12 +11,12 @@
  *                      further address of an attacker gets one guess.
  *
  * Over a limit, attempts are refused with 429 (and the seconds to wait) before the password is
- * checked. Kept in memory on purpose: per process, no database writes, reset on restart.
+ * checked. Failures are kept in the database (only failures are written), so that every
+ * process of `serve --workers` and every instance on one PostgreSQL counts the same ones: an
+ * attacker gains nothing by reaching another process.
  */
+import type { Repositories } from "../db";
 import { RateLimitedError } from "../errors";
-
-/** Above this many tracked keys, entries without recent failures are swept out. */
-const SWEEP_THRESHOLD = 10_000;
 
 /** Where a sign-in attempt comes from and which account it names (the username as the lookup folds it). */
 export interface SignInAttempt {
@@ -31,21 +31,24 @@ export interface ThrottleLimits {
 }
 
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-
-  constructor(private readonly limits: ThrottleLimits) {}
+  constructor(
+    private readonly repositories: Pick<Repositories, "loginFailures">,
+    private readonly limits: ThrottleLimits,
+  ) {}
 
   /** Throws 429 (with the seconds to wait) when the attempt is over a limit. */
-  assertAllowed(attempt: SignInAttempt): void {
+  async assertAllowed(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
     const keys = keysOf(attempt);
     const { maxFailures, maxAddressFailures } = this.limits;
-    const pairFailures = this.recent(keys.pair, now);
-    const waits = [this.waitMs(this.recent(keys.address, now), maxAddressFailures, now), this.waitMs(pairFailures, maxFailures, now)];
+    const failures = await this.repositories.loginFailures.recent(Object.values(keys), new Date(now - this.limits.windowMs));
+    const recent = (key: string) => failures.get(key) ?? [];
+    const pairFailures = recent(keys.pair);
+    const waits = [this.waitMs(recent(keys.address), maxAddressFailures, now), this.waitMs(pairFailures, maxFailures, now)];
     if (pairFailures.length > 0) {
       // The soft account limit binds only addresses that have failed for the account: until the
       // account drops under its limit, or until this address's failures leave the window.
-      const accountWait = this.waitMs(this.recent(keys.account, now), maxFailures, now);
+      const accountWait = this.waitMs(recent(keys.account), maxFailures, now);
       waits.push(Math.min(accountWait, pairFailures[pairFailures.length - 1]! + this.limits.windowMs - now));
     }
     const waitMs = Math.max(...waits);
@@ -54,18 +57,17 @@ export class LoginThrottle {
     }
   }
 
-  recordFailure(attempt: SignInAttempt): void {
+  async recordFailure(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
-    if (this.failures.size > SWEEP_THRESHOLD) this.sweep(now);
-    for (const key of Object.values(keysOf(attempt))) this.failures.set(key, [...this.recent(key, now), now]);
+    await this.repositories.loginFailures.record(Object.values(keysOf(attempt)), new Date(now), new Date(now - this.limits.windowMs));
   }
 
   /**
    * The address proved it knows the password: its failures for the account are forgiven. The
    * account's own count stays, so a success does not reopen it to addresses that failed.
    */
-  recordSuccess(attempt: SignInAttempt): void {
-    this.failures.delete(keysOf(attempt).pair);
+  async recordSuccess(attempt: SignInAttempt): Promise<void> {
+    await this.repositories.loginFailures.forget(keysOf(attempt).pair);
   }
 
   /** How long until fewer than `limit` of these failures are inside the window; 0 when already. */
@@ -73,18 +75,9 @@ export class LoginThrottle {
     if (recent.length < limit) return 0;
     return recent[recent.length - limit]! + this.limits.windowMs - now;
   }
-
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((at) => at > now - this.limits.windowMs);
-  }
-
-  private sweep(now: number): void {
-    for (const key of this.failures.keys()) {
-      if (this.recent(key, now).length === 0) this.failures.delete(key);
-    }
-  }
 }
 
+/** The keys of an attempt (JSON keeps the pair unambiguous whatever the two hold; PostgreSQL text takes no NUL). */
 function keysOf({ address, account }: SignInAttempt) {
-  return { address: `ip:${address}`, pair: `ip-user:${address}\0${account}`, account: `user:${account}` };
+  return { address: `ip:${address}`, pair: `ip-user:${JSON.stringify([address, account])}`, account: `user:${account}` };
 }

@@ -50,15 +50,15 @@ export class LoginService {
    */
   async verifyPassword(username: string, password: string, clientIp: string): Promise<UserRecord> {
     const attempt = { address: clientIp, account: username.toLowerCase() };
-    this.throttle.assertAllowed(attempt);
+    await this.throttle.assertAllowed(attempt);
     const user = await this.repositories.users.findByUsername(username);
     const storedHash = user?.passwordHash ?? (await this.dummy());
     const matches = await this.passwords.verify(storedHash, password);
     if (!user?.passwordHash || !matches) {
-      this.throttle.recordFailure(attempt);
+      await this.throttle.recordFailure(attempt);
       throw new DomainError("Unauthorized", "invalid username or password");
     }
-    this.throttle.recordSuccess(attempt);
+    await this.throttle.recordSuccess(attempt);
     return this.upgradeHashIfNeeded(user, password);
   }
 

@@ -1,8 +1,9 @@
 /**
  * OIDC single sign-on with openid-client: discovery, authorization-code flow with PKCE, state and
  * nonce. The pending sign-in (state, nonce, PKCE verifier, redirect URI) stays on the server, in
- * memory, keyed by the state and usable once within PENDING_TTL_MS: a callback whose state is not
- * one we issued is refused before anything is sent to the provider.
+ * the database (the callback may reach another process or instance), keyed by the state and
+ * usable once within PENDING_TTL_MS: a callback whose state is not one we issued is refused
+ * before anything is sent to the provider.
  *
  * The callback finds the account by (provider, subject); else links it to the account with the
  * same email when the provider says the email is verified; else creates one. Membership of the
@@ -21,16 +22,8 @@ export interface OidcProviderSummary {
   name: string;
 }
 
-interface PendingSignIn {
-  providerId: string;
-  codeVerifier: string;
-  nonce: string;
-  redirectUri: string;
-  expiresAt: number;
-}
-
 const PENDING_TTL_MS = 10 * 60 * 1000;
-/** Bounds the memory that a flood of unfinished sign-ins can take; the oldest are dropped first. */
+/** Bounds the rows that a flood of unfinished sign-ins can take; the oldest are dropped first. */
 const MAX_PENDING = 10_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -39,7 +32,6 @@ const signInFailed = (reason: string) => new DomainError("Unauthorized", `single
 export class OidcService {
   private readonly providers: Map<string, OidcProviderConfig>;
   private readonly discovered = new Map<string, Promise<client.Configuration>>();
-  private readonly pending = new Map<string, PendingSignIn>();
 
   constructor(
     providers: OidcProviderConfig[],
@@ -61,8 +53,9 @@ export class OidcService {
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
-    this.dropExpiredPending();
-    this.pending.set(state, { providerId, codeVerifier, nonce, redirectUri, expiresAt: Date.now() + PENDING_TTL_MS });
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + PENDING_TTL_MS);
+    await this.repositories.pendingSignIns.save({ state, providerId, codeVerifier, nonce, redirectUri, expiresAt }, now, MAX_PENDING);
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
       scope: provider.scopes.join(" "),
@@ -77,9 +70,8 @@ export class OidcService {
   async completeSignIn(providerId: string, callbackQuery: URLSearchParams): Promise<LoginResult> {
     const provider = this.provider(providerId);
     const state = callbackQuery.get("state") ?? "";
-    const pending = this.pending.get(state);
-    this.pending.delete(state);
-    if (!pending || pending.providerId !== providerId || pending.expiresAt < Date.now()) {
+    const pending = state ? await this.repositories.pendingSignIns.take(state) : undefined;
+    if (!pending || pending.providerId !== providerId || pending.expiresAt.getTime() < Date.now()) {
       throw signInFailed("unknown or expired sign-in attempt (state mismatch)");
     }
     const providerError = callbackQuery.get("error");
@@ -190,12 +182,5 @@ export class OidcService {
     return configuration.catch(() => {
       throw new DomainError("ServiceUnavailable", `the identity provider ${provider.name} cannot be reached`);
     });
-  }
-
-  private dropExpiredPending(): void {
-    const now = Date.now();
-    for (const [state, pending] of this.pending) {
-      if (pending.expiresAt < now || this.pending.size >= MAX_PENDING) this.pending.delete(state);
-    }
   }
 }

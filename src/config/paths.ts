@@ -8,6 +8,7 @@ export interface DataPaths {
   thumbnailDir: string;
   coverDir: string;
   pageCacheDir: string;
+  archiveCacheDir: string;
   jwtSecretFile: string;
 }
 
@@ -20,6 +21,7 @@ export function dataPaths(config: Config): DataPaths {
     thumbnailDir: orDefault(config.files.thumbnail_dir, "thumbnails"),
     coverDir: orDefault(config.files.cover_dir, "covers"),
     pageCacheDir: orDefault(config.files.page_cache_dir, "page-cache"),
+    archiveCacheDir: orDefault(config.files.archive_cache_dir, "archive-cache"),
     jwtSecretFile: join(dataDir, "jwt-secret"),
   };
 }

@@ -40,6 +40,11 @@ export const ConfigSchema = T.Object(
       trust_proxy: T.Boolean({ default: false }),
       /** Largest request body (JSON, forms) read by any route; uploads have their own limit. */
       max_request_body_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
+      /**
+       * HTTP processes sharing the port (`serve --workers` wins): 0 = one per core. One of them
+       * runs the background jobs; see docs/scaling.md.
+       */
+      workers: T.Integer({ minimum: 0, maximum: 256, default: 0 }),
       /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
       shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
     }),
@@ -119,6 +124,10 @@ export const ConfigSchema = T.Object(
        * wait for room, and one that needs more than all of it is refused (422).
        */
       decode_budget_mb: T.Integer({ minimum: 64, default: 512 }),
+      /** Books extracted once for reading (solid 7z, compressed tar). Empty = <application.data_dir>/archive-cache */
+      archive_cache_dir: T.String({ default: "" }),
+      /** Size cap of the archive cache, least recently used books first. 0 = extract on every read. */
+      archive_cache_max_mb: T.Integer({ minimum: 0, default: 1024 }),
     }),
     scanner: closed({
       concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),
@@ -128,6 +137,13 @@ export const ConfigSchema = T.Object(
       max_compression_ratio: T.Integer({ minimum: 2, default: DEFAULT_LIMITS.maxCompressionRatio }),
       max_image_pixels: T.Integer({ minimum: 1, default: DEFAULT_LIMITS.maxPixels }),
       book_timeout_seconds: Positive(120),
+      /**
+       * Watching: changed folders are rescanned once the library has been quiet this long, and
+       * files still being written (size or time still moving) wait for the next window.
+       */
+      watch_quiet_seconds: T.Number({ minimum: 0.2, maximum: 3600, default: 10 }),
+      /** false = no library is watched or polled, whatever its scanning_config says. */
+      watch_enabled: T.Boolean({ default: true }),
       /**
        * A scan that would remove more than this share of a library's books (or finds its folder
        * empty) removes nothing and waits for an admin's confirmation: an unmounted share looks

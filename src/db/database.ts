@@ -49,6 +49,18 @@ export interface Database {
    */
   checkWritable(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only (undefined on SQLite): messages between every process connected to the
+   * database (LISTEN/NOTIFY), for events that must reach other instances.
+   */
+  readonly notifications?: Notifications;
+}
+
+export interface Notifications {
+  /** Calls `receive` with each payload sent on `channel`; resolves once listening. */
+  listen(channel: string, receive: (payload: string) => void): Promise<void>;
+  /** At most 8000 bytes (PostgreSQL's limit). */
+  notify(channel: string, payload: string): Promise<void>;
 }
 
 export function openDatabase(config: Config, sqliteFile: string): Database {
@@ -158,5 +170,14 @@ function openPostgres(config: Config): Database {
       if (row?.read_only === "on") throw Object.assign(new Error("the PostgreSQL server only accepts reads"), { code: "25006" });
     },
     close: async () => client.end({ timeout: 5 }),
+    notifications: {
+      listen: async (channel, receive) => {
+        // postgres.js keeps one extra connection for LISTEN and re-listens after a reconnect.
+        await client.listen(channel, receive);
+      },
+      notify: async (channel, payload) => {
+        await client.notify(channel, payload);
+      },
+    },
   };
 }

@@ -21,6 +21,7 @@ import { MetadataEditRepository } from "./repositories/metadata-edits";
 import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { SeriesQueryRepository } from "./repositories/series-queries";
+import { LoginFailureRepository, PendingSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
   users: UserRepository;
@@ -40,6 +41,8 @@ export interface Repositories {
   progress: ProgressRepository;
   koreaderKeys: KoreaderKeyRepository;
   edits: MetadataEditRepository;
+  loginFailures: LoginFailureRepository;
+  pendingSignIns: PendingSignInRepository;
 }
 
 export interface DataLayer {
@@ -70,14 +73,17 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       progress: new ProgressRepository(database),
       koreaderKeys: new KoreaderKeyRepository(database),
       edits: new MetadataEditRepository(database),
+      loginFailures: new LoginFailureRepository(database),
+      pendingSignIns: new PendingSignInRepository(database),
     },
   };
 }
 
-export type { Database } from "./database";
+export type { Database, Notifications } from "./database";
 export { isUuid } from "./ids";
 export type { ApiKeyRecord } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
+export type { PendingSignInRecord } from "./repositories/sign-in-state";
 export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/users";
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";

@@ -13,6 +13,7 @@ type Listener = (event: ProgressEvent) => void;
 
 export class ReadingEvents {
   private readonly listeners = new Set<Listener>();
+  private readonly outbound = new Set<Listener>();
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -20,6 +21,17 @@ export class ReadingEvents {
   }
 
   publish(event: ProgressEvent): void {
+    this.deliver(event);
+    for (const relay of this.outbound) relay(event);
+  }
+
+  /** Changes recorded in this process, for relaying them to other processes. */
+  onLocal(relay: Listener): void {
+    this.outbound.add(relay);
+  }
+
+  /** A change another process recorded: to this process's listeners only, never relayed back. */
+  deliver(event: ProgressEvent): void {
     for (const listener of this.listeners) listener(event);
   }
 }

@@ -13,6 +13,12 @@ export interface ScanEvent<T = unknown> {
 
 type Listener<T> = (event: ScanEvent<T>) => void;
 
+/** An event as it travels between processes (each process numbers its own stream). */
+export interface RelayedScanEvent<T = unknown> {
+  name: ScanEventName;
+  data: T;
+}
+
 interface Subscription<T> {
   listener: Listener<T>;
   /** Called when the channel closes (shutdown), so long-lived streams can end. */
@@ -24,6 +30,7 @@ const PROGRESS_INTERVAL_MS = 250;
 /** `T` is the payload every event carries (the scan status). */
 export class ScanEvents<T = unknown> {
   private readonly subscriptions = new Set<Subscription<T>>();
+  private readonly outbound = new Set<(event: RelayedScanEvent<T>) => void>();
   private nextId = 1;
   private readonly lastProgressAt = new Map<string, number>();
   private readonly pendingProgress = new Map<string, { data: T; timer: ReturnType<typeof setTimeout> }>();
@@ -32,6 +39,17 @@ export class ScanEvents<T = unknown> {
     const subscription = { listener, closed };
     this.subscriptions.add(subscription);
     return () => this.subscriptions.delete(subscription);
+  }
+
+  /** Events produced in this process (after throttling), for relaying them to other processes. */
+  onLocal(relay: (event: RelayedScanEvent<T>) => void): void {
+    this.outbound.add(relay);
+  }
+
+  /** An event another process produced: to this process's subscribers only, never relayed back. */
+  deliver({ name, data }: RelayedScanEvent<T>): void {
+    const event = { id: this.nextId++, name, data };
+    for (const { listener } of this.subscriptions) listener(event);
   }
 
   /** Ends every subscription (shutdown: open event streams must not hold the server up). */
@@ -73,7 +91,7 @@ export class ScanEvents<T = unknown> {
   }
 
   private emit(name: ScanEventName, data: T): void {
-    const event = { id: this.nextId++, name, data };
-    for (const { listener } of this.subscriptions) listener(event);
+    this.deliver({ name, data });
+    for (const relay of this.outbound) relay({ name, data });
   }
 }

@@ -4,7 +4,9 @@
  * line. Problems with a book are part of its line; only a file that cannot be found fails
  * the command. Without a configuration file the defaults apply and nothing is written.
  */
-import { statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadConfig } from "../config/load";
 import type { BookMetadata, MetadataSource } from "./contract";
 import { formatRegistryFor } from "./from-config";
@@ -26,17 +28,23 @@ export interface AnalyzeReport {
 export async function analyzeFiles(paths: string[], configPath: string | undefined): Promise<number> {
   // An explicit --config must exist; the default location may be empty (defaults apply).
   const { config } = loadConfig({ path: configPath, defaultsIfMissing: configPath === undefined });
-  const registry = await formatRegistryFor(config);
-  let exitCode = 0;
-  for (const path of paths) {
-    if (!isFile(path)) {
-      process.stderr.write(`longbox: no such file: ${path}\n`);
-      exitCode = 1;
-      continue;
+  // Books that must be extracted to be read (solid 7z) go through a temporary folder, removed at the end.
+  const extractionDir = mkdtempSync(join(tmpdir(), "longbox-analyze-"));
+  try {
+    const registry = await formatRegistryFor(config, { dir: extractionDir, maxBytes: 0 });
+    let exitCode = 0;
+    for (const path of paths) {
+      if (!isFile(path)) {
+        process.stderr.write(`longbox: no such file: ${path}\n`);
+        exitCode = 1;
+        continue;
+      }
+      process.stdout.write(`${JSON.stringify(reportFor(path, await registry.analyze(path)))}\n`);
     }
-    process.stdout.write(`${JSON.stringify(reportFor(path, await registry.analyze(path)))}\n`);
+    return exitCode;
+  } finally {
+    rmSync(extractionDir, { recursive: true, force: true });
   }
-  return exitCode;
 }
 
 function isFile(path: string): boolean {

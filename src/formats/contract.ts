@@ -4,6 +4,7 @@
  * server reaches book files only through the registry built from these plugins, never by
  * branching on a file format itself.
  */
+import type { ExtractionCache } from "./extraction-cache.ts";
 
 export const BOOK_ERROR_TYPES = [
   "format_detection",
@@ -111,6 +112,11 @@ export interface PluginContext {
   limits: AnalysisLimits;
   /** Aborted when the per-book time limit runs out or a scan is cancelled. */
   signal: AbortSignal;
+  /**
+   * A size-capped folder under the data folder where a plugin may keep a book extracted
+   * (solid 7z, compressed tar) so that later pages do not decompress it again.
+   */
+  extractionCache: ExtractionCache;
 }
 
 export interface PageImage {

@@ -39,17 +39,41 @@ export function checkDeclaredEntrySize(
       { entry: name, uncompressedSize, limit: limits.maxEntryBytes },
     );
   }
-  if (uncompressedSize >= RATIO_CHECK_FLOOR_BYTES) {
-    const ratio = uncompressedSize / Math.max(compressedSize, 1);
-    if (ratio > limits.maxCompressionRatio) {
-      throw failure(
-        "parser",
-        "limit_exceeded",
-        `Entry "${name}" would expand ${Math.round(ratio)} times (limit ${limits.maxCompressionRatio}): ` +
-          `refusing to decompress a likely decompression bomb`,
-        { entry: name, ratio, limit: limits.maxCompressionRatio },
-      );
-    }
+  checkDeclaredRatio(limits, `Entry "${name}"`, compressedSize, uncompressedSize, { entry: name });
+}
+
+/**
+ * Rejects compressed data that declares it expands more than the ratio limit: one entry, or a
+ * whole solid block or compressed stream (7z blocks, .tar.xz), described by `what`.
+ */
+export function checkDeclaredRatio(
+  limits: AnalysisLimits,
+  what: string,
+  compressedSize: number,
+  uncompressedSize: number,
+  details: Record<string, unknown> = {},
+): void {
+  if (uncompressedSize < RATIO_CHECK_FLOOR_BYTES) return;
+  const ratio = uncompressedSize / Math.max(compressedSize, 1);
+  if (ratio > limits.maxCompressionRatio) {
+    throw failure(
+      "parser",
+      "limit_exceeded",
+      `${what} would expand ${Math.round(ratio)} times (limit ${limits.maxCompressionRatio}): ` +
+        `refusing to decompress a likely decompression bomb`,
+      { ...details, ratio, limit: limits.maxCompressionRatio },
+    );
+  }
+}
+
+/**
+ * Rejects an entry name that would leave the folder it is extracted into (absolute, or with a
+ * `..` segment). Containers that are extracted to disk (7z, compressed tar) check every name.
+ */
+export function checkEntryName(name: string): void {
+  const segments = name.split("/");
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\") || segments.includes("..")) {
+    throw failure("parser", "corrupt", `Entry "${name}" has a name that escapes the archive (absolute or with "..")`, { entry: name });
   }
 }
 

@@ -41,3 +41,20 @@ export function rarVersion(head: Uint8Array): 4 | 5 | null {
   if (matchesAt(head, RAR4, 0)) return 4;
   return null;
 }
+
+const SEVEN_ZIP = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
+export function looksLikeSevenZip(head: Uint8Array): boolean {
+  return matchesAt(head, SEVEN_ZIP, 0);
+}
+
+/** A POSIX (ustar) or GNU tar header at offset 0: "ustar" at byte 257. */
+const USTAR = new TextEncoder().encode("ustar");
+export function looksLikeTar(head: Uint8Array): boolean {
+  return matchesAt(head, USTAR, 257);
+}
+
+const XZ = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
+/** An xz stream (the compression of .tar.xz / compressed .cbt files). */
+export function looksLikeXz(head: Uint8Array): boolean {
+  return matchesAt(head, XZ, 0);
+}

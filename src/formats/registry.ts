@@ -16,7 +16,10 @@ import {
   type ReadPageOptions,
   type ThumbnailOptions,
 } from "./contract.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { failure } from "./errors.ts";
+import { ExtractionCache } from "./extraction-cache.ts";
 import { extensionOf } from "./images.ts";
 import { resolveLimits } from "./limits.ts";
 import { servedMediaType } from "./resource-types.ts";
@@ -30,7 +33,11 @@ export interface RegistryOptions {
   limits?: Partial<AnalysisLimits>;
   /** Time limit for one call on one book (analyze, readPage, thumbnail, readResource). */
   timeoutMs?: number;
+  /** Where plugins keep extracted books (PluginContext.extractionCache); default: a folder in the system temp dir. */
+  extractionCache?: { dir: string; maxBytes: number };
 }
+
+const DEFAULT_EXTRACTION_CACHE_BYTES = 256 * 1024 * 1024;
 
 export interface CallOptions {
   /** Cancels the call (a cancelled scan). */
@@ -57,6 +64,7 @@ export interface BookAnalysis {
 export class FormatRegistry {
   readonly limits: AnalysisLimits;
   private readonly timeoutMs: number;
+  private readonly extractionCache: ExtractionCache;
   private readonly byId = new Map<string, FormatPlugin>();
 
   constructor(
@@ -69,6 +77,8 @@ export class FormatRegistry {
     }
     this.limits = resolveLimits(options.limits);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const cache = options.extractionCache ?? { dir: join(tmpdir(), `longbox-extraction-cache-${process.pid}`), maxBytes: DEFAULT_EXTRACTION_CACHE_BYTES };
+    this.extractionCache = new ExtractionCache(cache.dir, cache.maxBytes);
   }
 
   plugin(id: string): FormatPlugin | undefined {
@@ -222,7 +232,7 @@ export class FormatRegistry {
       else controller.signal.addEventListener("abort", rejectWithReason, { once: true });
     });
     try {
-      const running = Promise.resolve().then(() => work({ limits: this.limits, signal: controller.signal }));
+      const running = Promise.resolve().then(() => work({ limits: this.limits, signal: controller.signal, extractionCache: this.extractionCache }));
       running.catch(() => undefined); // may still fail after the time limit won the race
       return await Promise.race([running, stopped]);
     } catch (error) {

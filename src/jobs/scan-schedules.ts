@@ -2,6 +2,10 @@
  * Scheduled scans: one cron job per library with automatic scanning enabled, kept in step with
  * library changes (no restart needed), and the scan-on-start requests at boot. A scheduled scan
  * that finds one already pending or running is skipped, not queued twice.
+ *
+ * Only the process that runs the jobs keeps schedules (`start()`); it re-reads the libraries
+ * every `refreshMs`, so a library changed through another process (role web, `--workers`)
+ * is scheduled after at most that long.
  */
 import { CronJob } from "cron";
 import type { LibraryRecord, Repositories } from "../db";
@@ -12,24 +16,45 @@ import type { Logger } from "../logging/logger";
 
 export class ScanSchedules implements LibraryObserver {
   private readonly jobs = new Map<string, { schedule: string; job: CronJob }>();
+  private started = false;
+  private refresher: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly repositories: Repositories,
     private readonly scans: ScanService,
     private readonly log: Logger,
+    private readonly refreshMs = 5000,
   ) {}
 
   /** Schedules every library and requests the scans marked scan-on-start. */
   async start(): Promise<void> {
+    this.started = true;
     for (const library of await this.repositories.libraries.list()) {
       this.libraryChanged(library);
       if (library.scanningConfig.scanOnStart) await this.trigger(library.id, "startup");
     }
+    this.refresher = setInterval(() => void this.refresh(), this.refreshMs);
   }
 
   stop(): void {
+    this.started = false;
+    clearInterval(this.refresher);
     for (const { job } of this.jobs.values()) void job.stop();
     this.jobs.clear();
+  }
+
+  /** Brings the schedules in step with the libraries in the database. */
+  private async refresh(): Promise<void> {
+    let libraries;
+    try {
+      libraries = await this.repositories.libraries.list();
+    } catch {
+      return; // The database is away: keep the schedules we have.
+    }
+    if (!this.started) return;
+    for (const library of libraries) this.libraryChanged(library);
+    const present = new Set(libraries.map((library) => library.id));
+    for (const id of [...this.jobs.keys()]) if (!present.has(id)) this.libraryRemoved(id);
   }
 
   /** Library ids with an active schedule, and their cron expressions (metrics, tests). */
@@ -38,6 +63,7 @@ export class ScanSchedules implements LibraryObserver {
   }
 
   libraryChanged(library: LibraryRecord): void {
+    if (!this.started) return;
     const { enabled, cronSchedule } = library.scanningConfig;
     const current = this.jobs.get(library.id);
     if (current && current.schedule === cronSchedule && enabled) return;

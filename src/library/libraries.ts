@@ -34,7 +34,14 @@ export interface LibraryDto extends Omit<LibraryRecord, "createdAt" | "updatedAt
   updatedAt: string;
 }
 
-const DEFAULT_SCANNING: LibraryScanningConfig = { enabled: false, cronSchedule: null, defaultMode: "normal", scanOnStart: false };
+const DEFAULT_SCANNING: LibraryScanningConfig = {
+  enabled: false,
+  cronSchedule: null,
+  defaultMode: "normal",
+  scanOnStart: false,
+  watch: true,
+  pollSeconds: null,
+};
 
 /** Told when libraries change, so schedules follow without a restart. */
 export interface LibraryObserver {

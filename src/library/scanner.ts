@@ -66,6 +66,8 @@ export class LibraryScanner {
 
   /**
    * `confirmRemovals`: an admin accepted that this scan removes more than the guard allows.
+   * `scope`: paths inside the library (folders or files) to look at instead of the whole tree
+   * (watching); the same rules apply, books elsewhere are left as they are.
    * Throws SuspiciousScan (nothing removed) when the library looks lost rather than emptied,
    * TransientFailure when the database or the disk stayed unavailable.
    */
@@ -76,12 +78,16 @@ export class LibraryScanner {
     signal: AbortSignal,
     reporter: ScanReporter,
     confirmRemovals = false,
+    scope?: readonly string[],
   ) {
     const log = this.log.child({ libraryId: library.id });
     const mountedNow = await isMountPoint(library.path);
-    const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal);
-    const rootProblem = walk.problems.find((problem) => problem.path === library.path);
     // An unreachable library (an unmounted share) must not read as "every file vanished".
+    if (scope) await stat(library.path).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(`the library folder cannot be read (${error.code ?? error.message})`);
+    });
+    const walk = await walkLibrary(library.path, new Set(this.formats.extensions()), signal, scope);
+    const rootProblem = walk.problems.find((problem) => problem.path === library.path);
     if (rootProblem) throw new Error(`the library folder cannot be read (${rootProblem.message})`);
     for (const problem of walk.problems) log.warn("scan: skipped an unreadable part of the library", { ...problem });
     for (const link of walk.linksOutside) log.warn("scan: symbolic link leads out of the library, not followed", { ...link });
@@ -96,7 +102,11 @@ export class LibraryScanner {
     const byPath = new Map(catalogue.map((book) => [book.filePath, book]));
     const onDisk = new Set(walk.files.map((file) => file.path));
     // Books in a folder the walk could not read are not known to be gone: they are left alone.
-    const vanished = catalogue.filter((book) => !book.deleted && !onDisk.has(book.filePath) && !inUnreadablePart(book.filePath));
+    // A targeted scan (watching) only knows about the paths it walked.
+    const inScope = (path: string) => !scope || scope.some((part) => path === part || path.startsWith(part + sep));
+    const vanished = catalogue.filter(
+      (book) => !book.deleted && inScope(book.filePath) && !onDisk.has(book.filePath) && !inUnreadablePart(book.filePath),
+    );
     // Books that may have moved: their file vanished now, or they were soft-deleted earlier.
     const movable = new Map<string, BookSnapshot[]>();
     for (const book of [...vanished, ...catalogue.filter((book) => book.deleted && !onDisk.has(book.filePath))]) {
@@ -163,7 +173,9 @@ export class LibraryScanner {
     const toDelete = vanished.filter((book) => !claimed.has(book.id)).map((book) => book.id);
     signal.throwIfAborted();
     const unmounted = library.rootMountPoint && !mountedNow;
-    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, walk.files.length, unmounted, confirmRemovals, counters);
+    // A targeted scan that finds a folder empty saw a folder removed, not a lost library.
+    const found = scope ? Number.POSITIVE_INFINITY : walk.files.length;
+    this.guardRemovals(toDelete.length, catalogue.filter((book) => !book.deleted).length, found, unmounted, confirmRemovals, counters);
     await retryTransient(
       async () => {
         if (toDelete.length > 0) await this.repositories.catalogue.softDelete(toDelete);

@@ -3,6 +3,10 @@
  * one at a time in the background, report progress on the event channel, and can be cancelled.
  * A scan that was running when the process died is marked failed at the next start; the next
  * scan of that library completes the work (the catalogue only ever holds whole books).
+ *
+ * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
+ * processes (role web, `--workers`) only queue and cancel them in the database; the runner
+ * looks at the queue every `pollMs`, which is also how it sees a cancellation made elsewhere.
  */
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
 import { ZERO_COUNTERS } from "../db";
@@ -49,6 +53,11 @@ export class ScanService implements LibraryObserver {
   private worker: Promise<void> | undefined;
   private wake = false;
   private stopped = false;
+  /** Paths of the targeted (watch) scans still pending, by scan id; lost on restart: the scan is then a full one. */
+  private readonly scopes = new Map<string, Set<string>>();
+  /** Set by `start()`: this process runs the queued scans. */
+  private runsScans = false;
+  private poller: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly repositories: Repositories,
@@ -58,18 +67,23 @@ export class ScanService implements LibraryObserver {
     private readonly log: Logger,
     /** How long the final write of a scan is retried while the database is away. */
     private readonly finalWriteBudgetMs = 120_000,
+    /** How often the runner looks for scans queued or cancelled by other processes. */
+    private readonly pollMs = 1000,
   ) {}
 
-  /** At start-up: fail interrupted scans, then run whatever is still queued. */
+  /** At start-up of the process that runs jobs: fail interrupted scans, then run whatever is queued. */
   async start(): Promise<void> {
     const interrupted = await this.repositories.scans.failInterrupted("interrupted: the service stopped while the scan was running");
     if (interrupted > 0) this.log.warn("marked interrupted scans as failed", { count: interrupted });
+    this.runsScans = true;
+    this.poller = setInterval(() => void this.poll(), this.pollMs);
     this.pump();
   }
 
   /** Stops the worker: the running scan is cancelled (it will be marked cancelled). */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.poller);
     this.running?.controller.abort();
     await this.worker;
   }
@@ -84,6 +98,26 @@ export class ScanService implements LibraryObserver {
     }
     this.pump();
     return this.toDto(scan);
+  }
+
+  /**
+   * A targeted scan of these paths (folders or files) for the library watcher. Joins a pending
+   * watch scan, or counts as done when a full scan is pending (it will see them). Returns false
+   * while a scan of the library runs: the caller keeps the paths and asks again later.
+   */
+  async requestPaths(libraryId: string, paths: readonly string[]): Promise<boolean> {
+    const active = await this.repositories.scans.activeForLibrary(libraryId);
+    if (active?.status === "pending") {
+      const scope = this.scopes.get(active.id);
+      for (const path of paths) scope?.add(path);
+      return true;
+    }
+    if (active) return false;
+    const scan = await this.repositories.scans.enqueue(libraryId, "normal", "watch");
+    if (!scan) return false;
+    this.scopes.set(scan.id, new Set(paths));
+    this.pump();
+    return true;
   }
 
   /**
@@ -116,8 +150,14 @@ export class ScanService implements LibraryObserver {
       return dto;
     }
     // Not pending any more: the worker runs it (it marks itself running before leaving pending).
-    if (this.running?.scanId === active.id) this.running.controller.abort();
-    return this.toDto(active);
+    if (this.running?.scanId === active.id) {
+      this.running.controller.abort();
+      return this.toDto(active);
+    }
+    // Run by another process: marking the row cancelled tells its runner, which stops the scan
+    // at its next poll and announces the end itself.
+    const cancelledElsewhere = await this.repositories.scans.transition(active.id, "running", { status: "cancelled", completedAt: new Date() });
+    return this.toDto(cancelledElsewhere ?? active);
   }
 
   /** A deleted library's running scan stops (its catalogue is gone). */
@@ -134,7 +174,7 @@ export class ScanService implements LibraryObserver {
    * is finishing its last lookup must not wait for the next restart.
    */
   private pump(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.runsScans) return;
     this.wake = true;
     if (this.worker) return;
     this.worker = this.work()
@@ -148,6 +188,27 @@ export class ScanService implements LibraryObserver {
         this.worker = undefined;
         if (this.wake) this.pump();
       });
+  }
+
+  /**
+   * The runner's look at the database: scans queued by another process start, and the running
+   * scan stops when another process cancelled it or deleted its library.
+   */
+  private async poll(): Promise<void> {
+    const running = this.running;
+    if (!running) {
+      this.pump();
+      return;
+    }
+    let latest: ScanRecord | undefined;
+    try {
+      latest = await this.repositories.scans.latestForLibrary(running.libraryId);
+    } catch {
+      return; // The database is away: the scan itself notices, and the next poll looks again.
+    }
+    if (this.running === running && (!latest || latest.id !== running.scanId || !["pending", "running"].includes(latest.status))) {
+      running.controller.abort();
+    }
   }
 
   private async work(): Promise<void> {
@@ -180,10 +241,12 @@ export class ScanService implements LibraryObserver {
       this.thumbnails.resume();
       return;
     }
+    const scope = this.scopes.get(scan.id);
+    this.scopes.delete(scan.id);
     const current = () => this.toDto({ ...started, ...counters });
     this.events.publish(scan.id, "scan.started", current());
     const log = this.log.child({ scanId: scan.id, libraryId: library.id });
-    log.info("scan started", { mode: scan.mode, trigger: scan.trigger });
+    log.info("scan started", { mode: scan.mode, trigger: scan.trigger, ...(scope ? { paths: [...scope] } : {}) });
 
     let persistedAt = Date.now();
     let persisting: Promise<unknown> = Promise.resolve();
@@ -207,6 +270,7 @@ export class ScanService implements LibraryObserver {
           bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
         },
         scan.confirmRemovals,
+        scope && [...scope],
       );
       outcome = { status: "completed", reason: null };
     } catch (error) {

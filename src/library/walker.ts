@@ -7,7 +7,7 @@
  * opens a book.
  */
 import { opendir, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { extname, join, relative, sep } from "node:path";
 import { resolveWithin } from "./confinement";
 
 export interface DiscoveredFile {
@@ -33,7 +33,16 @@ export interface WalkResult {
 
 const IGNORED_NAMES = new Set(["__MACOSX", "@eaDir", "#recycle", ".Trash-1000", "$RECYCLE.BIN"]);
 
-export async function walkLibrary(root: string, extensions: ReadonlySet<string>, signal?: AbortSignal): Promise<WalkResult> {
+/**
+ * `scope`: walk only these paths inside the library (folders, walked recursively, or single
+ * files) instead of the whole tree; a path that no longer exists holds nothing.
+ */
+export async function walkLibrary(
+  root: string,
+  extensions: ReadonlySet<string>,
+  signal?: AbortSignal,
+  scope?: readonly string[],
+): Promise<WalkResult> {
   const files: DiscoveredFile[] = [];
   const problems: WalkProblem[] = [];
   const linksOutside: WalkProblem[] = [];
@@ -104,8 +113,31 @@ export async function walkLibrary(root: string, extensions: ReadonlySet<string>,
     for (const subfolder of subfolders) await visit(subfolder);
   };
 
-  await visit(root);
+  if (!scope) await visit(root);
+  for (const path of scope ?? []) {
+    if (isIgnoredPath(root, path)) continue;
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // removed: holds nothing
+      problems.push({ path, message: `cannot read: ${describe(error)}` });
+      continue;
+    }
+    if (info.isDirectory()) await visit(path);
+    else if (info.isFile() && extensions.has(extname(path).slice(1).toLowerCase())) {
+      const resolution = await resolveWithin(canonicalRoot, path);
+      if (resolution.kind === "inside") files.push({ path, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) });
+    }
+  }
   return { root: canonicalRoot, files, problems, linksOutside };
+}
+
+/** A path the full walk skips: hidden or ignored itself, or under such a folder. */
+export function isIgnoredPath(root: string, path: string): boolean {
+  return relative(root, path)
+    .split(sep)
+    .some((name) => name.startsWith(".") || IGNORED_NAMES.has(name));
 }
 
 function describe(error: unknown): string {

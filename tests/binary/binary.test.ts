@@ -63,7 +63,7 @@ describe("the compiled binary", () => {
       const database = await createTestDatabase(kind, dataDir);
       try {
         const configPath = join(dataDir, "config.yaml");
-        const config = { application: { host: "127.0.0.1", data_dir: dataDir }, database: database.config, auth: TEST_AUTH };
+        const config = { application: { host: "127.0.0.1", workers: 1, data_dir: dataDir }, database: database.config, auth: TEST_AUTH };
         writeFileSync(configPath, JSON.stringify(config));
         if (kind === "postgres") {
           const migrate = await runBinary(["migrate", "--config", configPath]);
@@ -126,7 +126,7 @@ describe("the compiled binary", () => {
     expect(binaryReports.map((report) => report.path)).toEqual(books);
     expect(binaryReports.map(comparable)).toEqual(sourceReports.map(comparable));
     // Both could fail alike (a plugin that cannot load anywhere): every format must read books.
-    for (const format of ["cbz", "cbr", "epub", "pdf"]) {
+    for (const format of ["cbz", "cbr", "epub", "pdf", "cb7", "cbt"]) {
       expect(binaryReports.some((report) => report.format === format && (report.pageCount ?? 0) > 0)).toBe(true);
     }
 

@@ -7,7 +7,9 @@ import { runLongbox } from "../helpers/cli";
 import { FIXTURES } from "../helpers/fixtures";
 
 const CAPTAIN_SCIENCE = join(FIXTURES, "cbz/comicbox/Captain Science #001.cbz");
-const UNSUPPORTED = join(FIXTURES, "unsupported/komga/7zip.7z");
+/** Content no plugin claims (a gzip stream), named like a book. */
+const UNSUPPORTED = join(mkdtempSync(join(tmpdir(), "longbox-analyze-unknown-")), "unknown.cbz");
+writeFileSync(UNSUPPORTED, new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 1, 2, 3, 4]));
 
 const folders: string[] = [];
 function emptyFolder(): string {

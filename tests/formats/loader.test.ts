@@ -1,6 +1,7 @@
 /**
- * Third-party plugins: a .cbt (tar) plugin written into a temporary plugins folder is loaded,
- * registered next to the built-ins, and reads a tar file built here.
+ * Third-party plugins: a minimal tar plugin (id "ustar", files *.ustar, next to the built-in
+ * cbt plugin) written into a temporary plugins folder is loaded, registered next to the
+ * built-ins, and reads a tar file built here.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +17,7 @@ const workDir = mkdtempSync(join(tmpdir(), "longbox-plugins-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** The plugin as a third party would write it (see docs/plugins.md), importing the server's helpers. */
-const CBT_PLUGIN = `
+const TAR_PLUGIN = `
 import { analyzeComicArchive, readComicPage } from "${PROJECT_ROOT}/src/formats/comic-archive.ts";
 import { failure } from "${PROJECT_ROOT}/src/formats/errors.ts";
 import { probeImageSize } from "${PROJECT_ROOT}/src/formats/images.ts";
@@ -59,12 +60,12 @@ async function openTar(path) {
 }
 
 export default {
-  id: "cbt",
-  name: "Comic book archive (tar)",
-  extensions: ["cbt"],
-  mediaTypes: ["application/x-cbt"],
+  id: "ustar",
+  name: "Comic book archive (ustar, example)",
+  extensions: ["ustar"],
+  mediaTypes: ["application/x-ustar-comic"],
   detect: (head) => (isUstar(head) ? 2 : 0),
-  analyze: async (path, ctx) => analyzeComicArchive(await openTar(path), { id: "cbt", mediaType: "application/x-cbt" }, ctx),
+  analyze: async (path, ctx) => analyzeComicArchive(await openTar(path), { id: "ustar", mediaType: "application/x-ustar-comic" }, ctx),
   readPage: async (path, pageNumber, ctx, options) => readComicPage(await openTar(path), pageNumber, ctx, options),
 };
 `;
@@ -109,13 +110,13 @@ function pluginsFolder(name: string, files: Record<string, string>): string {
 }
 
 describe("loading third-party plugins", () => {
-  test("a .cbt plugin is loaded and reads a tar comic", async () => {
-    const dir = pluginsFolder("good", { "cbt.js": CBT_PLUGIN, "README.txt": "not a plugin" });
+  test("a tar plugin is loaded and reads a tar comic (its extension wins the tie with the built-in cbt)", async () => {
+    const dir = pluginsFolder("good", { "ustar.js": TAR_PLUGIN, "README.txt": "not a plugin" });
     const plugins = await loadPlugins(dir);
-    expect(plugins.map((plugin) => plugin.id)).toEqual(["cbt"]);
+    expect(plugins.map((plugin) => plugin.id)).toEqual(["ustar"]);
 
     const page = (width: number) => sharp({ create: { width, height: 30, channels: 3, background: "blue" } }).png().toBuffer();
-    const book = join(workDir, "Tar Comic 001.cbt");
+    const book = join(workDir, "Tar Comic 001.ustar");
     writeFileSync(
       book,
       tar({
@@ -125,10 +126,10 @@ describe("loading third-party plugins", () => {
       }),
     );
     const registry = new FormatRegistry([...builtinPlugins, ...plugins]);
-    expect(registry.extensions()).toContain("cbt");
+    expect(registry.extensions()).toContain("ustar");
     const analysis = await registry.analyze(book);
     expect(analysis.errors).toEqual([]);
-    expect(analysis.format).toBe("cbt");
+    expect(analysis.format).toBe("ustar");
     expect(analysis.result?.pages.map((p) => [p.fileName, p.width])).toEqual([
       ["Tar Comic/page 2.png", 2],
       ["Tar Comic/page 10.png", 10],
@@ -139,8 +140,8 @@ describe("loading third-party plugins", () => {
   });
 
   test("a subfolder plugin is loaded from its index file", async () => {
-    const dir = pluginsFolder("folder", { "cbt/index.js": CBT_PLUGIN });
-    expect((await loadPlugins(dir)).map((plugin) => plugin.id)).toEqual(["cbt"]);
+    const dir = pluginsFolder("folder", { "ustar/index.js": TAR_PLUGIN });
+    expect((await loadPlugins(dir)).map((plugin) => plugin.id)).toEqual(["ustar"]);
   });
 
   test("a missing plugins folder means no plugins", async () => {
@@ -159,12 +160,12 @@ describe("loading third-party plugins", () => {
   test("a plugin that fails to import, or a folder without index, is refused naming it", async () => {
     const syntax = pluginsFolder("syntax", { "oops.js": "export default {" });
     await expect(loadPlugins(syntax)).rejects.toThrow(join(syntax, "oops.js"));
-    const noIndex = pluginsFolder("no-index", { "plugin/other.js": CBT_PLUGIN });
+    const noIndex = pluginsFolder("no-index", { "plugin/other.js": TAR_PLUGIN });
     await expect(loadPlugins(noIndex)).rejects.toThrow(join(noIndex, "plugin"));
   });
 
   test("a plugin cannot take over a built-in id", async () => {
-    const dir = pluginsFolder("hijack", { "cbz.js": CBT_PLUGIN.replace('id: "cbt"', 'id: "cbz"') });
+    const dir = pluginsFolder("hijack", { "cbz.js": TAR_PLUGIN.replace('id: "ustar"', 'id: "cbz"') });
     const plugins = await loadPlugins(dir);
     expect(() => new FormatRegistry([...builtinPlugins, ...plugins])).toThrow('claim the id "cbz"');
   });

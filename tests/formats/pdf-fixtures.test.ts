@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import sharp from "sharp";
+import { ExtractionCache } from "../../src/formats/extraction-cache.ts";
 import { BookAnalysisError, type BookErrorType, type BookMetadata, type PluginContext } from "../../src/formats/contract.ts";
 import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
@@ -22,6 +23,7 @@ function context(signal = new AbortController().signal): PluginContext {
   return {
     limits: { maxEntryBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxPixels: 100_000_000, maxCompressionRatio: 1000 },
     signal,
+    extractionCache: new ExtractionCache(join(tmpdir(), "longbox-test-extraction-cache"), 0),
   };
 }
 

@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 /**
  * The PDF plugin renders and analyses in worker threads: the server's own thread must stay
  * free to answer requests while pdf.js works, and aborting or losing a worker must not leave
@@ -5,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { ExtractionCache } from "../../src/formats/extraction-cache.ts";
 import { BookAnalysisError, type PluginContext } from "../../src/formats/contract.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PdfWorkerPool } from "../../plugins/pdf/worker-pool.ts";
@@ -16,6 +18,7 @@ function context(signal = new AbortController().signal): PluginContext {
   return {
     limits: { maxEntryBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxPixels: 100_000_000, maxCompressionRatio: 1000 },
     signal,
+    extractionCache: new ExtractionCache(join(tmpdir(), "longbox-test-extraction-cache"), 0),
   };
 }
 

@@ -58,6 +58,7 @@ describe("detection by content", () => {
     expect((await registry.detect(copyAs("cbz/komga/zip.zip", "x.epub"))).id).toBe("epub");
     expect((await registry.detect(copyAs("cbz/komga/zip.zip", "x.cbz"))).id).toBe("cbz");
     expect((await registry.detect(copyAs("cbz/komga/zip.zip", "x.bin"))).id).toBe("cbz");
+    expect((await registry.detect(copyAs("unsupported/komga/7zip.7z", "7z.cbz"))).id).toBe("cb7");
   });
 
   test("a ZIP with leading junk is still a ZIP", async () => {
@@ -65,7 +66,7 @@ describe("detection by content", () => {
   });
 
   test("empty, random and unknown content is format_detection, whatever the extension", async () => {
-    for (const path of [fileStartingWith("empty.cbz", ""), fileStartingWith("text.cbr", "just some text"), copyAs("unsupported/komga/7zip.7z", "7z.cbz")]) {
+    for (const path of [fileStartingWith("empty.cbz", ""), fileStartingWith("text.cbr", "just some text"), fileStartingWith("gzip.cbt", "\x1f\x8b\x08\x00")]) {
       const analysis = await registry.analyze(path);
       expect(analysis.format).toBeNull();
       expect(analysis.errors.map((error) => error.type)).toEqual(["format_detection"]);
@@ -79,7 +80,7 @@ describe("detection by content", () => {
   });
 
   test("extensions() lists what the folder walker should pick up", () => {
-    expect(registry.extensions().sort()).toEqual(["cbr", "cbz", "epub", "pdf", "rar", "zip"]);
+    expect(registry.extensions().sort()).toEqual(["7z", "cb7", "cbr", "cbt", "cbz", "epub", "pdf", "rar", "tar", "zip"]);
   });
 });
 

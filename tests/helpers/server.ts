@@ -68,6 +68,9 @@ export async function startTestServer(kind: DatabaseKind, overrides: Record<stri
       database: database.config,
       auth: TEST_AUTH,
       logging: { level: "debug" },
+      // Watching would start scans of its own while tests change files and scan by hand; the
+      // watching tests turn it on.
+      scanner: { watch_enabled: false },
     };
     writeFileSync(configPath, JSON.stringify(deepMerge(base, overrides), null, 2));
     const logs: string[] = [];

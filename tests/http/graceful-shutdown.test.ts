@@ -34,7 +34,7 @@ async function serverWithBigBook(application: Record<string, unknown> = {}) {
   const configPath = join(dir, "config.yaml");
   writeFileSync(
     configPath,
-    JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data"), ...application }, database: database.config, auth: TEST_AUTH }),
+    JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data"), ...application }, database: database.config, auth: TEST_AUTH }),
   );
 
   const { url, child } = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {

@@ -13,6 +13,7 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
+import { processClient } from "../helpers/server-processes";
 import { queryDatabase } from "../helpers/sql";
 
 const BOOKS = 400;
@@ -22,17 +23,7 @@ async function startProcess(configPath: string) {
   const { url, child } = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
     env: { PATH: process.env.PATH ?? "" },
   });
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
-  };
+  const call = processClient(url);
   return { child, call };
 }
 
@@ -49,7 +40,7 @@ for (const kind of DATABASE_KINDS) {
       writeFileSync(
         configPath,
         JSON.stringify({
-          application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+          application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
           database: database.config,
           auth: TEST_AUTH,
           scanner: { concurrency: 1 },

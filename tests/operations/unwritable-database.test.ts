@@ -36,7 +36,7 @@ describe("a read-only data folder", () => {
     writeFileSync(
       configPath,
       JSON.stringify({
-        application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+        application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
         auth: { ...TEST_AUTH, jwt_secret: "a-configured-secret-so-no-file-is-written-0123456789" },
         logging: { level: "info" },
       }),

@@ -5,7 +5,7 @@ import { lockingRead } from "./row-lock";
 
 export type ScanMode = "normal" | "deep";
 export type ScanState = "pending" | "running" | "completed" | "failed" | "cancelled";
-export type ScanTrigger = "manual" | "schedule" | "startup";
+export type ScanTrigger = "manual" | "schedule" | "startup" | "watch";
 
 export interface ScanCounters {
   filesDiscovered: number;

@@ -312,7 +312,7 @@ export function defineSchema(d: SchemaKit) {
       libraryId: ref("library_id").notNull().references(() => libraries.id, { onDelete: "cascade" }),
       mode: d.text("mode", { enum: ["normal", "deep"] }).notNull(),
       status: d.text("status", { enum: ["pending", "running", "completed", "failed", "cancelled"] }).notNull(),
-      trigger: d.text("trigger", { enum: ["manual", "schedule", "startup"] }).notNull(),
+      trigger: d.text("trigger", { enum: ["manual", "schedule", "startup", "watch"] }).notNull(),
       filesDiscovered: d.integer("files_discovered").notNull(),
       filesProcessed: d.integer("files_processed").notNull(),
       seriesCreated: d.integer("series_created").notNull(),
@@ -338,5 +338,37 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );
 
-  return { users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  /**
+   * Failed sign-ins under their throttle keys (src/auth/login-throttle.ts), in the database so
+   * that every process and instance counts the same failures. Rows older than the window go.
+   */
+  const loginFailures = d.table(
+    "login_failures",
+    {
+      id: id(),
+      key: d.text("key").notNull(),
+      failedAt: time("failed_at").notNull(),
+    },
+    (t) => [d.index("login_failures_key_idx").on(t.key, t.failedAt), d.index("login_failures_time_idx").on(t.failedAt)],
+  );
+
+  /**
+   * Single sign-on attempts between the redirect to the provider and its callback, which may
+   * reach another process or instance (src/auth/oidc.ts). Short-lived; used once.
+   */
+  const oidcPendingSignIns = d.table(
+    "oidc_pending_sign_ins",
+    {
+      state: d.text("state").primaryKey(),
+      providerId: d.text("provider_id").notNull(),
+      codeVerifier: d.text("code_verifier").notNull(),
+      nonce: d.text("nonce").notNull(),
+      redirectUri: d.text("redirect_uri").notNull(),
+      createdAt: createdAt(),
+      expiresAt: time("expires_at").notNull(),
+    },
+    (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
+  );
+
+  return { loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -6,6 +6,10 @@ export interface LibraryScanningConfig {
   cronSchedule: string | null;
   defaultMode: "normal" | "deep";
   scanOnStart: boolean;
+  /** Follow file-system events and rescan the folders that changed (absent in older rows: on). */
+  watch?: boolean;
+  /** Also compare the tree every this many seconds (network mounts without events); null = never. */
+  pollSeconds?: number | null;
 }
 
 /** Book metadata beyond the columns that lists filter and sort on. */

@@ -12,6 +12,8 @@ import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../param
 
 const Mode = t.Union([t.Literal("normal"), t.Literal("deep")]);
 const Cron = t.Union([t.String({ maxLength: 200 }), t.Null()]);
+/** Polling for network mounts without file-system events: every 1 s .. 1 day, or null (never). */
+const PollSeconds = t.Union([t.Integer({ minimum: 1, maximum: 86_400 }), t.Null()]);
 
 const ScanningConfigBody = t.Object({
   enabled: t.Optional(t.Boolean()),
@@ -21,6 +23,9 @@ const ScanningConfigBody = t.Object({
   default_mode: t.Optional(Mode),
   scanOnStart: t.Optional(t.Boolean()),
   scan_on_start: t.Optional(t.Boolean()),
+  watch: t.Optional(t.Boolean()),
+  pollSeconds: t.Optional(PollSeconds),
+  poll_seconds: t.Optional(PollSeconds),
 });
 
 const LibraryBody = t.Object({
@@ -52,6 +57,9 @@ function libraryInput(body: Static<typeof LibraryBody>): LibraryInput {
     if (mode) config.defaultMode = mode;
     const onStart = scanning.scanOnStart ?? scanning.scan_on_start;
     if (onStart !== undefined) config.scanOnStart = onStart;
+    if (scanning.watch !== undefined) config.watch = scanning.watch;
+    const poll = scanning.pollSeconds !== undefined ? scanning.pollSeconds : scanning.poll_seconds;
+    if (poll !== undefined) config.pollSeconds = poll;
     input.scanningConfig = config;
   }
   return input;

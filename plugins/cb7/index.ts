@@ -1,0 +1,19 @@
+/** Comic books in 7z archives (.cb7, .7z; solid or not), through 7-Zip compiled to WebAssembly. */
+import { analyzeComicArchive, readComicPage } from "../../src/formats/comic-archive.ts";
+import type { FormatPlugin } from "../../src/formats/contract.ts";
+import { looksLikeSevenZip } from "../../src/formats/magic.ts";
+import { SevenZipComicArchive } from "./seven-zip-comic-archive.ts";
+
+const MEDIA_TYPE = "application/x-cb7";
+
+export const cb7Plugin: FormatPlugin = {
+  id: "cb7",
+  name: "Comic book archive (7z)",
+  extensions: ["cb7", "7z"],
+  mediaTypes: [MEDIA_TYPE, "application/x-7z-compressed"],
+  detect: (head) => (looksLikeSevenZip(head) ? 2 : 0),
+  analyze: async (path, ctx) => analyzeComicArchive(await SevenZipComicArchive.open(path, ctx), { id: "cb7", mediaType: MEDIA_TYPE }, ctx),
+  readPage: async (path, pageNumber, ctx, options) => readComicPage(await SevenZipComicArchive.open(path, ctx), pageNumber, ctx, options),
+};
+
+export default cb7Plugin;

@@ -1,0 +1,94 @@
+/**
+ * `longbox serve --workers N`: one machine's cores serving one port. The process the user
+ * started serves HTTP and runs every background job; it starts N-1 more processes with role
+ * `web` on the same port (SO_REUSEPORT: the kernel spreads new connections over them) and
+ * relays scan and reading events between all of them (over IPC; on PostgreSQL the database
+ * relays them, see ../events/process-relay.ts), so an event stream connected
+ * to any process sees every scan. A web process that dies is replaced; web processes stop
+ * with the supervisor, and stop by themselves if it is killed outright.
+ */
+import { relayEvents, type EventChannels, type RelayMessage } from "../events/process-relay";
+import type { Logger } from "../logging/logger";
+
+/** Set in a supervised web process's environment (its number, for the logs). */
+export const SUPERVISED_ENV = "LONGBOX_WEB_WORKER";
+
+const RESPAWN_DELAY_MS = 1000;
+
+export interface WebWorkers {
+  stop(): Promise<void>;
+}
+
+export function startWebWorkers<T>(
+  count: number,
+  /** `channels`: relay events over IPC (not needed when the database relays them: PostgreSQL). */
+  options: { port: number; configPath: string; channels?: EventChannels<T>; log: Logger },
+): WebWorkers {
+  const children = new Set<Bun.Subprocess>();
+  let stopping = false;
+  const broadcast = (message: RelayMessage<T>, except?: Bun.Subprocess) => {
+    for (const child of children) {
+      if (child === except) continue;
+      try {
+        child.send(message);
+      } catch {
+        // Exiting: it is replaced, and its streams went with it.
+      }
+    }
+  };
+  const deliver = options.channels ? relayEvents(options.channels, (message) => broadcast(message)) : () => undefined;
+  const spawn = (index: number) => {
+    const child = Bun.spawn(
+      [...ownCommand(), "serve", "--role", "web", "--workers", "1", "--port", String(options.port), "--config", options.configPath],
+      {
+        env: { ...process.env, [SUPERVISED_ENV]: String(index) },
+        stdio: ["ignore", "inherit", "inherit"],
+        ipc(message: RelayMessage<T>, from) {
+          deliver(message);
+          broadcast(message, from);
+        },
+      },
+    );
+    children.add(child);
+    void child.exited.then((code) => {
+      children.delete(child);
+      if (stopping) return;
+      options.log.error("a web process stopped; starting another", { worker: index, code });
+      setTimeout(() => stopping || spawn(index), RESPAWN_DELAY_MS);
+    });
+  };
+  for (let index = 1; index < count; index++) spawn(index);
+  return {
+    async stop() {
+      stopping = true;
+      const running = [...children];
+      for (const child of running) child.kill("SIGTERM");
+      await Promise.all(running.map((child) => child.exited));
+    },
+  };
+}
+
+/**
+ * In a supervised web process: events to and from the supervisor, and an end when it is gone.
+ * Returns the function that leaves (the IPC channel would otherwise keep the process alive).
+ */
+export function joinSupervisor<T>(channels: EventChannels<T> | undefined, stop: () => void): () => void {
+  const deliver = channels ? relayEvents(channels, (message) => process.send?.(message)) : () => undefined;
+  const receive = (message: unknown) => deliver(message as RelayMessage<T>);
+  process.on("message", receive);
+  // A supervisor killed outright (SIGKILL) cannot stop us: a web process left alone would keep
+  // serving the port without anyone running the jobs.
+  const parent = process.ppid;
+  const watch = setInterval(() => process.ppid !== parent && stop(), 1000);
+  return () => {
+    clearInterval(watch);
+    process.off("message", receive);
+    process.disconnect?.();
+  };
+}
+
+/** The command that runs this program: the compiled binary alone, or bun and the entry script. */
+function ownCommand(): string[] {
+  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+}

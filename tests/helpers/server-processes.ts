@@ -1,0 +1,53 @@
+/** Talking to `longbox serve` processes started by a test (scripts/server-process.ts). */
+
+export type ProcessCall = (method: string, path: string, token?: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/**
+ * A tiny JSON client for the server at `url`. `freshConnections`: every request on a connection
+ * of its own, so that consecutive requests can reach different processes sharing the port.
+ */
+export function processClient(url: string, freshConnections = false): ProcessCall {
+  return async (method, path, token, body) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        ...(freshConnections ? { connection: "close" } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+  };
+}
+
+/** Reads GET /api/v1/scans/stream into `transcript()` until `stop()`. */
+export function scanStreamTranscript(url: string, token: string) {
+  let text = "";
+  const controller = new AbortController();
+  const done = (async () => {
+    const response = await fetch(`${url}/api/v1/scans/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    } catch {
+      // Stopped.
+    }
+  })();
+  return {
+    transcript: () => text,
+    stop: async () => {
+      controller.abort();
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}

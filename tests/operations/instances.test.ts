@@ -1,0 +1,90 @@
+/**
+ * Two instances (two `longbox serve` processes on different ports) on one PostgreSQL database:
+ * a scan requested through A runs once and its events reach a stream held by B (LISTEN/NOTIFY),
+ * and failed sign-ins counted through A hold on B.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import { PASSWORD } from "../helpers/auth";
+import { PROJECT_ROOT } from "../helpers/cli";
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
+import { makeCbz, tempFolder } from "../helpers/library";
+import { TEST_AUTH } from "../helpers/server";
+import { processClient, scanStreamTranscript, waitFor } from "../helpers/server-processes";
+
+const BOOKS = 40;
+
+describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one PostgreSQL database", () => {
+  let database: TestDatabase;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let libraryRoot: string;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
+    database = await createTestDatabase("postgres", join(dir, "data"));
+    const configPath = join(dir, "config.yaml");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
+        database: database.config,
+        auth: { ...TEST_AUTH, login_max_failures: 3 },
+      }),
+    );
+    libraryRoot = tempFolder();
+    for (let index = 1; index <= BOOKS; index++) {
+      await makeCbz(join(libraryRoot, `Series ${index % 4}`, `Issue ${index}.cbz`), { seed: index + 30_000, pages: 2 });
+    }
+    const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath];
+    a = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
+    b = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
+  }, 60_000);
+  afterAll(async () => {
+    for (const server of [a, b]) {
+      server?.child.kill("SIGTERM");
+      await server?.child.exited;
+    }
+    await database?.drop();
+  });
+
+  test("a scan requested through A runs once; streams on A and B both see it start and complete", async () => {
+    expect(a.url).not.toBe(b.url);
+    const callA = processClient(a.url);
+    const callB = processClient(b.url);
+    expect((await callA("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD })).status).toBe(201);
+    const { body: session } = await callB("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    const token = session.token as string;
+    const { body: library } = await callA("POST", "/api/v1/libraries", token, { name: "shared", path: libraryRoot });
+
+    // A stream on each instance: whichever one runs the scan, the other's stream needs the relay.
+    const streams = [a, b].map((server) => scanStreamTranscript(server.url, token));
+    const transcripts = () => streams.map((stream) => stream.transcript());
+    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "both streams to connect");
+
+    const { status, body: requested } = await callA("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    expect(status).toBe(202);
+    await waitFor(() => transcripts().every((text) => text.includes("event: scan.completed")), "both streams to see the scan complete", 60_000);
+    await Promise.all(streams.map((stream) => stream.stop()));
+    for (const transcript of transcripts()) {
+      expect(transcript.match(/event: scan\.started/g)).toHaveLength(1);
+      expect(transcript.match(/event: scan\.completed/g)).toHaveLength(1);
+      expect(transcript).toContain(requested.scanId);
+    }
+    const runs = (a.output() + b.output()).match(/scan started/g) ?? [];
+    expect(runs).toHaveLength(1);
+    const status_ = await callB("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
+    expect(status_.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
+  }, 90_000);
+
+  test("failed sign-ins counted through A hold on B", async () => {
+    const attempt = (server: ServerProcess) =>
+      processClient(server.url)("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });
+    for (let failure = 0; failure < 3; failure++) expect((await attempt(a)).status).toBe(401);
+    expect((await attempt(b)).status).toBe(429);
+    expect((await attempt(a)).status).toBe(429);
+  }, 30_000);
+});

@@ -1,0 +1,133 @@
+/**
+ * `longbox serve --workers 2` on SQLite: two processes share the port (the kernel spreads the
+ * connections), they answer alike, the scan requested through the port runs once (in the
+ * process that runs the jobs), every event stream sees it whichever process holds it, and
+ * SIGTERM stops them all.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import { PASSWORD } from "../helpers/auth";
+import { PROJECT_ROOT } from "../helpers/cli";
+import { createTestDatabase, type TestDatabase } from "../helpers/databases";
+import { makeCbz, tempFolder } from "../helpers/library";
+import { TEST_AUTH } from "../helpers/server";
+import { processClient, scanStreamTranscript, waitFor, type ProcessCall } from "../helpers/server-processes";
+
+const BOOKS = 60;
+const STREAMS = 12;
+
+/** The processes holding TCP sockets of `port` in `state` (listening or established), by pid. */
+function socketOwners(port: number, state: "listening" | "established"): number[] {
+  const result = Bun.spawnSync(["ss", "-tnpH", "state", state, `( sport = :${port} )`]);
+  return [...result.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+}
+
+describe("serve --workers 2 [sqlite]", () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let port: number;
+  let libraryRoot: string;
+
+  let call: ProcessCall;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "longbox-workers-"));
+    database = await createTestDatabase("sqlite", join(dir, "data"));
+    const configPath = join(dir, "config.yaml");
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
+        database: database.config,
+        auth: { ...TEST_AUTH, login_max_failures: 3 },
+      }),
+    );
+    libraryRoot = tempFolder();
+    for (let index = 1; index <= BOOKS; index++) {
+      await makeCbz(join(libraryRoot, `Series ${index % 6}`, `Issue ${index}.cbz`), { seed: index + 20_000, pages: 2 });
+    }
+    server = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"], {
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    port = Number(new URL(server.url).port);
+    // A connection per request, so that consecutive requests reach both processes.
+    call = processClient(server.url, true);
+    await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
+  }, 60_000);
+  afterAll(async () => {
+    server?.child.kill("SIGKILL");
+    await database?.drop();
+  });
+
+  test("the scan runs once, every stream on either process sees it, answers agree", async () => {
+    expect(server.output()).toContain("role=all");
+    await waitFor(() => server.output().includes("role=web"), "the web process to log its start");
+    expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD })).status).toBe(201);
+    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    const token = session.token as string;
+    const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "workers", path: libraryRoot });
+
+    const streams = Array.from({ length: STREAMS }, () => scanStreamTranscript(server.url, token));
+    const transcripts = () => streams.map((stream) => stream.transcript());
+    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "every stream to connect");
+    // The kernel spread the streams over both processes (2 × 0.5^12 that it did not).
+    const holders = new Set(socketOwners(port, "established"));
+    expect(holders.size).toBe(2);
+
+    const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    expect(status).toBe(202);
+    await waitFor(() => transcripts().every((text) => text.includes("event: scan.completed")), "every stream to see the scan complete", 60_000);
+    for (const text of transcripts()) {
+      expect(text.match(/event: scan\.started/g)).toHaveLength(1);
+      expect(text.match(/event: scan\.completed/g)).toHaveLength(1);
+      expect(text).toContain(requested.scanId);
+    }
+    await Promise.all(streams.map((stream) => stream.stop()));
+    // One process ran it: one "scan started" line in the shared log.
+    expect(server.output().match(/scan started/g)).toHaveLength(1);
+
+    const answers = new Set<string>();
+    for (let request = 0; request < 16; request++) {
+      const { status, body } = await call("GET", `/api/v1/books?libraryId=${library.id}&pageSize=100&sort=title`, token);
+      expect(status).toBe(200);
+      expect(body.total).toBe(BOOKS);
+      answers.add(JSON.stringify(body));
+    }
+    expect(answers.size).toBe(1);
+    const scanStatus = await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
+    expect(scanStatus.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
+  }, 120_000);
+
+  test("failed sign-ins count in every process: the limit holds whichever process answers", async () => {
+    const attempt = () => call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });
+    // Spread over both processes (a connection each); in-memory counting would let through
+    // the attempts that reach the process which saw fewer than 3.
+    for (let failure = 0; failure < 3; failure++) expect((await attempt()).status).toBe(401);
+    for (let blocked = 0; blocked < 8; blocked++) expect((await attempt()).status).toBe(429);
+  }, 60_000);
+
+  test("SIGTERM on the first process stops every process", async () => {
+    const pids = new Set(socketOwners(port, "listening"));
+    expect(pids.size).toBe(2);
+    server.child.kill("SIGTERM");
+    expect(await server.child.exited).toBe(0);
+    expect(socketOwners(port, "listening")).toEqual([]);
+  }, 60_000);
+});
+
+test("web processes end by themselves when the first process is killed outright", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
+  const configPath = join(dir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
+  const server = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"], {
+    env: { PATH: process.env.PATH ?? "" },
+  });
+  const port = Number(new URL(server.url).port);
+  await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
+  server.child.kill("SIGKILL");
+  await server.child.exited;
+  await waitFor(() => socketOwners(port, "listening").length === 0, "the orphaned web process to stop", 15_000);
+}, 60_000);
