@@ -17,6 +17,7 @@ import { bookPage } from "./pages/book";
 import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
+import { registrationPages } from "./pages/register";
 import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
 import { sessionPages } from "./pages/session";
@@ -30,6 +31,7 @@ export function webRoutes(services: Services) {
     .use(staticAssetRoutes())
     .use(setupPage(services, guard))
     .use(sessionPages(services, guard))
+    .use(registrationPages(services, guard))
     .use(homePage(services, guard))
     .use(libraryPage(services, guard))
     .use(seriesPage(services, guard))
