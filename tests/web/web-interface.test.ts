@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { bearer, login, PASSWORD } from "../helpers/auth";
 import { comicInfo, makeCbz } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
@@ -388,8 +388,8 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     const { page } = admin;
     await page.goto(`/libraries/${libraryId}`);
     const assets = await page.evaluate(() => [
-      ...[...document.querySelectorAll("script[src]")].map((script) => (script as HTMLScriptElement).src),
-      ...[...document.querySelectorAll("link[rel=stylesheet]")].map((link) => (link as HTMLLinkElement).href),
+      ...Array.from(document.querySelectorAll("script[src]"), (script) => (script as HTMLScriptElement).src),
+      ...Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => (link as HTMLLinkElement).href),
     ]);
     expect(assets.length).toBeGreaterThanOrEqual(4);
     let total = 0;
