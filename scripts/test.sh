@@ -9,11 +9,13 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 # Debian packages the tests use: PostgreSQL, jing (OPDS 1.2 schema validation), prometheus (its
-# promtool parses the metrics exposition).
+# promtool parses the metrics exposition), chromium (the web interface tests drive it through
+# playwright-core; no browser is downloaded).
 missing=()
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
 command -v jing >/dev/null || missing+=(jing)
 command -v promtool >/dev/null || missing+=(prometheus)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "installing ${missing[*]}"

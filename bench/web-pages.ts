@@ -1,0 +1,85 @@
+/**
+ * Web interface benchmark (issue 12), on the compiled binary run alone: server time of the
+ * pages a person browses (home, a library's series grid, a series with its books) on a
+ * 10,000-book catalogue, as p99 latency with one client at a time (`wrk -c1 --latency`, signed
+ * in with the session cookie), beside the REST list each page is built on, in the same run.
+ *
+ *   bun bench/web-pages.ts [--database sqlite|postgres] [--books 10000] [--seconds 10]
+ *
+ * Needs Debian's wrk.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { zipSync } from "fflate";
+import sharp from "sharp";
+import { buildIsolatedBinary } from "../scripts/isolated-binary";
+import { markdownTable, ratio } from "./measure";
+import { api, browserSessionCookie, startBenchServer, type BenchServer } from "./server";
+import { wrk } from "./wrk";
+
+const { values } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    books: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "10" },
+  },
+});
+const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
+const BOOKS = Number(values.books);
+const SECONDS = Number(values.seconds);
+
+async function scanToEnd(server: BenchServer, libraryId: string): Promise<void> {
+  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
+  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
+    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
+    if (status.status === "failed") throw new Error(status.failureReason);
+  }
+}
+
+const binary = await buildIsolatedBinary();
+const rows: string[][] = [];
+try {
+  const library = join(binary.scratch("web"), "library");
+  const page = new Uint8Array(await sharp({ create: { width: 60, height: 90, channels: 3, background: "#335577" } }).jpeg().toBuffer());
+  for (let index = 0; index < BOOKS; index++) {
+    const series = `Series ${String(index % 100).padStart(3, "0")}`;
+    mkdirSync(join(library, series), { recursive: true });
+    const entries = { "id.txt": new TextEncoder().encode(String(index)), "001.jpg": page };
+    writeFileSync(join(library, series, `${series} #${String(Math.floor(index / 100) + 1).padStart(3, "0")}.cbz`), zipSync(entries, { level: 0 }));
+  }
+
+  const server = await startBenchServer(binary, DATABASE);
+  try {
+    const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
+    await scanToEnd(server, created.id);
+    const { data: series } = await api(server, "GET", "/api/v1/series?pageSize=1");
+    const cookie = { cookie: await browserSessionCookie(server), accept: "text/html" };
+    const bearer = { authorization: `Bearer ${server.token}` };
+    // Each page beside the REST list that carries most of its data.
+    const pairs: [string, string, string, string][] = [
+      ["GET / (home)", "/", "GET /api/v1/books?sort=createdAt,desc&pageSize=12", "/api/v1/books?sort=createdAt,desc&pageSize=12"],
+      ["GET /libraries/{id} (series grid, 48)", `/libraries/${created.id}`, "GET /api/v1/series?libraryId=...&pageSize=48", `/api/v1/series?libraryId=${created.id}&pageSize=48`],
+      ["GET /series/{id} (100 books)", `/series/${series[0].id}`, "GET /api/v1/series/{id}/books?pageSize=100", `/api/v1/series/${series[0].id}/books?pageSize=100`],
+    ];
+    for (const [label, path, referenceLabel, referencePath] of pairs) {
+      const reference = await wrk(`${server.url}${referencePath}`, 1, SECONDS, bearer);
+      const web = await wrk(`${server.url}${path}`, 1, SECONDS, cookie);
+      rows.push([
+        `${label}, ${BOOKS} books`,
+        `p99 ${web.p99Ms.toFixed(1)} ms (${web.requestsPerSecond.toFixed(0)} req/s, ${web.errors} errors)`,
+        `${referenceLabel}: p99 ${reference.p99Ms.toFixed(1)} ms`,
+        ratio(web.p99Ms, reference.p99Ms),
+        "p99 < 30 ms",
+      ]);
+    }
+  } finally {
+    await server.stop();
+    rmSync(library, { recursive: true, force: true });
+  }
+} finally {
+  binary.remove();
+}
+
+console.log(`\nWeb pages on ${DATABASE} (${new Date().toISOString()})\n`);
+console.log(markdownTable(["page", "result", "reference (same run)", "ratio", "target"], rows));
