@@ -20,7 +20,7 @@ import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { markdownTable, ratio } from "./measure";
 import { wrk as wrkFor } from "./wrk";
-import { api, startBenchServer, type BenchServer } from "./server";
+import { api, scanToCompletion, startBenchServer } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -66,14 +66,6 @@ async function noisyPage(): Promise<Uint8Array> {
   return new Uint8Array(await image.jpeg({ quality: 80 }).toBuffer());
 }
 
-async function waitForScan(server: BenchServer, libraryId: string): Promise<void> {
-  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
-  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
-    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
-    if (status.status === "failed") throw new Error(status.failureReason);
-  }
-}
-
 const binary = await buildIsolatedBinary();
 const rows: string[][] = [];
 try {
@@ -100,7 +92,7 @@ try {
   const nginx = await startNginx(work);
   try {
     const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
-    await waitForScan(server, created.id);
+    await scanToCompletion(server, created.id);
     const { data: pageBooks } = await api(server, "GET", `/api/v1/books?libraryId=${created.id}&sort=createdAt,asc&pageSize=1`);
     const bookId = pageBooks[0].id as string;
     const auth = { authorization: `Bearer ${server.token}` };

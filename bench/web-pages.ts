@@ -15,7 +15,7 @@ import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { markdownTable, ratio } from "./measure";
-import { api, browserSessionCookie, startBenchServer, type BenchServer } from "./server";
+import { api, browserSessionCookie, scanToCompletion, startBenchServer } from "./server";
 import { wrk } from "./wrk";
 
 const { values } = parseArgs({
@@ -28,14 +28,6 @@ const { values } = parseArgs({
 const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
 const BOOKS = Number(values.books);
 const SECONDS = Number(values.seconds);
-
-async function scanToEnd(server: BenchServer, libraryId: string): Promise<void> {
-  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
-  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
-    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
-    if (status.status === "failed") throw new Error(status.failureReason);
-  }
-}
 
 const binary = await buildIsolatedBinary();
 const rows: string[][] = [];
@@ -52,7 +44,7 @@ try {
   const server = await startBenchServer(binary, DATABASE);
   try {
     const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
-    await scanToEnd(server, created.id);
+    await scanToCompletion(server, created.id);
     const { data: series } = await api(server, "GET", "/api/v1/series?pageSize=1");
     const cookie = { cookie: await browserSessionCookie(server), accept: "text/html" };
     const bearer = { authorization: `Bearer ${server.token}` };

@@ -9,12 +9,11 @@ import type { Services } from "../../../services";
 import { clearedSessionCookie, sessionCookie } from "../../browser-session";
 import { IdParams } from "../../params";
 import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../api-key-routes";
-import { inputProblem } from "../forms";
+import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
 
 const NOTICES: Record<string, string> = { "password-changed": "Your password is changed. Other devices have been signed out." };
-const CsrfOnly = t.Optional(t.Object({ _csrf: t.Optional(t.String()) }));
 
 export function accountPages(services: Services, guard: WebPageGuard) {
   const trustProxy = services.config.application.trust_proxy;
@@ -35,7 +34,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get("/account", ({ viewer, query }) => accountPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
       page: "user",
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/account/password",
@@ -61,7 +60,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
     .post("/account/api-keys/:id/revoke", ({ viewer, params, request }) => revokeApiKey(services, request, viewer, keySection(viewer), params.id), {
       page: "user",
       params: IdParams,
-      body: CsrfOnly,
+      body: CsrfOnlyBody,
     })
     .post(
       "/account/sign-out-everywhere",
@@ -69,6 +68,6 @@ export function accountPages(services: Services, guard: WebPageGuard) {
         await services.browserSessions.endAll(viewer.user.id);
         return redirectTo(request, "/login?notice=signed-out", { "set-cookie": clearedSessionCookie(request, trustProxy) });
       },
-      { page: "user", body: CsrfOnly },
+      { page: "user", body: CsrfOnlyBody },
     );
 }
