@@ -27,14 +27,14 @@ import { errorHandling } from "./errors";
 import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
-import { htmlErrorPage, webRoutes } from "./web";
+import { htmlErrorPages, webRoutes } from "./web";
 import { requestContext } from "./request-context";
 
 export function createHttpApp(services: Services) {
   return new Elysia()
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
-    .use(errorHandling(services.log, htmlErrorPage))
+    .use(errorHandling(services.log, htmlErrorPages(services.config.application.trust_proxy)))
     .use(apiDocumentation())
     .use(healthRoutes(services.database))
     .use(setupRoutes(services.users))

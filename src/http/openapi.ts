@@ -18,6 +18,8 @@ export function apiDocumentation() {
     specPath: "/api/docs/json",
     // The plugin hands the viewer a path relative to the page, which breaks below /api.
     scalar: { url: "/api/docs/json" },
+    // The web interface's pages (everything outside the API, OPDS and /health) are not API.
+    exclude: { paths: /^\/(?!api\/|opds\/|health$)/ },
     documentation: {
       info: {
         title: "Longbox API",

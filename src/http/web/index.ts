@@ -23,7 +23,7 @@ import { seriesPage } from "./pages/series";
 import { sessionPages } from "./pages/session";
 import { setupPage } from "./pages/setup";
 
-export { htmlErrorPage } from "./error-pages";
+export { htmlErrorPages } from "./error-pages";
 
 export function webRoutes(services: Services) {
   const guard = pageGuard(services);

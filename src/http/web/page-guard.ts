@@ -14,18 +14,13 @@ import type { Server } from "bun";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
-import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
+import { assertCsrfProtected, assertSameOrigin } from "../browser-session";
 import type { Viewer } from "./views";
 
-/** The headers of a redirect that also works for htmx requests (which would follow a 303 inside the page). */
-function redirectHeaders(request: Request, location: string): Record<string, string> {
-  return request.headers.get("hx-request") === "true" ? { "hx-redirect": location } : { location };
-}
-
-/** A redirect answer from a handler (see redirectHeaders). */
+/** A redirect that also works for htmx requests (which would follow a 303 inside the page): HX-Redirect loads the whole page. */
 export function redirectTo(request: Request, location: string, headers: Record<string, string> = {}): Response {
-  const isHtmx = request.headers.get("hx-request") === "true";
-  return new Response(null, { status: isHtmx ? 200 : 303, headers: { ...headers, ...redirectHeaders(request, location) } });
+  if (request.headers.get("hx-request") === "true") return new Response(null, { status: 200, headers: { ...headers, "hx-redirect": location } });
+  return new Response(null, { status: 303, headers: { ...headers, location } });
 }
 
 /** Only a path on this server (not `//elsewhere` or `https://...`): where to go after signing in. */
@@ -33,8 +28,19 @@ export function localPath(next: unknown, fallback = "/"): string {
   return typeof next === "string" && /^\/(?![/\\])/.test(next) ? next : fallback;
 }
 
+/** Thrown before a page runs when nobody is signed in; the web error pages turn it into a redirect to /login. */
+export const signInRequired = () => new DomainError("Unauthorized", "sign in to see this page", undefined, "SignInRequired");
+/** Thrown while no user exists; the web error pages turn it into a redirect to /setup. */
+export const setupRequired = () => new DomainError("Unauthorized", "create the first account first", undefined, "SetupRequired");
+
 export function pageGuard(services: Services) {
   const trustProxy = services.config.application.trust_proxy;
+  /**
+   * Viewers decided in the transform phase, handed to `resolve`. Deciding at transform means
+   * before request validation: a visitor without a session is sent to the sign-in page, never
+   * shown a 400 that describes the page's form.
+   */
+  const viewers = new WeakMap<Request, Viewer | null>();
 
   async function viewerOf(request: Request, server: Server<unknown> | null, body: unknown): Promise<Viewer | null> {
     let caller;
@@ -53,30 +59,28 @@ export function pageGuard(services: Services) {
   return new Elysia({ name: "web-page-guard" }).macro({
     /** Pages for signed-in users ("user") or admins only ("admin"); `viewer` is the signed-in person. */
     page: (access: "user" | "admin") => ({
-      async resolve({ request, server, body, set, status }) {
-        if (await services.users.setupNeeded()) {
-          Object.assign(set.headers, redirectHeaders(request, "/setup"));
-          return status(request.headers.get("hx-request") === "true" ? 200 : 303);
-        }
+      async transform({ request, server, body }) {
+        if (await services.users.setupNeeded()) throw setupRequired();
         const viewer = await viewerOf(request, server, body);
-        if (!viewer) {
-          const url = new URL(request.url);
-          const next = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
-          Object.assign(set.headers, redirectHeaders(request, `/login${next}`));
-          // A cookie that no longer opens a session is dropped.
-          if (sessionCookieOf(request)) set.headers["set-cookie"] = clearedSessionCookie(request, trustProxy);
-          return status(request.headers.get("hx-request") === "true" ? 200 : 303);
-        }
+        if (!viewer) throw signInRequired();
         if (access === "admin" && viewer.user.role !== "admin") throw new DomainError("Forbidden", "this page is for admins");
+        viewers.set(request, viewer);
+      },
+      resolve({ request }) {
+        const viewer = viewers.get(request);
+        if (!viewer) throw signInRequired();
         return { viewer };
       },
     }),
     /** Pages anyone may open (sign-in, setup, registration); `viewer` is null when nobody is signed in. */
     visitor: (_enabled: true) => ({
-      async resolve({ request, server, body }) {
+      async transform({ request, server, body }) {
         const viewer = await viewerOf(request, server, body);
         if (!viewer) assertSameOrigin(request, trustProxy);
-        return { viewer };
+        viewers.set(request, viewer);
+      },
+      resolve({ request }) {
+        return { viewer: viewers.get(request) ?? null };
       },
     }),
   });
