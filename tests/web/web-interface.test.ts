@@ -236,6 +236,15 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     expect((await server().json("GET", "/api/v1/auth/me", undefined, { "x-api-key": key })).status).toBe(401);
   }, 30_000);
 
+  test("the server page shows the catalogue's counts and cleans up unused thumbnails", async () => {
+    const { page } = admin;
+    await page.goto("/admin");
+    expect(await page.locator(".stat", { hasText: "Books" }).locator("strong").textContent()).toBe("84");
+    expect(await page.locator(".stat", { hasText: "Database" }).locator("strong").textContent()).toBe(server().kind === "postgres" ? "PostgreSQL" : "SQLite");
+    await page.getByRole("button", { name: "Clean up thumbnails" }).click();
+    await page.getByText(/Removed \d+ unused images/).waitFor();
+  }, 30_000);
+
   test("file and folder names with markup are shown as text and never run", async () => {
     const { page, problems } = admin;
     await page.goto(`/libraries/${libraryId}`);
