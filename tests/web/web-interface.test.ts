@@ -239,7 +239,7 @@ forEachDatabase("web interface", (server: () => TestServer) => {
   test("the server page shows the catalogue's counts and cleans up unused thumbnails", async () => {
     const { page } = admin;
     await page.goto("/admin");
-    expect(await page.locator(".stat", { hasText: "Books" }).locator("strong").textContent()).toBe("84");
+    expect(await page.locator(".stat", { has: page.getByText("Books", { exact: true }) }).locator("strong").textContent()).toBe("84");
     expect(await page.locator(".stat", { hasText: "Database" }).locator("strong").textContent()).toBe(server().kind === "postgres" ? "PostgreSQL" : "SQLite");
     await page.getByRole("button", { name: "Clean up thumbnails" }).click();
     await page.getByText(/Removed \d+ unused images/).waitFor();
