@@ -63,5 +63,27 @@ export async function api(server: BenchServer, method: string, path: string, bod
   return response.json();
 }
 
+/** Starts a scan of the library and waits until it completes (throws if it fails). */
+export async function scanToCompletion(server: BenchServer, libraryId: string): Promise<void> {
+  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
+  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
+    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
+    if (status.status === "failed") throw new Error(status.failureReason);
+  }
+}
+
+/** Signs in through the web interface's login form; returns the session cookie (`name=value`). */
+export async function browserSessionCookie(server: BenchServer): Promise<string> {
+  const response = await fetch(`${server.url}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+    body: new URLSearchParams({ username: "bench", password: PASSWORD }),
+    redirect: "manual",
+  });
+  const cookie = response.headers.get("set-cookie")?.split(";")[0];
+  if (!cookie) throw new Error(`signing in through /login failed: ${response.status}`);
+  return cookie;
+}
+
 /** Peak resident set size of a process so far (VmHWM), in MiB. */
 export const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;

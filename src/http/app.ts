@@ -31,7 +31,7 @@ import { healthRoutes } from "./health";
 import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
 import { boundedRequestBodies } from "./request-body";
-import { htmlErrorPage, webRoutes } from "./web";
+import { htmlErrorPages, webRoutes } from "./web";
 import { requestContext } from "./request-context";
 import { securityHeaders } from "./security-headers";
 
@@ -41,7 +41,7 @@ export function createHttpApp(services: Services) {
     .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
-    .use(errorHandling(services.log, htmlErrorPage))
+    .use(errorHandling(services.log, htmlErrorPages()))
     .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))

@@ -41,6 +41,8 @@ const OPEN = new Set([
   "POST /setup",
   "GET /register",
   "POST /register",
+  "GET /register/resend",
+  "POST /register/resend",
 ]);
 
 /** Web pages (everything outside the API, OPDS and the operational endpoints). */

@@ -1,9 +1,11 @@
 /**
  * Errors on web pages answer HTML a person can read, never the API's JSON: a full error page
  * for a navigation, and for an htmx request a short alert swapped into the layout's #flash
- * region (wherever the request meant to swap). The message is the one the API would give, escaped.
+ * region (wherever the request meant to swap). The message is the one the API would give,
+ * escaped. (The page guard answers signed-out visitors and a server without users itself, with
+ * redirects to /login and /setup.)
  */
-import type { ErrorBody } from "../errors";
+import type { ErrorBody, ErrorRenderer } from "../errors";
 import { htmlResponse, renderTemplate } from "./views";
 
 const HEADINGS: Record<number, string> = {
@@ -22,13 +24,13 @@ const HEADINGS: Record<number, string> = {
 /** Paths that belong to other slices (JSON, XML, event streams): their errors stay as they are. */
 const NON_WEB_PATHS = /^\/(api|opds|health|metrics|koreader|komga|sse)(\/|$)/;
 
-export function isWebRequest(request: Request): boolean {
-  if (NON_WEB_PATHS.test(new URL(request.url).pathname)) return false;
-  return request.headers.get("hx-request") === "true" || (request.headers.get("accept") ?? "").includes("text/html");
+const isWebPath = (pathname: string): boolean => !NON_WEB_PATHS.test(pathname);
+
+export function htmlErrorPages(): ErrorRenderer {
+  return (request, status, body, headers) => (isWebPath(new URL(request.url).pathname) ? errorPage(request, status, body, headers) : null);
 }
 
-export function htmlErrorPage(request: Request, status: number, body: ErrorBody, headers: Record<string, string>): Response | null {
-  if (!isWebRequest(request)) return null;
+function errorPage(request: Request, status: number, body: ErrorBody, headers: Record<string, string>): Response {
   const message = status >= 500 ? "An internal error occurred. The server log has the details." : body.message;
   if (request.headers.get("hx-request") === "true" && request.headers.get("hx-boosted") !== "true") {
     return htmlResponse(renderTemplate("partials/alert", { message }), status, { ...headers, "hx-retarget": "#flash", "hx-reswap": "innerHTML" });

@@ -1,4 +1,5 @@
 /** What a form page needs beside rendering: telling a person what was wrong with their input. */
+import { t } from "elysia";
 import { DomainError } from "../../errors";
 
 const INPUT_PROBLEMS = new Set(["BadRequest", "UnprocessableEntity", "Conflict"]);
@@ -14,3 +15,9 @@ export function inputProblem(error: unknown): string {
 
 /** An optional text field: blank means absent. */
 export const optionalText = (value: string | undefined): string | null => (value?.trim() ? value.trim() : null);
+
+/** The body of a form that sends nothing but its CSRF field (a button: delete, revoke, sign out). */
+export const CsrfOnlyBody = t.Optional(t.Object({ _csrf: t.Optional(t.String()) }));
+
+/** `?notice=` names a message a page shows after a redirect (each page has its own list). */
+export const NoticeQuery = t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) });

@@ -17,6 +17,7 @@ import { bookPage } from "./pages/book";
 import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
+import { registrationPages } from "./pages/register";
 import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
 import { sessionPages } from "./pages/session";
@@ -24,7 +25,7 @@ import { setupPage } from "./pages/setup";
 import { readerAssetRoutes } from "./reader-assets";
 import { readerPages } from "./reader";
 
-export { htmlErrorPage } from "./error-pages";
+export { htmlErrorPages } from "./error-pages";
 
 export function webRoutes(services: Services) {
   const guard = pageGuard(services);
@@ -32,6 +33,7 @@ export function webRoutes(services: Services) {
     .use(staticAssetRoutes())
     .use(setupPage(services, guard))
     .use(sessionPages(services, guard))
+    .use(registrationPages(services, guard))
     .use(homePage(services, guard))
     .use(libraryPage(services, guard))
     .use(seriesPage(services, guard))

@@ -19,15 +19,10 @@ import { accessDetail, authenticateRequest, callerWithAccess, type AccessLevel }
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
 import type { Viewer } from "./views";
 
-/** The headers of a redirect that also works for htmx requests (which would follow a 303 inside the page). */
-function redirectHeaders(request: Request, location: string): Record<string, string> {
-  return request.headers.get("hx-request") === "true" ? { "hx-redirect": location } : { location };
-}
-
-/** A redirect answer from a handler (see redirectHeaders). */
+/** A redirect that also works for htmx requests (which would follow a 303 inside the page): HX-Redirect loads the whole page. */
 export function redirectTo(request: Request, location: string, headers: Record<string, string> = {}): Response {
-  const isHtmx = request.headers.get("hx-request") === "true";
-  return new Response(null, { status: isHtmx ? 200 : 303, headers: { ...headers, ...redirectHeaders(request, location) } });
+  if (request.headers.get("hx-request") === "true") return new Response(null, { status: 200, headers: { ...headers, "hx-redirect": location } });
+  return new Response(null, { status: 303, headers: { ...headers, location } });
 }
 
 /** Only a path on this server (not `//elsewhere` or `https://...`): where to go after signing in. */
@@ -35,11 +30,15 @@ export function localPath(next: unknown, fallback = "/"): string {
   return typeof next === "string" && /^\/(?![/\\])/.test(next) ? next : fallback;
 }
 
-/** Viewers found by the `page` option's transform, handed to its resolve. */
-const pageViewers = new WeakMap<Request, Viewer>();
 
 export function pageGuard(services: Services) {
   const trustProxy = services.config.application.trust_proxy;
+  /**
+   * Viewers decided in the transform phase, handed to `resolve`. Deciding at transform means
+   * before request validation: a visitor without a session is sent to the sign-in page, never
+   * shown a 400 that describes the page's form.
+   */
+  const viewers = new WeakMap<Request, Viewer | null>();
 
   const viewerFrom = (caller: Caller): Viewer => ({
     user: caller.user,
@@ -91,17 +90,11 @@ export function pageGuard(services: Services) {
       async transform({ request, server, body }) {
         if (await services.users.setupNeeded()) throw new EarlyAnswer(redirectTo(request, "/setup"));
         const viewer = await signedInViewer(request, server, body, access);
-        if (!viewer) {
-          const url = new URL(request.url);
-          const next = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
-          // A cookie that no longer opens a session is dropped.
-          const headers: Record<string, string> = sessionCookieOf(request) ? { "set-cookie": clearedSessionCookie(request, trustProxy) } : {};
-          throw new EarlyAnswer(redirectTo(request, `/login${next}`, headers));
-        }
-        pageViewers.set(request, viewer);
+        if (!viewer) throw new EarlyAnswer(signInRedirect(request, trustProxy));
+        viewers.set(request, viewer);
       },
       resolve({ request }) {
-        const viewer = pageViewers.get(request);
+        const viewer = viewers.get(request);
         if (!viewer) throw new DomainError("Unauthorized", "authentication required");
         return { viewer };
       },
@@ -109,13 +102,24 @@ export function pageGuard(services: Services) {
     /** Pages anyone may open (sign-in, setup, registration); `viewer` is null when nobody is signed in. */
     visitor: (_enabled: true) => ({
       detail: { hide: true },
-      async resolve({ request, server, body }) {
+      async transform({ request, server, body }) {
         const viewer = await viewerOf(request, server, body);
         if (!viewer) assertSameOrigin(request, trustProxy);
-        return { viewer };
+        viewers.set(request, viewer);
+      },
+      resolve({ request }) {
+        return { viewer: viewers.get(request) ?? null };
       },
     }),
   });
+}
+
+/** To the sign-in page, coming back here afterwards; a cookie that no longer opens a session is dropped. */
+function signInRedirect(request: Request, trustProxy: boolean): Response {
+  const url = new URL(request.url);
+  const next = request.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : "";
+  const stale: Record<string, string> = sessionCookieOf(request) ? { "set-cookie": clearedSessionCookie(request, trustProxy) } : {};
+  return redirectTo(request, `/login${next}`, stale);
 }
 
 /** An ended session or a disabled account: the person simply is not signed in any more. */

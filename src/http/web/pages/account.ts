@@ -11,7 +11,7 @@ import { clearedSessionCookie, sessionCookie } from "../../browser-session";
 import { clientIp } from "../../client-address";
 import { IdParams } from "../../params";
 import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../api-key-routes";
-import { inputProblem } from "../forms";
+import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
 
@@ -24,7 +24,6 @@ function passwordProblem(error: unknown): string {
 const NOTICES: Record<string, string> = {
   "password-changed": "Your password is changed. Other devices have been signed out and your API keys revoked, unless you kept them.",
 };
-const CsrfOnly = t.Optional(t.Object({ _csrf: t.Optional(t.String()) }));
 
 export function accountPages(services: Services, guard: WebPageGuard) {
   const trustProxy = services.config.application.trust_proxy;
@@ -45,7 +44,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get("/account", ({ viewer, query }) => accountPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
       page: "user",
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/account/password",
@@ -83,7 +82,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
     .post("/account/api-keys/:id/revoke", ({ viewer, params, request }) => revokeApiKey(services, request, viewer, keySection(viewer), params.id), {
       page: "user",
       params: IdParams,
-      body: CsrfOnly,
+      body: CsrfOnlyBody,
     })
     .post(
       "/account/sign-out-everywhere",
@@ -91,6 +90,6 @@ export function accountPages(services: Services, guard: WebPageGuard) {
         await services.cookieSessions.endAll(viewer.user.id);
         return redirectTo(request, "/login?notice=signed-out", { "set-cookie": clearedSessionCookie(request, trustProxy) });
       },
-      { page: "user", body: CsrfOnly },
+      { page: "user", body: CsrfOnlyBody },
     );
 }

@@ -8,6 +8,7 @@ import { DomainError } from "../../../errors";
 import type { Services } from "../../../services";
 import { clearedSessionCookie, sessionCookie, sessionCookieOf } from "../../browser-session";
 import { clientIp } from "../../client-address";
+import { CsrfOnlyBody } from "../forms";
 import { localPath, redirectTo, type WebPageGuard } from "../page-guard";
 import { page } from "../views";
 
@@ -98,6 +99,6 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
         if (token) await services.cookieSessions.end(token);
         return redirectTo(request, "/login?notice=signed-out", { "set-cookie": clearedSessionCookie(request, trustProxy) });
       },
-      { page: "user", body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+      { page: "user", body: CsrfOnlyBody },
     );
 }

@@ -13,7 +13,7 @@ import type { ScanStatusDto } from "../../../../library/scans";
 import type { Services } from "../../../../services";
 import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../../../event-stream";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../../../params";
-import { inputProblem, optionalText } from "../../forms";
+import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { htmlResponse, page, renderTemplate, type Viewer } from "../../views";
 import { DIRECTION_LABELS } from "../series";
@@ -75,7 +75,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
       page: "admin",
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/admin/libraries",
@@ -103,7 +103,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
         const library = await libraries.get(viewer.user, params.id);
         return editPage(viewer, library, library, { notice: NOTICES[query.notice ?? ""] });
       },
-      { page: "admin", params: IdParams, query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }) },
+      { page: "admin", params: IdParams, query: NoticeQuery },
     )
     .post(
       "/admin/libraries/:id",
@@ -145,7 +145,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
         await libraries.delete(params.id);
         return redirectTo(request, "/admin/libraries?notice=deleted");
       },
-      { page: "admin", params: IdParams, body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+      { page: "admin", params: IdParams, body: CsrfOnlyBody },
     )
     .post(
       "/admin/libraries/:id/scan",

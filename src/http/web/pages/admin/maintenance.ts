@@ -6,6 +6,7 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../../../services";
 import { IdParams } from "../../../params";
+import { CsrfOnlyBody } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { htmlResponse, page, renderTemplate } from "../../views";
 
@@ -47,6 +48,6 @@ export function adminMaintenancePages(services: Services, guard: WebPageGuard) {
         const found = await services.duplicates.detect(viewer.user);
         return redirectTo(request, `/admin/duplicates?found=${found.hashGroups + found.metadataGroups}`);
       },
-      { page: "admin", body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+      { page: "admin", body: CsrfOnlyBody },
     );
 }

@@ -3,9 +3,10 @@
  * the request metrics, links to the Prometheus metrics and the API documentation), and POST
  * /admin/maintenance/cleanup-thumbnails (removes thumbnails and covers nothing uses).
  */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Services } from "../../../../services";
 import { htmlResponse, page, renderTemplate } from "../../views";
+import { CsrfOnlyBody } from "../../forms";
 import type { WebPageGuard } from "../../page-guard";
 
 function megabytes(bytes: number): string {
@@ -42,6 +43,6 @@ export function adminOverviewPages(services: Services, guard: WebPageGuard) {
         const removal = await services.covers.removeUnusedImages();
         return htmlResponse(renderTemplate("partials/notice", { message: `Removed ${removal.removed} unused images (${megabytes(removal.freedBytes)} freed).` }));
       },
-      { page: "admin", body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+      { page: "admin", body: CsrfOnlyBody },
     );
 }

@@ -6,7 +6,7 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
-import { inputProblem, optionalText } from "../../forms";
+import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
 
@@ -26,7 +26,7 @@ export function adminSharingTagPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get("/admin/sharing-tags", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
       page: "admin",
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/admin/sharing-tags",
@@ -49,7 +49,7 @@ export function adminSharingTagPages(services: Services, guard: WebPageGuard) {
         await sharing.delete(params.id);
         return redirectTo(request, "/admin/sharing-tags?notice=deleted");
       },
-      { page: "admin", params: IdParams, body: t.Optional(t.Object({ _csrf: t.Optional(t.String()) })) },
+      { page: "admin", params: IdParams, body: CsrfOnlyBody },
     )
     .post(
       "/admin/series/:id/sharing-tags",

@@ -8,13 +8,12 @@ import { MIN_PASSWORD_LENGTH } from "../../../../auth/passwords";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
 import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
-import { inputProblem, optionalText } from "../../forms";
+import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
 
 const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 const Role = t.Union([t.Literal("user"), t.Literal("admin")]);
-const CsrfOnly = t.Optional(t.Object({ _csrf: t.Optional(t.String()) }));
 const UserAndKey = t.Object({ id: Uuid, keyId: Uuid });
 const UserAndTag = t.Object({ id: Uuid, tagId: Uuid });
 /** One page of users is all the list shows; a household or a club has far fewer. */
@@ -68,7 +67,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get("/admin/users", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
       page: "admin",
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/admin/users",
@@ -94,7 +93,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .get("/admin/users/:id", ({ viewer, params, query }) => userPage(viewer, params.id, { notice: NOTICES[query.notice ?? ""] }), {
       page: "admin",
       params: IdParams,
-      query: t.Object({ notice: t.Optional(t.String({ maxLength: 40 })) }),
+      query: NoticeQuery,
     })
     .post(
       "/admin/users/:id",
@@ -121,7 +120,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         }
         return redirectTo(request, "/admin/users?notice=deleted");
       },
-      { page: "admin", params: IdParams, body: CsrfOnly },
+      { page: "admin", params: IdParams, body: CsrfOnlyBody },
     )
     .post(
       "/admin/users/:id/grants",
@@ -136,7 +135,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .post(
       "/admin/users/:id/grants/:tagId/revoke",
       ({ viewer, params, request }) => change(viewer, request, params.id, () => services.sharingTags.revoke(params.id, params.tagId), "grants-changed"),
-      { page: "admin", params: UserAndTag, body: CsrfOnly },
+      { page: "admin", params: UserAndTag, body: CsrfOnlyBody },
     )
     .post(
       "/admin/users/:id/api-keys",
@@ -146,6 +145,6 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .post(
       "/admin/users/:id/api-keys/:keyId/revoke",
       async ({ viewer, params, request }) => revokeApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), params.keyId),
-      { page: "admin", params: UserAndKey, body: CsrfOnly },
+      { page: "admin", params: UserAndKey, body: CsrfOnlyBody },
     );
 }

@@ -1,0 +1,73 @@
+/**
+ * Self-service registration, when auth.registration_enabled: GET/POST /register, and GET/POST
+ * /register/resend for a new email-verification link. The link itself is the API's
+ * /api/v1/auth/verify-email, which sends browsers on to /login with a notice. Without email
+ * confirmation the new account is signed in at once.
+ */
+import { Elysia, t } from "elysia";
+import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
+import { DomainError } from "../../../errors";
+import type { Services } from "../../../services";
+import { sessionCookie } from "../../browser-session";
+import { requestOrigin } from "../../client-address";
+import { inputProblem, optionalText } from "../forms";
+import { redirectTo, type WebPageGuard } from "../page-guard";
+import { page } from "../views";
+
+export function registrationPages(services: Services, guard: WebPageGuard) {
+  const { auth, application } = services.config;
+  const common = { title: "Create an account", viewer: null, passwordHint: `At least ${MIN_PASSWORD_LENGTH} characters.`, emailRequired: auth.email_confirmation_required };
+  const assertEnabled = () => {
+    if (!auth.registration_enabled) throw new DomainError("NotFound", "self-service registration is not enabled on this server");
+  };
+
+  return new Elysia({ name: "web-registration-pages" })
+    .use(guard)
+    .get(
+      "/register",
+      () => {
+        assertEnabled();
+        return page("pages/register", common);
+      },
+      { visitor: true },
+    )
+    .post(
+      "/register",
+      async ({ body, request }) => {
+        assertEnabled();
+        let user;
+        try {
+          user = await services.registration.register(
+            { username: body.username, email: optionalText(body.email), password: body.password },
+            requestOrigin(request, application.trust_proxy),
+          );
+        } catch (error) {
+          return page("pages/register", { ...common, error: inputProblem(error), username: body.username, email: body.email }, 422);
+        }
+        if (auth.email_confirmation_required) return redirectTo(request, "/login?notice=registered");
+        const session = await services.cookieSessions.start(user);
+        return redirectTo(request, "/", { "set-cookie": sessionCookie(request, application.trust_proxy, session.token, session.expiresAt) });
+      },
+      {
+        visitor: true,
+        body: t.Object({ username: t.String({ maxLength: 64 }), email: t.Optional(t.String({ maxLength: 320 })), password: t.String({ maxLength: 1024 }) }),
+      },
+    )
+    .get(
+      "/register/resend",
+      () => {
+        assertEnabled();
+        return page("pages/resend-verification", { ...common, title: "Confirm your email address" });
+      },
+      { visitor: true },
+    )
+    .post(
+      "/register/resend",
+      async ({ body, request }) => {
+        assertEnabled();
+        await services.registration.resendVerification(body.email, requestOrigin(request, application.trust_proxy));
+        return page("pages/resend-verification", { ...common, title: "Confirm your email address", sent: true });
+      },
+      { visitor: true, body: t.Object({ email: t.String({ maxLength: 320 }) }) },
+    );
+}

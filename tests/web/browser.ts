@@ -1,0 +1,86 @@
+/**
+ * Real Chromium for the web interface tests: Debian's /usr/bin/chromium driven by playwright-core
+ * (no browser download). Every page a test opens records console errors, uncaught exceptions and
+ * dialogs (an `alert` from injected markup would be one), so a test can assert there were none.
+ * Screenshots go to test-output/screenshots (git-ignored).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { PROJECT_ROOT } from "../helpers/cli";
+
+export const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "screenshots");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+/** What went wrong in a page, as the browser saw it. */
+export interface PageProblems {
+  consoleErrors: string[];
+  pageErrors: string[];
+  dialogs: string[];
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  problems: PageProblems;
+  close(): Promise<void>;
+}
+
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; colorScheme?: "light" | "dark"; baseURL: string },
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL: options.baseURL,
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.colorScheme ?? "light",
+  });
+  const page = await context.newPage();
+  const problems: PageProblems = { consoleErrors: [], pageErrors: [], dialogs: [] };
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.consoleErrors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.pageErrors.push(`${page.url()}: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    // hx-confirm asks before destructive actions: those are accepted; anything else is recorded.
+    if (dialog.type() === "confirm") {
+      void dialog.accept();
+      return;
+    }
+    problems.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { page, context, problems, close: () => context.close() };
+}
+
+/** Signs in through the login form and waits for the start page. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+/** Whether the document is wider than the viewport (a horizontal scroll bar). */
+export function overflowsHorizontally(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
