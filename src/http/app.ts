@@ -41,7 +41,7 @@ export function createHttpApp(services: Services) {
     .use(securityHeaders())
     .use(requestContext(services.log))
     .use(httpMetrics(services.metrics))
-    .use(errorHandling(services.log, htmlErrorPages()))
+    .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix)))
     .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))

@@ -21,12 +21,13 @@ const HEADINGS: Record<number, string> = {
   503: "Unavailable",
 };
 
-/** Paths that belong to other slices (JSON, XML, event streams): their errors stay as they are. */
-const NON_WEB_PATHS = /^\/(api|opds|health|metrics|koreader|komga|sse)(\/|$)/;
+/** First path segments of the other slices (JSON, XML, event streams): their errors stay as they are. */
+const NON_WEB_SEGMENTS = ["api", "opds", "health", "metrics", "koreader", "sse"];
 
-const isWebPath = (pathname: string): boolean => !NON_WEB_PATHS.test(pathname);
-
-export function htmlErrorPages(): ErrorRenderer {
+/** `komgaPrefix`: the Komga-compatible API's configurable first segment (komga_api.prefix). */
+export function htmlErrorPages(komgaPrefix: string): ErrorRenderer {
+  const nonWeb = new Set([...NON_WEB_SEGMENTS, komgaPrefix]);
+  const isWebPath = (pathname: string) => !nonWeb.has(pathname.split("/")[1] ?? "");
   return (request, status, body, headers) => (isWebPath(new URL(request.url).pathname) ? errorPage(request, status, body, headers) : null);
 }
 
