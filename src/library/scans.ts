@@ -73,12 +73,12 @@ export class ScanService implements LibraryObserver {
     private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
+    /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
+    private readonly leaseMs = 30_000,
     /** How long the final write of a scan is retried while the database is away. */
     private readonly finalWriteBudgetMs = 120_000,
     /** How often the runner looks for scans queued or cancelled by other processes. */
     private readonly pollMs = 1000,
-    /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
-    private readonly leaseMs = 30_000,
   ) {}
 
   /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */
