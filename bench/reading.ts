@@ -30,6 +30,7 @@ import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { markdownTable, median, ratio, wrk, type WrkResult } from "./measure";
+import { noisyPage, startNginx } from "./reference-pages";
 import { api, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
@@ -60,43 +61,6 @@ async function interleaved(reference: () => Promise<WrkResult>, subject: () => P
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   });
   return { reference: mean(runs.reference), subject: mean(runs.subject) };
-}
-
-/** nginx serving one folder on a free port, as a reference for static bytes. */
-async function startNginx(root: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  const conf = join(root, "nginx.conf");
-  writeFileSync(
-    conf,
-    `worker_processes 2; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on; server { listen 127.0.0.1:${port}; root ${root}/www; } }`,
-  );
-  const child = Bun.spawn(["nginx", "-c", conf, "-p", root], { stdout: "ignore", stderr: "inherit" });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined)) !== undefined) break;
-    await Bun.sleep(20);
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGQUIT");
-      await child.exited;
-    },
-  };
-}
-
-/** A noisy JPEG (noise compresses badly) of about `kilobytes` KB: one guess, then one correction by area. */
-async function noisyPage(kilobytes: number, seed = 0): Promise<Uint8Array> {
-  const make = async (width: number) => {
-    const height = Math.round(width * 1.5);
-    const image = sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128 + seed, sigma: 40 } } });
-    return new Uint8Array(await image.jpeg({ quality: 80 }).toBuffer());
-  };
-  const first = await make(1000);
-  return make(Math.round(1000 * Math.sqrt((kilobytes * 1000) / first.length)));
 }
 
 /**

@@ -18,12 +18,13 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | "postgres"): Promise<BenchServer> {
+/** `workers`: `serve --workers` (default 1: one process). */
+export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | "postgres", workers = 1): Promise<BenchServer> {
   const dataDir = binary.scratch("data");
   let database: Record<string, unknown> = { type: "sqlite" };
   let dropDatabase = async () => undefined as void;
   if (kind === "postgres") {
-    const name = `longbox_bench_${process.pid}`;
+    const name = `longbox_bench_${process.pid}_${workers}`;
     const admin = postgres(POSTGRES_ADMIN, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.unsafe(`CREATE DATABASE "${name}"`);
@@ -36,7 +37,7 @@ export async function startBenchServer(binary: IsolatedBinary, kind: "sqlite" | 
     };
   }
   const configPath = join(dataDir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: dataDir }, database }));
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers, data_dir: dataDir }, database }));
   const { url, child } = await startServerProcess([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env });
   const json = { "content-type": "application/json" };
   await fetch(`${url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });

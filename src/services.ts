@@ -131,7 +131,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxRemovalShare: config.scanner.max_removal_percent / 100,
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
-  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log);
+  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, config.scanner.job_lease_seconds * 1000);
   const access = new AccessService(repositories);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);

@@ -155,6 +155,12 @@ export const ConfigSchema = T.Object(
        * before the scan stops (failed, saying why). Such failures are never book errors.
        */
       transient_retry_seconds: T.Integer({ minimum: 0, default: 30 }),
+      /**
+       * How long a running scan stays held by its process without a heartbeat (renewed every
+       * third of it). When the process dies, another process that runs jobs takes the scan over
+       * this long after its last heartbeat (PostgreSQL with several instances).
+       */
+      job_lease_seconds: T.Number({ minimum: 0.3, maximum: 3600, default: 30 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */

@@ -10,6 +10,7 @@ import { CatalogueRepository } from "./repositories/catalogue";
 import { DuplicateRepository } from "./repositories/duplicates";
 import { InventoryRepository } from "./repositories/inventory";
 import { LibraryRepository } from "./repositories/libraries";
+import { JobFireRepository } from "./repositories/job-fires";
 import { ScanRepository } from "./repositories/scans";
 import { SharingTagRepository } from "./repositories/sharing-tags";
 import { ApiKeyRepository } from "./repositories/api-keys";
@@ -27,6 +28,7 @@ export interface Repositories {
   users: UserRepository;
   libraries: LibraryRepository;
   scans: ScanRepository;
+  jobFires: JobFireRepository;
   catalogue: CatalogueRepository;
   refreshTokens: RefreshTokenRepository;
   apiKeys: ApiKeyRepository;
@@ -59,6 +61,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       users: new UserRepository(database),
       libraries: new LibraryRepository(database),
       scans: new ScanRepository(database),
+      jobFires: new JobFireRepository(database),
       catalogue: new CatalogueRepository(database),
       refreshTokens: new RefreshTokenRepository(database),
       apiKeys: new ApiKeyRepository(database),

@@ -4,7 +4,7 @@ import { pruneRefreshTokensJob } from "./prune-refresh-tokens";
 import { Scheduler } from "./scheduler";
 
 export function createScheduler(services: Services): Scheduler {
-  return new Scheduler([pruneRefreshTokensJob(services.refreshTokens, services.log)], services.log);
+  return new Scheduler([pruneRefreshTokensJob(services.refreshTokens, services.log)], services.repositories, services.log);
 }
 
 export { PRUNE_REFRESH_TOKENS } from "./prune-refresh-tokens";

@@ -3,16 +3,21 @@
  * library changes (no restart needed), and the scan-on-start requests at boot. A scheduled scan
  * that finds one already pending or running is skipped, not queued twice.
  *
+ * With several processes running jobs, each fire of a schedule is run by one of them
+ * (./fire-once.ts), and a library's scan-on-start runs once for the processes that start within
+ * the same minute (a deployment starting its instances together).
+ *
  * Only the process that runs the jobs keeps schedules (`start()`); it re-reads the libraries
  * every `refreshMs`, so a library changed through another process (role web, `--workers`)
  * is scheduled after at most that long.
  */
-import { CronJob } from "cron";
+import type { CronJob } from "cron";
 import type { LibraryRecord, Repositories } from "../db";
 import { DomainError } from "../errors";
 import type { LibraryObserver } from "../library/libraries";
 import type { ScanService } from "../library/scans";
 import type { Logger } from "../logging/logger";
+import { cronJobOnceAcrossInstances, firstToClaim } from "./fire-once";
 
 export class ScanSchedules implements LibraryObserver {
   private readonly jobs = new Map<string, { schedule: string; job: CronJob }>();
@@ -31,7 +36,9 @@ export class ScanSchedules implements LibraryObserver {
     this.started = true;
     for (const library of await this.repositories.libraries.list()) {
       this.libraryChanged(library);
-      if (library.scanningConfig.scanOnStart) await this.trigger(library.id, "startup");
+      if (library.scanningConfig.scanOnStart && (await firstToClaim(this.repositories, this.log, `scan-on-start:${library.id}`, startMinute()))) {
+        await this.trigger(library.id, "startup");
+      }
     }
     this.refresher = setInterval(() => void this.refresh(), this.refreshMs);
   }
@@ -69,11 +76,11 @@ export class ScanSchedules implements LibraryObserver {
     if (current && current.schedule === cronSchedule && enabled) return;
     this.libraryRemoved(library.id);
     if (!enabled || !cronSchedule) return;
-    const job = CronJob.from({
+    const job = cronJobOnceAcrossInstances(this.repositories, this.log, {
+      name: `scan-schedule:${library.id}`,
       cronTime: cronSchedule,
-      onTick: () => void this.trigger(library.id, "schedule"),
-      start: true,
       timeZone: "UTC",
+      run: () => this.trigger(library.id, "schedule"),
     });
     this.jobs.set(library.id, { schedule: cronSchedule, job });
   }
@@ -96,4 +103,9 @@ export class ScanSchedules implements LibraryObserver {
       }
     }
   }
+}
+
+/** The current minute: instances started within it share one scan-on-start per library. */
+function startMinute(): Date {
+  return new Date(Math.floor(Date.now() / 60_000) * 60_000);
 }

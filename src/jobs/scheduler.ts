@@ -1,9 +1,12 @@
 /**
- * Background jobs on cron schedules (the `cron` package). Each run is logged; a failing run is
- * logged and does not stop the schedule. `runNow` runs a job immediately (tests, operations).
+ * Background jobs on cron schedules (the `cron` package). Each fire runs in one process across
+ * all processes running jobs (./fire-once.ts). A failing run is logged and does not stop the
+ * schedule. `runNow` runs a job immediately in this process (tests, operations).
  */
-import { CronJob } from "cron";
+import type { CronJob } from "cron";
+import type { Repositories } from "../db";
 import type { Logger } from "../logging/logger";
+import { cronJobOnceAcrossInstances } from "./fire-once";
 
 export interface ScheduledJob {
   name: string;
@@ -17,12 +20,13 @@ export class Scheduler {
 
   constructor(
     private readonly jobs: ScheduledJob[],
+    private readonly repositories: Repositories,
     private readonly log: Logger,
   ) {}
 
   start(): void {
     for (const job of this.jobs) {
-      this.cronJobs.push(CronJob.from({ cronTime: job.schedule, onTick: () => this.execute(job), start: true, waitForCompletion: true }));
+      this.cronJobs.push(cronJobOnceAcrossInstances(this.repositories, this.log, { name: job.name, cronTime: job.schedule, run: () => this.execute(job) }));
     }
   }
 

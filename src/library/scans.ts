@@ -1,13 +1,19 @@
 /**
  * Scan control: scans are queued in the database (so a queued scan survives a restart), run
  * one at a time in the background, report progress on the event channel, and can be cancelled.
- * A scan that was running when the process died is marked failed at the next start; the next
- * scan of that library completes the work (the catalogue only ever holds whole books).
+ * A running scan is leased: its owner (this process's instance id) renews the lease every third
+ * of `leaseMs` while it runs. Another process that runs jobs takes over a scan whose lease
+ * expired (its owner died) and runs it again from the start; an owner that finds it no longer
+ * holds its scan stops it without writing. At start, a process fails the running scans nobody
+ * holds (ScanRepository.failAbandoned); the next scan of the library completes the work (the
+ * catalogue only ever holds whole books).
  *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
  * looks at the queue every `pollMs`, which is also how it sees a cancellation made elsewhere.
  */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
 import { ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
@@ -58,6 +64,8 @@ export class ScanService implements LibraryObserver {
   /** Set by `start()`: this process runs the queued scans. */
   private runsScans = false;
   private poller: ReturnType<typeof setInterval> | undefined;
+  /** Who holds a scan this process runs: readable by an operator looking at the scans table. */
+  private readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly repositories: Repositories,
@@ -65,15 +73,17 @@ export class ScanService implements LibraryObserver {
     private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
+    /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
+    private readonly leaseMs = 30_000,
     /** How long the final write of a scan is retried while the database is away. */
     private readonly finalWriteBudgetMs = 120_000,
     /** How often the runner looks for scans queued or cancelled by other processes. */
     private readonly pollMs = 1000,
   ) {}
 
-  /** At start-up of the process that runs jobs: fail interrupted scans, then run whatever is queued. */
+  /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */
   async start(): Promise<void> {
-    const interrupted = await this.repositories.scans.failInterrupted("interrupted: the service stopped while the scan was running");
+    const interrupted = await this.repositories.scans.failAbandoned("interrupted: the service stopped while the scan was running");
     if (interrupted > 0) this.log.warn("marked interrupted scans as failed", { count: interrupted });
     this.runsScans = true;
     this.poller = setInterval(() => void this.poll(), this.pollMs);
@@ -214,39 +224,43 @@ export class ScanService implements LibraryObserver {
   private async work(): Promise<void> {
     while (this.wake && !this.stopped) {
       this.wake = false;
-      for (let scan = await this.repositories.scans.nextPending(); scan && !this.stopped; scan = await this.repositories.scans.nextPending()) {
-        await this.run(scan);
+      const claim = () => this.repositories.scans.claimNext(this.instanceId, this.leaseMs);
+      for (let claimed = await claim(); claimed; claimed = this.stopped ? undefined : await claim()) {
+        await this.run(claimed.scan, claimed.takenOver);
       }
     }
   }
 
-  private async run(scan: ScanRecord): Promise<void> {
+  private async run(scan: ScanRecord, takenOver: boolean): Promise<void> {
     const library = await this.repositories.libraries.findById(scan.libraryId);
+    const log = this.log.child({ scanId: scan.id, libraryId: scan.libraryId });
     if (!library) return;
     const controller = new AbortController();
     this.running = { scanId: scan.id, libraryId: library.id, controller };
     this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
-    const started = await this.repositories.scans
-      .transition(scan.id, "pending", { status: "running", startedAt: new Date(), ...counters })
-      .catch((error) => {
-        // Still pending: the worker takes it again once the database is back.
-        this.running = undefined;
-        this.thumbnails.resume();
-        throw error;
-      });
-    if (!started) {
-      // Cancelled between the lookup and now.
-      this.running = undefined;
-      this.thumbnails.resume();
-      return;
-    }
+    let leaseLost = false;
+    const heartbeat = setInterval(() => {
+      this.repositories.scans.renewLease(scan.id, this.instanceId, this.leaseMs).then(
+        (held) => {
+          if (held || controller.signal.aborted) return;
+          // Taken over by another instance (this one stalled past its lease) or ended elsewhere.
+          leaseLost = true;
+          controller.abort();
+        },
+        () => undefined, // The database is away: the scan notices itself; the next beat tries again.
+      );
+    }, this.leaseMs / 3);
     const scope = this.scopes.get(scan.id);
     this.scopes.delete(scan.id);
-    const current = () => this.toDto({ ...started, ...counters });
+    const current = () => this.toDto({ ...scan, ...counters });
     this.events.publish(scan.id, "scan.started", current());
-    const log = this.log.child({ scanId: scan.id, libraryId: library.id });
-    log.info("scan started", { mode: scan.mode, trigger: scan.trigger, ...(scope ? { paths: [...scope] } : {}) });
+    log.info(takenOver ? "scan taken over: its owner's lease expired" : "scan started", {
+      mode: scan.mode,
+      trigger: scan.trigger,
+      owner: this.instanceId,
+      ...(scope ? { paths: [...scope] } : {}),
+    });
 
     let persistedAt = Date.now();
     let persisting: Promise<unknown> = Promise.resolve();
@@ -264,7 +278,7 @@ export class ScanService implements LibraryObserver {
           if (Date.now() - persistedAt > 2000) {
             persistedAt = Date.now();
             const snapshot = { ...counters };
-            persisting = persisting.then(() => this.repositories.scans.update(scan.id, snapshot)).catch(() => undefined);
+            persisting = persisting.then(() => this.repositories.scans.updateHeld(scan.id, this.instanceId, snapshot)).catch(() => undefined);
           }
         },
           bookChanged: (bookId) => this.thumbnails.enqueue(bookId),
@@ -278,9 +292,14 @@ export class ScanService implements LibraryObserver {
       if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
+    clearInterval(heartbeat);
     try {
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
+      if (leaseLost && (await this.repositories.scans.findById(scan.id))?.owner !== this.instanceId) {
+        log.warn("scan stopped: another instance took it over after this one's lease expired");
+        return;
+      }
       await this.finish(scan, counters, outcome.status, outcome.reason, log);
       log.info(`scan ${outcome.status}`, { ...counters });
       if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
@@ -309,7 +328,7 @@ export class ScanService implements LibraryObserver {
     const deadline = Date.now() + this.finalWriteBudgetMs;
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
-        finished = await this.repositories.scans.update(scan.id, changes);
+        finished = await this.repositories.scans.updateHeld(scan.id, this.instanceId, changes);
         break;
       } catch (error) {
         if (Date.now() + pause > deadline) {

@@ -4,57 +4,39 @@
  * and the next scan completes the library.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServerProcess } from "../../scripts/server-process";
 import { PASSWORD } from "../helpers/auth";
-import { PROJECT_ROOT } from "../helpers/cli";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
+import { DATABASE_KINDS } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { makeCbz, tempFolder } from "../helpers/library";
-import { TEST_AUTH } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
 import { queryDatabase } from "../helpers/sql";
 
 const BOOKS = 400;
 
-/** A `longbox serve` child process and a tiny HTTP client for it. */
-async function startProcess(configPath: string) {
-  const { url, child } = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath], {
-    env: { PATH: process.env.PATH ?? "" },
-  });
-  const call = processClient(url);
-  return { child, call };
-}
-
 for (const kind of DATABASE_KINDS) {
   describe(`kill -9 during a scan [${kind}]`, () => {
-    let database: TestDatabase;
-    let configPath: string;
+    let instances: Instances;
     let libraryRoot: string;
+    /** A `longbox serve` child process and a tiny HTTP client for it. */
+    const startProcess = async () => {
+      const { url, child } = await instances.start();
+      return { child, call: processClient(url) };
+    };
 
     beforeAll(async () => {
-      const dir = mkdtempSync(join(tmpdir(), "longbox-crash-"));
-      database = await createTestDatabase(kind, join(dir, "data"));
-      configPath = join(dir, "config.yaml");
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
-          database: database.config,
-          auth: TEST_AUTH,
-          scanner: { concurrency: 1 },
-        }),
-      );
+      // On PostgreSQL a restarted instance fails only scans whose lease expired (another live
+      // instance may be running them): a short lease, waited out before the restart.
+      instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1, job_lease_seconds: 1 } });
       libraryRoot = tempFolder();
       for (let index = 1; index <= BOOKS; index++) {
         await makeCbz(join(libraryRoot, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + 10_000, pages: 3 });
       }
     });
-    afterAll(async () => database.drop());
+    afterAll(async () => instances.stop());
 
     test("the interrupted scan is failed at restart, no half books, the next scan completes", async () => {
-      const first = await startProcess(configPath);
+      const first = await startProcess();
       await first.call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
       const { body: session } = await first.call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
       const token = session.token as string;
@@ -69,8 +51,9 @@ for (const kind of DATABASE_KINDS) {
       expect(catalogued).toBeGreaterThan(0);
       first.child.kill("SIGKILL");
       await first.child.exited;
+      await Bun.sleep(1100);
 
-      const second = await startProcess(configPath);
+      const second = await startProcess();
       try {
         const status = await second.call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
         expect(status.body).toMatchObject({ scanId: started.scanId, status: "failed" });
@@ -81,7 +64,7 @@ for (const kind of DATABASE_KINDS) {
         for (const book of partial.body.data) expect(book).toMatchObject({ pageCount: 3, analyzed: true });
         // Whole books only: every catalogued book has exactly its pages stored.
         const halfBooks = await queryDatabase(
-          database.target,
+          instances.database.target,
           "SELECT b.id FROM books b WHERE b.page_count <> (SELECT COUNT(*) FROM book_pages p WHERE p.book_id = b.id)",
         );
         expect(halfBooks).toEqual([]);
@@ -102,7 +85,7 @@ for (const kind of DATABASE_KINDS) {
     }, 120_000);
 
     test("a library with scan_on_start is scanned when the service starts", async () => {
-      const first = await startProcess(configPath);
+      const first = await startProcess();
       const { body: session } = await first.call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
       const root = tempFolder();
       await makeCbz(join(root, "Boot", "Boot 1.cbz"), { seed: 31_337 });
@@ -115,7 +98,7 @@ for (const kind of DATABASE_KINDS) {
       first.child.kill("SIGTERM");
       expect(await first.child.exited).toBe(0);
 
-      const second = await startProcess(configPath);
+      const second = await startProcess();
       try {
         let status: any = {};
         for (let polls = 0; polls < 500 && status.status !== "completed"; polls++) {

@@ -4,13 +4,11 @@
  * and failed sign-ins counted through A hold on B.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import type { ServerProcess } from "../../scripts/server-process";
 import { PASSWORD } from "../helpers/auth";
-import { PROJECT_ROOT } from "../helpers/cli";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
+import { DATABASE_KINDS } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
 import { processClient, scanStreamTranscript, waitFor } from "../helpers/server-processes";
@@ -18,38 +16,21 @@ import { processClient, scanStreamTranscript, waitFor } from "../helpers/server-
 const BOOKS = 40;
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one PostgreSQL database", () => {
-  let database: TestDatabase;
+  let instances: Instances;
   let a: ServerProcess;
   let b: ServerProcess;
   let libraryRoot: string;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
-    database = await createTestDatabase("postgres", join(dir, "data"));
-    const configPath = join(dir, "config.yaml");
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
-        database: database.config,
-        auth: { ...TEST_AUTH, login_max_failures: 3 },
-      }),
-    );
+    instances = await instancesOnOneDatabase("postgres", { auth: { ...TEST_AUTH, login_max_failures: 3 } });
     libraryRoot = tempFolder();
     for (let index = 1; index <= BOOKS; index++) {
       await makeCbz(join(libraryRoot, `Series ${index % 4}`, `Issue ${index}.cbz`), { seed: index + 30_000, pages: 2 });
     }
-    const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath];
-    a = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
-    b = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
+    a = await instances.start();
+    b = await instances.start();
   }, 60_000);
-  afterAll(async () => {
-    for (const server of [a, b]) {
-      server?.child.kill("SIGTERM");
-      await server?.child.exited;
-    }
-    await database?.drop();
-  });
+  afterAll(async () => instances?.stop());
 
   test("a scan requested through A runs once; streams on A and B both see it start and complete", async () => {
     expect(a.url).not.toBe(b.url);

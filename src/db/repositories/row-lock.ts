@@ -8,3 +8,12 @@ import type { Database } from "../database";
 export function lockingRead<Q extends { for(strength: "update"): unknown }>(database: Database, query: Q): Q {
   return database.dialect === "postgres" ? (query.for("update") as Q) : query;
 }
+
+/**
+ * Claims a row for a queue consumer: SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, so
+ * consumers claiming at once each get a different row instead of waiting for each other.
+ * SQLite needs nothing: a write transaction holds the whole database.
+ */
+export function claimingRead<Q extends { for(strength: "update", config: { skipLocked: true }): unknown }>(database: Database, query: Q): Q {
+  return database.dialect === "postgres" ? (query.for("update", { skipLocked: true }) as Q) : query;
+}

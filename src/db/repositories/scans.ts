@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, asc, max } from "drizzle-orm";
+import { and, count, desc, eq, inArray, asc, max, lt, or, isNull } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
-import { lockingRead } from "./row-lock";
+import { claimingRead, lockingRead } from "./row-lock";
 
 export type ScanMode = "normal" | "deep";
 export type ScanState = "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -33,6 +33,9 @@ export interface ScanRecord extends ScanCounters {
   requestedAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
+  /** The process running the scan (its instance id) and until when it holds it. */
+  owner?: string | null;
+  leaseExpiresAt?: Date | null;
 }
 
 export const ZERO_COUNTERS: ScanCounters = {
@@ -111,6 +114,11 @@ export class ScanRepository {
     return row;
   }
 
+  async findById(id: string): Promise<ScanRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(eq(this.t.id, id));
+    return row;
+  }
+
   async activeForLibrary(libraryId: string): Promise<ScanRecord | undefined> {
     const [row] = await this.db
       .select()
@@ -119,19 +127,50 @@ export class ScanRepository {
     return row;
   }
 
-  async nextPending(): Promise<ScanRecord | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(this.t)
-      .where(eq(this.t.status, "pending"))
-      .orderBy(asc(this.t.requestedAt), asc(this.t.id))
-      .limit(1);
-    return row;
+  /**
+   * Claims the oldest pending scan, or a running one whose owner's lease expired (the owner
+   * died), for `owner` until `leaseMs` from now: it becomes running. On PostgreSQL the row is
+   * claimed with FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows;
+   * SQLite serialises writers. Returns the claimed scan and whether it was taken over.
+   */
+  async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean } | undefined> {
+    return this.database.transaction(async () => {
+      const now = new Date();
+      const claimable = or(eq(this.t.status, "pending"), and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, now))));
+      const [candidate] = await claimingRead(
+        this.database,
+        this.db.select().from(this.t).where(claimable).orderBy(asc(this.t.requestedAt), asc(this.t.id)).limit(1),
+      );
+      if (!candidate) return undefined;
+      const [scan] = await this.db
+        .update(this.t)
+        .set({ status: "running", owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), startedAt: now, failureReason: null, ...ZERO_COUNTERS })
+        .where(and(eq(this.t.id, candidate.id), eq(this.t.status, candidate.status)))
+        .returning();
+      return scan && { scan, takenOver: candidate.status === "running" };
+    });
   }
 
-  async update(id: string, changes: Partial<Omit<ScanRecord, "id" | "libraryId">>): Promise<ScanRecord | undefined> {
+  /** The owner's heartbeat: false when it no longer holds the scan (taken over, cancelled, ended). */
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.database.transaction(() =>
+      this.db
+        .update(this.t)
+        .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
+        .where(and(eq(this.t.id, id), eq(this.t.owner, owner), eq(this.t.status, "running")))
+        .returning({ id: this.t.id }),
+    );
+    return rows.length > 0;
+  }
+
+  /** Updates a scan only while `owner` holds it (a scan taken over is the new owner's to write). */
+  async updateHeld(id: string, owner: string, changes: Partial<Omit<ScanRecord, "id" | "libraryId">>): Promise<ScanRecord | undefined> {
     return this.database.transaction(async () => {
-      const [row] = await this.db.update(this.t).set(changes).where(eq(this.t.id, id)).returning();
+      const [row] = await this.db
+        .update(this.t)
+        .set(changes)
+        .where(and(eq(this.t.id, id), eq(this.t.owner, owner)))
+        .returning();
       return row;
     });
   }
@@ -160,13 +199,21 @@ export class ScanRepository {
     });
   }
 
-  /** At start-up: a scan still marked running was interrupted (crash, kill -9). */
-  async failInterrupted(reason: string): Promise<number> {
+  /**
+   * At the start of a process that runs jobs: fails the running scans nobody holds any more (a
+   * crash, kill -9). On SQLite only one process runs jobs, so that is every running scan; on
+   * PostgreSQL other live instances may be running scans, so only those whose lease expired.
+   */
+  async failAbandoned(reason: string): Promise<number> {
+    const abandoned =
+      this.database.dialect === "sqlite"
+        ? eq(this.t.status, "running")
+        : and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, new Date())));
     return this.database.transaction(async () => {
       const rows = await this.db
         .update(this.t)
         .set({ status: "failed", failureReason: reason, completedAt: new Date() })
-        .where(eq(this.t.status, "running"))
+        .where(abandoned)
         .returning({ id: this.t.id });
       return rows.length;
     });

@@ -334,6 +334,10 @@ export function defineSchema(d: SchemaKit) {
       requestedAt: time("requested_at").notNull(),
       startedAt: time("started_at"),
       completedAt: time("completed_at"),
+      /** The process (instance id) running the scan; null while pending. */
+      owner: d.text("owner"),
+      /** Until when the owner holds the scan: renewed while it runs, taken over once past. */
+      leaseExpiresAt: time("lease_expires_at"),
     },
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );
@@ -350,6 +354,20 @@ export function defineSchema(d: SchemaKit) {
       failedAt: time("failed_at").notNull(),
     },
     (t) => [d.index("login_failures_key_idx").on(t.key, t.failedAt), d.index("login_failures_time_idx").on(t.failedAt)],
+  );
+
+  /**
+   * One row per fire of a scheduled job (a cron tick, a scan-on-start): the first process that
+   * inserts the row runs the fire, the others find it there and skip (src/jobs/fire-once.ts).
+   * Rows older than a day go.
+   */
+  const jobFires = d.table(
+    "job_fires",
+    {
+      job: d.text("job").notNull(),
+      fireAt: time("fire_at").notNull(),
+    },
+    (t) => [d.primaryKey({ columns: [t.job, t.fireAt] })],
   );
 
   /**
@@ -370,5 +388,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -1,0 +1,45 @@
+/**
+ * Several `longbox serve` processes (instances) on one test database and one configuration:
+ * `start()` starts one more (from source), `stop()` ends them all and drops the database.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import { PROJECT_ROOT } from "./cli";
+import { createTestDatabase, type DatabaseKind } from "./databases";
+import { TEST_AUTH } from "./server";
+
+export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
+  const database = await createTestDatabase(kind, join(dir, "data"));
+  const configPath = join(dir, "config.yaml");
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
+      database: database.config,
+      auth: TEST_AUTH,
+      ...settings,
+    }),
+  );
+  const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath];
+  const started: ServerProcess[] = [];
+  return {
+    database,
+    async start(): Promise<ServerProcess> {
+      const server = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
+      started.push(server);
+      return server;
+    },
+    async stop(): Promise<void> {
+      for (const server of started) {
+        server.child.kill("SIGTERM");
+        await server.child.exited;
+      }
+      await database.drop();
+    },
+  };
+}
+
+export type Instances = Awaited<ReturnType<typeof instancesOnOneDatabase>>;

@@ -1,0 +1,84 @@
+/**
+ * Scans are leased jobs on PostgreSQL: two instances with jobs on one database, the one running
+ * a long scan is killed (SIGKILL, no clean stop), and the other takes the scan over once the
+ * lease expires and completes it. A live instance's running scan is left alone by an instance
+ * that starts meanwhile.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { PASSWORD } from "../helpers/auth";
+import { DATABASE_KINDS } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
+import { makeCbz, tempFolder } from "../helpers/library";
+import { processClient, waitFor } from "../helpers/server-processes";
+import { queryDatabase } from "../helpers/sql";
+
+const BOOKS = 300;
+
+describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance dies is taken over [postgres]", () => {
+  let instances: Instances;
+  let libraryRoot: string;
+  const start = () => instances.start();
+
+  beforeAll(async () => {
+    instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 1.5 } });
+    libraryRoot = tempFolder();
+    for (let index = 1; index <= BOOKS; index++) {
+      await makeCbz(join(libraryRoot, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + 50_000, pages: 3 });
+    }
+  }, 120_000);
+  afterAll(async () => instances?.stop());
+
+  test("SIGKILL the instance running the scan: the other one finishes it after the lease expires", async () => {
+    const a = await start();
+    const b = await start();
+    const call = processClient(a.url);
+    await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
+    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    const token = session.token as string;
+    const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "leased", path: libraryRoot });
+    const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    expect(status).toBe(202);
+
+    // Whichever instance claimed it (both poll the queue), it is running with a lease.
+    await waitFor(() => [a, b].some((server) => server.output().includes("scan started")), "an instance to start the scan");
+    const owner = a.output().includes("scan started") ? a : b;
+    const survivor = owner === a ? b : a;
+    const [row] = await queryDatabase(instances.database.target, `SELECT status, owner, lease_expires_at FROM scans WHERE id = '${requested.scanId}'`);
+    expect(row).toMatchObject({ status: "running" });
+    expect(row!.owner).toContain(`:${owner.child.pid}:`);
+    expect(row!.lease_expires_at).not.toBeNull();
+
+    const catalogued = async () => (await processClient(survivor.url)("GET", `/api/v1/books?libraryId=${library.id}&pageSize=1`, token)).body.total as number;
+    await waitFor(async () => (await catalogued()) >= 10, "the scan to catalogue some books", 60_000);
+    expect(await catalogued()).toBeLessThan(BOOKS);
+    owner.child.kill("SIGKILL");
+    await owner.child.exited;
+    const killedAt = Date.now();
+
+    // A third instance starting now must not fail the scan: its lease has not expired yet.
+    const late = await start();
+    expect(late.output()).not.toContain("marked interrupted scans as failed");
+
+    const survivorCall = processClient(survivor.url);
+    await waitFor(() => [survivor, late].some((server) => server.output().includes("scan taken over")), "the scan to be taken over", 30_000);
+    expect(Date.now() - killedAt).toBeGreaterThan(1000); // not before the lease expired
+    const taker = survivor.output().includes("scan taken over") ? survivor : late;
+    let final: any;
+    await waitFor(
+      async () => {
+        final = (await survivorCall("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
+        return ["completed", "failed", "cancelled"].includes(final.status);
+      },
+      "the taken-over scan to end",
+      120_000,
+    );
+    expect(final).toMatchObject({ scanId: requested.scanId, status: "completed", booksDeleted: 0 });
+    expect((await catalogued())).toBe(BOOKS);
+    const [ended] = await queryDatabase(instances.database.target, `SELECT owner FROM scans WHERE id = '${requested.scanId}'`);
+    expect(ended!.owner).toContain(`:${taker.child.pid}:`);
+    // Taken over once, by one instance.
+    const takeovers = (survivor.output() + late.output()).match(/scan taken over/g) ?? [];
+    expect(takeovers).toHaveLength(1);
+  }, 240_000);
+});
