@@ -20,7 +20,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as pgSchema from "../src/db/schema/pg";
 import * as sqliteSchema from "../src/db/schema/sqlite";
-import { startServerProcess } from "../scripts/server-process";
+import { startServerProcess, type ServerProcess } from "../scripts/server-process";
 import { markdownTable, wrk } from "./measure";
 
 const { values } = parseArgs({
@@ -108,8 +108,11 @@ async function measure(books: number): Promise<string[][]> {
   const configPath = join(work, "config.yaml");
   writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: work }, database }));
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, TMPDIR: tmpdir() };
-  const { url, child } = await startServerProcess([process.execPath, join(SOURCE, "src/main.ts"), "serve", "--config", configPath], { cwd: SOURCE, env, timeoutMs: 120_000 });
+  let child: ServerProcess["child"] | undefined;
   try {
+    const started = await startServerProcess([process.execPath, join(SOURCE, "src/main.ts"), "serve", "--config", configPath], { cwd: SOURCE, env, timeoutMs: 120_000 });
+    child = started.child;
+    const url = started.url;
     if (DATABASE === "postgres") {
       const client = postgres(`postgres://postgres@127.0.0.1:5432/${pgName}`, { max: 1, onnotice: () => undefined });
       await seed(drizzlePg(client) as never, pgSchema, books);
@@ -156,8 +159,8 @@ async function measure(books: number): Promise<string[][]> {
     }
     return rows;
   } finally {
-    child.kill("SIGTERM");
-    await child.exited;
+    child?.kill("SIGTERM");
+    await child?.exited;
     if (DATABASE === "postgres") await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
     await pgAdmin.end();
     rmSync(work, { recursive: true, force: true });
