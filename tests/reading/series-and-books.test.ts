@@ -160,6 +160,24 @@ forEachDatabase("Series and book lists, edits and locks", (server) => {
     expect(await titles("_")).toEqual([]);
   });
 
+  test("books and series q through the text index: search syntax is literal, short queries still match", async () => {
+    const total = async (path: string) => {
+      const list = await get(path, reader);
+      expect(list.status).toBe(200);
+      return list.body.total;
+    };
+    // FTS5 query syntax (quotes, operators, prefix stars) is matched as plain text.
+    for (const q of ['"sequel"', "sequel*", "sequel OR alice", "NEAR(sequel)", 'the "sequel']) {
+      expect({ q, books: await total(`/api/v1/books?q=${encodeURIComponent(q)}`) }).toEqual({ q, books: 0 });
+      expect({ q, series: await total(`/api/v1/series?q=${encodeURIComponent(q)}`) }).toEqual({ q, series: 0 });
+    }
+    // Substrings inside words, across the series name, and under three characters.
+    expect(await total(`/api/v1/books?q=${encodeURIComponent("equ")}`)).toBe(1);
+    expect(await total(`/api/v1/books?q=${encodeURIComponent("den ag")}`)).toBe(2);
+    expect(await total(`/api/v1/series?q=${encodeURIComponent("apta")}`)).toBeGreaterThan(0);
+    expect(await total(`/api/v1/books?q=${encodeURIComponent("qu")}`)).toBeGreaterThan(0);
+  });
+
   test("books sort by title, number, createdAt and series; unknown fields are 400", async () => {
     const order = async (sort: string) =>
       (await get(`/api/v1/books?libraryId=${library.libraryId}&sort=${sort}`, reader)).body.data.map((entry: { title: string }) => entry.title);

@@ -87,11 +87,10 @@ export class LibraryRepository {
       .select({ n: count() })
       .from(series)
       .where(and(eq(series.libraryId, id), withPresentBooks, seriesVisible));
-    const [bookRow] = await this.db
-      .select({ n: count() })
-      .from(books)
-      .innerJoin(series, eq(series.id, books.seriesId))
-      .where(and(eq(books.libraryId, id), eq(books.deleted, false), seriesVisible));
+    // Every book has its series (foreign key): the join is needed only to test visibility.
+    const bookCount = this.db.select({ n: count() }).from(books).$dynamic();
+    if (seriesVisible) bookCount.innerJoin(series, eq(series.id, books.seriesId));
+    const [bookRow] = await bookCount.where(and(eq(books.libraryId, id), eq(books.deleted, false), seriesVisible));
     return { seriesCount: seriesRow?.n ?? 0, bookCount: bookRow?.n ?? 0 };
   }
 }

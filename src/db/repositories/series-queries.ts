@@ -8,7 +8,7 @@ import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from "drizz
 import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
-import { containsIgnoringCase } from "./text-search";
+import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
 import { metadataMatches, seriesReadStatus, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 export interface SeriesView {
@@ -149,7 +149,7 @@ export class SeriesQueryRepository {
               .where(and(eq(books.seriesId, series.id), eq(books.deleted, false), metadataMatches(this.database, books.metadata, filter.bookMetadata))),
           )
         : undefined,
-      filter.q ? containsIgnoringCase(series.name, filter.q) : undefined,
+      filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.withPresentBooks
         ? exists(this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))))
         : undefined,

@@ -205,6 +205,10 @@ export function defineSchema(d: SchemaKit) {
       d.index("books_file_name_md5_idx").on(t.fileNameMd5),
       d.index("books_created_idx").on(t.createdAt),
       d.index("books_list_order_idx").on(t.deleted, t.orderSeries, t.orderNumber, t.orderTitle, t.id),
+      // Covering indexes for counts (issue 14): a library's present books, a series' present
+      // books (the series list's book counts), answered from the index alone.
+      d.index("books_library_present_idx").on(t.libraryId, t.deleted, t.seriesId),
+      d.index("books_series_present_idx").on(t.seriesId, t.deleted, t.id),
     ],
   );
 

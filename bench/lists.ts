@@ -1,0 +1,173 @@
+/**
+ * List endpoints on a large catalogue (issue 14), without files: the server (from source, one
+ * process) starts on an empty SQLite or PostgreSQL database, migrates it, and the catalogue is
+ * then inserted straight into its tables (1 library, a series per 100 books, books with
+ * authors), so 100,000 books take seconds instead of a scan and its thumbnails. Each list is
+ * asked by `wrk --latency` with one client, then four.
+ *
+ *   bun bench/lists.ts [--database sqlite|postgres] [--books 10000,100000] [--seconds 5]
+ *                      [--source DIR]   # another checkout of Longbox to measure (before/after)
+ *
+ * bench/reading.ts measures the same lists on a scanned library through the compiled binary.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Database as SqliteClient } from "bun:sqlite";
+import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
+import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as pgSchema from "../src/db/schema/pg";
+import * as sqliteSchema from "../src/db/schema/sqlite";
+import { startServerProcess, type ServerProcess } from "../scripts/server-process";
+import { markdownTable, wrk } from "./measure";
+
+const { values } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    books: { type: "string", default: "10000,100000" },
+    seconds: { type: "string", default: "5" },
+    source: { type: "string", default: "." },
+  },
+});
+const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
+const SECONDS = Number(values.seconds);
+const SOURCE = resolve(values.source!);
+const POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
+const PASSWORD = "benchmark password";
+type Tables = typeof pgSchema;
+
+/** Inserts `count` books in series of 100 through drizzle (same tables on both databases). */
+async function seed(db: { insert: (table: never) => { values: (rows: never[]) => Promise<unknown> } }, tables: Tables, count: number) {
+  const insert = (table: unknown, rows: unknown[]) => db.insert(table as never).values(rows as never[]);
+  const now = new Date();
+  const libraryId = crypto.randomUUID();
+  await insert(tables.libraries, [
+    { id: libraryId, name: "Bench", path: "/nonexistent/bench", defaultReadingDirection: "ltr", seriesStrategy: "series_volume", scanningConfig: {}, createdAt: now, updatedAt: now },
+  ]);
+  const seriesIds: string[] = [];
+  const seriesRows = [];
+  for (let s = 0; s < Math.ceil(count / 100); s++) {
+    const id = crypto.randomUUID();
+    seriesIds.push(id);
+    const name = `Series ${String(s).padStart(3, "0")}`;
+    seriesRows.push({ id, libraryId, seriesKey: name, name, nameSort: name.toLowerCase(), lockedFields: [], createdAt: now, updatedAt: now });
+  }
+  for (let i = 0; i < seriesRows.length; i += 500) await insert(tables.series, seriesRows.slice(i, i + 500));
+  let rows = [];
+  for (let b = 0; b < count; b++) {
+    const s = Math.floor(b / 100);
+    const number = (b % 100) + 1;
+    const title = `Series ${String(s).padStart(3, "0")} #${String(number).padStart(3, "0")}`;
+    const author = `Author ${b % 997}`;
+    rows.push({
+      id: crypto.randomUUID(),
+      libraryId,
+      seriesId: seriesIds[s]!,
+      title,
+      searchText: `${title}\n${author}`.toLowerCase(),
+      orderSeries: seriesRows[s]!.nameSort,
+      orderNumber: number,
+      orderTitle: title.toLowerCase(),
+      number,
+      numberSort: number,
+      metadata: { authors: [{ name: author, role: "writer" }] },
+      lockedFields: [],
+      fileFormat: "cbz",
+      mediaType: "application/vnd.comicbook+zip",
+      fileHash: crypto.randomUUID(),
+      filePath: `${seriesRows[s]!.name}/${title}.cbz`,
+      fileSize: 1000,
+      fileModifiedAt: 0,
+      pageCount: 20,
+      coverPage: 1,
+      analyzed: true,
+      deleted: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (rows.length === 500) {
+      await insert(tables.books, rows);
+      rows = [];
+    }
+  }
+  if (rows.length > 0) await insert(tables.books, rows);
+}
+
+async function measure(books: number): Promise<string[][]> {
+  const work = mkdtempSync(join(tmpdir(), "longbox-lists-"));
+  const pgName = `longbox_lists_${process.pid}`;
+  let database: Record<string, unknown> = { type: "sqlite" };
+  const pgAdmin = postgres(POSTGRES_ADMIN, { max: 1, onnotice: () => undefined });
+  if (DATABASE === "postgres") {
+    await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
+    await pgAdmin.unsafe(`CREATE DATABASE "${pgName}"`);
+    database = { type: "postgres", postgres: { url: `postgres://postgres@127.0.0.1:5432/${pgName}` } };
+  }
+  const configPath = join(work, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: work }, database }));
+  const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, TMPDIR: tmpdir() };
+  let child: ServerProcess["child"] | undefined;
+  try {
+    const started = await startServerProcess([process.execPath, join(SOURCE, "src/main.ts"), "serve", "--config", configPath], { cwd: SOURCE, env, timeoutMs: 120_000 });
+    child = started.child;
+    const url = started.url;
+    if (DATABASE === "postgres") {
+      const client = postgres(`postgres://postgres@127.0.0.1:5432/${pgName}`, { max: 1, onnotice: () => undefined });
+      await seed(drizzlePg(client) as never, pgSchema, books);
+      // The state autovacuum reaches after a scan: statistics and the visibility map.
+      await client.unsafe("VACUUM ANALYZE");
+      await client.end();
+    } else {
+      const client = new SqliteClient(join(work, "longbox.db"));
+      client.exec("PRAGMA busy_timeout = 5000");
+      await seed(drizzleSqlite(client) as never, sqliteSchema as unknown as Tables, books);
+      client.exec("ANALYZE");
+      client.close();
+    }
+    const json = { "content-type": "application/json" };
+    await fetch(`${url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+    const login = await fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+    const { token } = (await login.json()) as { token: string };
+    const admin = { authorization: `Bearer ${token}` };
+    const firstSeries = ((await (await fetch(`${url}/api/v1/series?pageSize=1`, { headers: admin })).json()) as { data: { id: string }[] }).data[0]!.id;
+    const deepPage = Math.floor((books / 50) * 0.75);
+    const lists: [string, string][] = [
+      ["GET /api/v1/books?pageSize=50", "/api/v1/books?pageSize=50"],
+      [`GET /api/v1/books?pageSize=50&page=${deepPage} (3/4 deep)`, `/api/v1/books?pageSize=50&page=${deepPage}`],
+      ["GET /api/v1/books?q=series 042&pageSize=50", "/api/v1/books?q=series%20042&pageSize=50"],
+      ["GET /api/v1/books?q=author 12&pageSize=50", "/api/v1/books?q=author%2012&pageSize=50"],
+      ["GET /api/v1/series?pageSize=50", "/api/v1/series?pageSize=50"],
+      ["GET /api/v1/series?q=ies 04&pageSize=50", "/api/v1/series?q=ies%2004&pageSize=50"],
+      ["GET /api/v1/series/{id}/books?pageSize=50", `/api/v1/series/${firstSeries}/books?pageSize=50`],
+      ["GET /api/v1/libraries", "/api/v1/libraries"],
+    ];
+    const rows: string[][] = [];
+    for (const [label, path] of lists) {
+      const check = await fetch(`${url}${path}`, { headers: admin });
+      const body = (await check.json()) as { total?: number };
+      if (check.status !== 200) throw new Error(`${path}: ${check.status}`);
+      const single = await wrk(`${url}${path}`, 1, SECONDS, admin);
+      const loaded = await wrk(`${url}${path}`, 4, SECONDS, admin);
+      rows.push([
+        `${label}, ${books} books`,
+        body.total === undefined ? "-" : String(body.total),
+        `p99 ${single.p99Ms.toFixed(1)} ms (${single.errors} errors)`,
+        `p99 ${loaded.p99Ms.toFixed(1)} ms, ${loaded.requestsPerSecond.toFixed(0)} req/s (${loaded.errors} errors)`,
+      ]);
+    }
+    return rows;
+  } finally {
+    child?.kill("SIGTERM");
+    await child?.exited;
+    if (DATABASE === "postgres") await pgAdmin.unsafe(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`);
+    await pgAdmin.end();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const rows: string[][] = [];
+for (const books of values.books!.split(",").map(Number)) rows.push(...(await measure(books)));
+console.log(`\nLists on ${DATABASE}, source ${SOURCE} (${new Date().toISOString()})\n`);
+console.log(markdownTable(["list", "total", "one client", "4 clients"], rows));
