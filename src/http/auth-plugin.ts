@@ -44,12 +44,21 @@ type AuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config"
 
 export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
 
-/** The caller of a request, or null when it carries no credentials; throws 401/403/429 for bad ones. */
-export function authenticateRequest(services: AuthServices, request: Request, server: Server<unknown> | null): Promise<Caller | null> {
+/**
+ * The caller of a request, or null when it carries no credentials; throws 401/403/429 for bad ones.
+ * `browserSession: false` ignores the web interface's session cookie: slices that do not check
+ * its CSRF token (Komga, KOReader sync) must not be reachable with it.
+ */
+export function authenticateRequest(
+  services: AuthServices,
+  request: Request,
+  server: Server<unknown> | null,
+  options: { browserSession?: boolean } = {},
+): Promise<Caller | null> {
   return services.authenticator.authenticate({
     authorization: request.headers.get("authorization"),
     apiKeyHeader: request.headers.get("x-api-key"),
-    sessionCookie: sessionCookieOf(request),
+    sessionCookie: options.browserSession === false ? null : sessionCookieOf(request),
     clientIp: () => clientIp(request, server, services.config.application.trust_proxy),
   });
 }
@@ -85,9 +94,12 @@ export function callerWithAccess(services: AuthServices, request: Request, serve
 async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   const caller = await authenticateRequest(services, request, server);
   if (!caller) throw new DomainError("Unauthorized", "authentication required");
-  if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account");
+  if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account", undefined, ADMIN_ONLY);
   return caller;
 }
+
+/** The code of the 403 a signed-in non-admin gets from an admin route. */
+export const ADMIN_ONLY = "AdminOnly";
 
 /**
  * Checks the credentials of a request to a route of `level` before its body is read; false when

@@ -29,6 +29,8 @@ export interface WatchOptions {
   extensions: ReadonlySet<string>;
 }
 
+/** How often the libraries are read again, for changes made through another process (role web). */
+const REFRESH_MS = 5000;
 /** Polling interval taken when events are lost and the library had none configured. */
 const FALLBACK_POLL_SECONDS = 60;
 /** The settle check looks twice, this far apart (at most), for files still being written. */
@@ -36,7 +38,10 @@ const MAX_SETTLE_MS = 2000;
 
 export class LibraryWatcher implements LibraryObserver {
   private readonly watched = new Map<string, WatchedLibrary>();
+  /** Only a process that runs the jobs watches (start() is called there alone). */
+  private started = false;
   private stopped = false;
+  private refresher: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly repositories: Repositories,
@@ -46,17 +51,35 @@ export class LibraryWatcher implements LibraryObserver {
   ) {}
 
   async start(): Promise<void> {
-    for (const library of await this.repositories.libraries.list()) this.libraryChanged(library);
+    this.started = true;
+    await this.refresh();
+    this.refresher = setInterval(() => void this.refresh(), REFRESH_MS);
   }
 
   stop(): void {
     this.stopped = true;
+    clearInterval(this.refresher);
     for (const watched of this.watched.values()) watched.close();
     this.watched.clear();
   }
 
+  /** Watches the libraries in the database: new or edited ones (anew), none that were deleted. */
+  private async refresh(): Promise<void> {
+    let libraries;
+    try {
+      libraries = await this.repositories.libraries.list();
+    } catch {
+      return; // The database is away: keep watching what we watch.
+    }
+    for (const library of libraries) {
+      if (this.watched.get(library.id)?.library.updatedAt.getTime() !== library.updatedAt.getTime()) this.libraryChanged(library);
+    }
+    const present = new Set(libraries.map((library) => library.id));
+    for (const id of [...this.watched.keys()]) if (!present.has(id)) this.libraryRemoved(id);
+  }
+
   libraryChanged(library: LibraryRecord): void {
-    if (this.stopped || !this.options.enabled) return;
+    if (!this.started || this.stopped || !this.options.enabled) return;
     this.libraryRemoved(library.id);
     const { watch: events = true, pollSeconds = null } = library.scanningConfig;
     if (!events && !pollSeconds) return;
@@ -82,7 +105,7 @@ class WatchedLibrary {
   private closed = false;
 
   constructor(
-    private readonly library: LibraryRecord,
+    readonly library: LibraryRecord,
     private readonly useEvents: boolean,
     private readonly pollSeconds: number | null,
     private readonly scans: ScanService,

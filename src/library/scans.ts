@@ -119,6 +119,8 @@ export class ScanService implements LibraryObserver {
     const active = await this.repositories.scans.activeForLibrary(libraryId);
     if (active?.status === "pending") {
       const scope = this.scopes.get(active.id);
+      // A watch scan whose paths are not here any more was claimed meanwhile: ask again later.
+      if (!scope && active.trigger === "watch") return false;
       for (const path of paths) scope?.add(path);
       return true;
     }

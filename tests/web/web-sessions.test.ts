@@ -110,4 +110,18 @@ forEachDatabase("web session cookie", (server) => {
       expect(response.headers.get("location")).toBe("/login");
     }
   });
-});
+
+  test("the cookie opens nothing in the slices that do not check its CSRF token: KOReader sync and the Komga API", async () => {
+    await createUser(server(), adminToken, "cookie-only");
+    const cookie = await webSignIn(server(), "cookie-only");
+    const push = await server().fetch("/koreader/syncs/progress", {
+      method: "PUT",
+      headers: { cookie, origin: "https://evil.example", "content-type": "application/json" },
+      body: JSON.stringify({ document: "0123456789abcdef0123456789abcdef", progress: "1", percentage: 0.1, device: "x" }),
+    });
+    expect(push.status).toBe(401);
+    const komga = await server().fetch("/komga/api/v1/users/me", { headers: { cookie } });
+    expect(komga.status).toBe(401);
+    expect(komga.headers.getSetCookie()).toEqual([]);
+  });
+}, { komga_api: { enabled: true } });

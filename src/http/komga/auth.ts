@@ -98,7 +98,7 @@ async function resolveCaller(
     return token;
   };
 
-  const credentialed = await authenticateRequest(services, request, server);
+  const credentialed = await authenticateRequest(services, request, server, { browserSession: false });
   if (credentialed) {
     if (credentialed.via === "jwt") return credentialed;
     // Basic and API keys start a session unless the request already has one of that user.

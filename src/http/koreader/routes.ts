@@ -113,7 +113,7 @@ export function koreaderRoutes(services: Services) {
     const ip = clientIp(request, server, services.config.application.trust_proxy);
     try {
       if (user === null) {
-        const caller = await authenticateRequest(services, request, server);
+        const caller = await authenticateRequest(services, request, server, { browserSession: false });
         if (caller) return caller.user;
       } else if (looksLikeApiKey(user)) {
         const caller = await authenticator.authenticate({ authorization: null, apiKeyHeader: user, clientIp: () => ip });

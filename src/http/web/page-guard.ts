@@ -15,7 +15,7 @@ import { DomainError } from "../../errors";
 import { EarlyAnswer } from "../errors";
 import type { Services } from "../../services";
 import type { Caller } from "../../auth/authenticator";
-import { accessDetail, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
+import { accessDetail, ADMIN_ONLY, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
 import type { Viewer } from "./views";
 
@@ -68,10 +68,9 @@ export function pageGuard(services: Services) {
     try {
       caller = await callerWithAccess(services, request, server, access);
     } catch (error) {
+      // Signed in, but not an admin: a 403 page. Any other refusal means signed out.
+      if (error instanceof DomainError && error.code === ADMIN_ONLY) throw new DomainError("Forbidden", "this page is for admins");
       if (!isSignedOut(error)) throw error;
-      // Refused: signed out (an ended session, a disabled account), or signed in but not an admin.
-      const signedIn = await authenticateRequest(services, request, server).catch(() => null);
-      if (signedIn && access === "admin" && signedIn.user.role !== "admin") throw new DomainError("Forbidden", "this page is for admins");
       return null;
     }
     assertCsrfProtected(services.cookieSessions, caller, request, body, trustProxy);
