@@ -245,6 +245,8 @@ forEachDatabase(
         expect(chapters[0].metadata.releaseDate).toBe("2001-03-01");
         expect(chapters[0].media).toMatchObject({ status: "READY", mediaProfile: "DIVINA", pagesCount: 3 });
         expect(chapters[0].metadata.authors).toContainEqual({ name: "Pete Pencil", role: "penciller" });
+        // The reader is no admin: no server path in the book's url.
+        expect(chapters.map((book: { url: string }) => book.url)).toEqual(["", ""]);
 
         const novel = decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${world.novel}/books?unpaged=true&media_status=READY&deleted=false`, jar)).json());
         // Mihon keeps EPUBs whose pages are all images (a fixed-layout manga) and drops reflowable ones.

@@ -80,6 +80,6 @@ export function toBookErrorDto(error: BookErrorView, book: BookView, showServerP
 }
 
 /** The text with the book's path replaced by its file name. */
-function withoutServerPath<T extends string | null>(text: T, filePath: string): T {
+export function withoutServerPath<T extends string | null>(text: T, filePath: string): T {
   return (text === null ? text : text.replaceAll(filePath, basename(filePath))) as T;
 }

@@ -23,13 +23,13 @@ const CONVERSIONS = { jpeg: "image/jpeg", png: "image/png" } as const;
 export function komgaBookRoutes(services: Services) {
   const { books, series, pages, progress } = services;
   const presenter = new KomgaPresenter(services);
-  const one = async (book: BookView) => (await presenter.books([book]))[0];
+  const one = async (caller: Caller, book: BookView) => (await presenter.books(caller, [book]))[0];
 
   const listBooks = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: BookSort; direction: "asc" | "desc" }) => {
     const filter = bookFilterOf(criteria, caller.id);
     if (!filter) return springPage([], 0, pageable);
     const { rows, total } = await books.list(caller, filter, windowOf(pageable), bookSortOf(pageable.sort) ?? defaultSort);
-    return springPage(await presenter.books(rows), total, pageable);
+    return springPage(await presenter.books(caller, rows), total, pageable);
   };
 
   /** The book next to this one in its series' reading order, or 404. */
@@ -39,7 +39,7 @@ export function komgaBookRoutes(services: Services) {
     const index = rows.findIndex((candidate) => candidate.id === book.id);
     const next = index < 0 ? undefined : rows[index + step];
     if (!next) throw notFound("book");
-    return one(next);
+    return one(caller, next);
   };
 
   return new Elysia({ name: "komga-book-routes" })
@@ -71,7 +71,7 @@ export function komgaBookRoutes(services: Services) {
         }),
       { komga: true, detail: { summary: "Komga: books to continue (started, not finished; library_id)", tags: ["komga"] } },
     )
-    .get("/api/v1/books/:id", async ({ caller, params: { id } }) => one(await books.get(caller.user, id)), {
+    .get("/api/v1/books/:id", async ({ caller, params: { id } }) => one(caller.user, await books.get(caller.user, id)), {
       komga: true,
       params: IdParams,
       detail: { summary: "Komga: one book", tags: ["komga"] },

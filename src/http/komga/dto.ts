@@ -7,6 +7,7 @@
 import type { BookView, PageRecord, ReadingDirection, SeriesView, UserRecord } from "../../db";
 import type { ReleaseDate, SeriesBooksMetadata } from "../../library/catalogue-metadata";
 import type { LibraryDto } from "../../library/libraries";
+import { withoutServerPath } from "../api/book-dto";
 
 export function instant(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
@@ -178,7 +179,7 @@ function numberText(book: BookView): string {
 }
 
 /** `divinaCompatible`: an EPUB whose every page is an image (Mihon drops the other EPUBs). */
-export function toKomgaBook(book: BookView, divinaCompatible: boolean) {
+export function toKomgaBook(book: BookView, divinaCompatible: boolean, showServerPaths: boolean) {
   const locked = (field: string) => book.lockedFields.includes(field);
   const created = instant(book.createdAt);
   const lastModified = instant(book.updatedAt);
@@ -190,7 +191,7 @@ export function toKomgaBook(book: BookView, divinaCompatible: boolean) {
     seriesTitle: book.seriesName,
     libraryId: book.libraryId,
     name: book.title,
-    url: book.filePath,
+    url: showServerPaths ? book.filePath : "",
     number: Math.trunc(numberSortOf(book)),
     created,
     lastModified,
@@ -201,7 +202,7 @@ export function toKomgaBook(book: BookView, divinaCompatible: boolean) {
       status: mediaStatusOf(book),
       mediaType: book.mediaType,
       pagesCount: book.pageCount,
-      comment: book.analysisError ?? "",
+      comment: (showServerPaths ? book.analysisError : withoutServerPath(book.analysisError, book.filePath)) ?? "",
       epubDivinaCompatible: profile === "EPUB" && divinaCompatible,
       epubIsKepub: false,
       mediaProfile: profile,

@@ -5,7 +5,7 @@ import type { Services } from "../../services";
 import { toKomgaBook, toKomgaSeries } from "./dto";
 
 export class KomgaPresenter {
-  constructor(private readonly services: Pick<Services, "catalogueMetadata" | "pages">) {}
+  constructor(private readonly services: Pick<Services, "catalogueMetadata" | "pages" | "access">) {}
 
   /** Series with what their books say together (authors, genres, tags, release date). */
   async series(caller: Caller, rows: SeriesView[]) {
@@ -16,9 +16,10 @@ export class KomgaPresenter {
     return rows.map((series) => toKomgaSeries(series, metadata.get(series.id)!));
   }
 
-  /** Books, EPUBs marked Divina-compatible when every page is an image. */
-  async books(rows: BookView[]) {
+  /** Books, EPUBs marked Divina-compatible when every page is an image; server paths for admins only. */
+  async books(caller: Caller, rows: BookView[]) {
     const imageOnly = await this.services.pages.imageOnly(rows.filter((book) => book.fileFormat === "epub"));
-    return rows.map((book) => toKomgaBook(book, imageOnly.has(book.id)));
+    const showServerPaths = this.services.access.seesServerInternals(caller);
+    return rows.map((book) => toKomgaBook(book, imageOnly.has(book.id), showServerPaths));
   }
 }

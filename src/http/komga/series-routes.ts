@@ -71,7 +71,7 @@ export function komgaSeriesRoutes(services: Services) {
         if (!filter) return springPage([], 0, pageable);
         const sort = bookSortOf(pageable.sort) ?? { field: "number" as const, direction: "asc" as const };
         const { rows, total } = await books.list(caller.user, filter, windowOf(pageable), sort);
-        return springPage(await presenter.books(rows), total, pageable);
+        return springPage(await presenter.books(caller.user, rows), total, pageable);
       },
       { komga: true, params: IdParams, detail: { summary: "Komga: the series' books (default sort metadata.numberSort)", tags: ["komga"] } },
     )
