@@ -154,7 +154,7 @@ function removeTree(z: SevenZipModule, path: string): void {
 }
 
 /** Parses `Key = value` blocks separated by blank lines. */
-export function parseTechnicalListing(lines: readonly string[]): SevenZipEntry[] {
+function parseTechnicalListing(lines: readonly string[]): SevenZipEntry[] {
   const entries: SevenZipEntry[] = [];
   let fields = new Map<string, string>();
   const flush = () => {

@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { failure } from "./errors.ts";
 import { formatBytes } from "./limits.ts";
 
-export const DEFAULT_DECODE_BUDGET_BYTES = 512 * 1024 * 1024;
+const DEFAULT_DECODE_BUDGET_BYTES = 512 * 1024 * 1024;
 
 export class DecodeBudget {
   private reserved = 0;

@@ -21,8 +21,8 @@ interface OpenArchive {
   bytes: number;
 }
 
-export const OPEN_ARCHIVES_MAX_COUNT = 32;
-export const OPEN_ARCHIVES_MAX_BYTES = 256 * 1024 * 1024;
+const OPEN_ARCHIVES_MAX_COUNT = 32;
+const OPEN_ARCHIVES_MAX_BYTES = 256 * 1024 * 1024;
 
 export class OpenArchives {
   /** In use order: the first entry is the least recently used. */

@@ -14,12 +14,12 @@ import { DomainError } from "../errors";
 import { requestOrigin } from "./client-address";
 
 export const SESSION_COOKIE = "longbox_session";
-export const CSRF_HEADER = "x-csrf-token";
-export const CSRF_FIELD = "_csrf";
+const CSRF_HEADER = "x-csrf-token";
+const CSRF_FIELD = "_csrf";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const isSafeMethod = (request: Request): boolean => SAFE_METHODS.has(request.method);
+const isSafeMethod = (request: Request): boolean => SAFE_METHODS.has(request.method);
 
 export function sessionCookieOf(request: Request): string | null {
   const header = request.headers.get("cookie");

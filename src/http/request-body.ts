@@ -21,7 +21,7 @@ import type { Services } from "../services";
 import { accessLevelOfRoute, authorizeBeforeBody, type AccessLevel } from "./auth-plugin";
 
 /** Deeper JSON than this is refused; no request of the API nests more than a few levels. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 interface RouteBodyPolicy {
   access: AccessLevel | undefined;

@@ -9,7 +9,7 @@ import { realpath } from "node:fs/promises";
 import { sep } from "node:path";
 
 /** Whether `inner` is `outer` or lies below it (both canonical). */
-export function isWithin(outer: string, inner: string): boolean {
+function isWithin(outer: string, inner: string): boolean {
   return inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
 }
 

@@ -81,7 +81,8 @@ export class KoreaderSyncService {
 
   private describe(book: BookView, progress: ProgressRecord): KoreaderRecordedPosition {
     const reflowable = this.formats.readsAsPublication(book.fileFormat);
-    const fraction = progress.progression ?? (progress.completed ? 1 : book.pageCount > 0 ? progress.page / book.pageCount : 0);
+    // Completed wins, as in progressPercentage (./progress.ts): the REST API then says 100% too.
+    const fraction = progress.completed ? 1 : (progress.progression ?? (book.pageCount > 0 ? progress.page / book.pageCount : 0));
     return {
       percentage: fraction,
       progress: reflowable ? (progress.xpointer ?? `/body/DocFragment[${progress.page}].0`) : String(progress.page),

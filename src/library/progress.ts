@@ -98,13 +98,14 @@ export class ProgressService {
   }
 
   /** "Mark as read" (completed, on the last page) or "mark as unread" (no progress at all) for books the caller may see. */
-  async markRead(caller: Caller, books: Pick<BookView, "id" | "pageCount">[], read: boolean): Promise<void> {
+  async markRead(caller: Caller, books: Pick<BookView, "id" | "seriesId" | "pageCount">[], read: boolean): Promise<void> {
     for (const book of books) {
       if (!read) await this.repositories.progress.delete(caller.id, book.id);
       else if (book.pageCount > 0) {
         const position = { progression: null, locator: null, xpointer: null, device: null, deviceId: null };
         await this.repositories.progress.save(caller.id, book.id, { page: book.pageCount, completed: true, ...position });
-      }
+      } else continue;
+      this.events.publish({ kind: read ? "saved" : "deleted", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
     }
   }
 

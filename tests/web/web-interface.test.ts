@@ -439,6 +439,8 @@ forEachDatabase("web interface", (server: () => TestServer) => {
           await viewer.page.waitForTimeout(200);
           await screenshot(viewer.page, `${name}-${colorScheme}-${width}`);
         }
+        // The screens shot are the screens a person sees: none of them broke a script or opened a dialog.
+        expect({ pageErrors: viewer.problems.pageErrors, dialogs: viewer.problems.dialogs }).toEqual({ pageErrors: [], dialogs: [] });
         await viewer.close();
       }
     }

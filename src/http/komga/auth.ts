@@ -28,7 +28,7 @@ import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
 export const REMEMBER_ME_COOKIE = "komga-remember-me";
-export const KOMGA_CHALLENGE = 'Basic realm="Realm"';
+const KOMGA_CHALLENGE = 'Basic realm="Realm"';
 
 type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 

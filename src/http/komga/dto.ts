@@ -13,7 +13,7 @@ export function instant(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-export function localDate(date: ReleaseDate): string {
+function localDate(date: ReleaseDate): string {
   const pad = (value: number, width: number) => String(value).padStart(width, "0");
   return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
 }
@@ -26,7 +26,7 @@ const READING_DIRECTIONS: Record<ReadingDirection, string> = {
 };
 
 /** Komga's size text, e.g. "1.5 MiB". */
-export function binarySize(bytes: number): string {
+function binarySize(bytes: number): string {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let value = bytes;
   let unit = 0;

@@ -8,9 +8,9 @@
  */
 import { DomainError } from "../../errors";
 
-export const DEFAULT_SIZE = 20;
+const DEFAULT_SIZE = 20;
 /** Komga caps nothing; Longbox bounds a page (unpaged lists are bounded by what they list). */
-export const MAX_SIZE = 1000;
+const MAX_SIZE = 1000;
 
 export interface SortOrder {
   property: string;
@@ -40,7 +40,7 @@ function integerParam(params: URLSearchParams, name: string, fallback: number, m
 }
 
 /** The values of a list parameter, comma-joined or repeated, trimmed, empty ones dropped. */
-export function listParam(params: URLSearchParams, name: string): string[] {
+function listParam(params: URLSearchParams, name: string): string[] {
   return params
     .getAll(name)
     .flatMap((value) => value.split(","))

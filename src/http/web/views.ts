@@ -64,7 +64,7 @@ export function renderTemplate(name: string, data: object): string {
   return eta.render(name, { ...helpers, ...data });
 }
 
-export const HTML_HEADERS = {
+const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": CONTENT_SECURITY_POLICY,
   // Pages show per-user data: never from a shared cache, and revalidated on back/forward.
