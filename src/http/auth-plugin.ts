@@ -94,12 +94,16 @@ export function callerWithAccess(services: AuthServices, request: Request, serve
 async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   const caller = await authenticateRequest(services, request, server);
   if (!caller) throw new DomainError("Unauthorized", "authentication required");
-  if (level === "admin" && caller.user.role !== "admin") throw new DomainError("Forbidden", "this needs an admin account", undefined, ADMIN_ONLY);
+  if (level === "admin" && caller.user.role !== "admin") throw new AdminOnly();
   return caller;
 }
 
-/** The code of the 403 a signed-in non-admin gets from an admin route. */
-export const ADMIN_ONLY = "AdminOnly";
+/** The 403 a signed-in non-admin gets from an admin route (its body is the usual Forbidden). */
+export class AdminOnly extends DomainError {
+  constructor() {
+    super("Forbidden", "this needs an admin account");
+  }
+}
 
 /**
  * Checks the credentials of a request to a route of `level` before its body is read; false when

@@ -15,7 +15,7 @@ import { DomainError } from "../../errors";
 import { EarlyAnswer } from "../errors";
 import type { Services } from "../../services";
 import type { Caller } from "../../auth/authenticator";
-import { accessDetail, ADMIN_ONLY, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
+import { accessDetail, AdminOnly, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
 import type { Viewer } from "./views";
 
@@ -69,7 +69,7 @@ export function pageGuard(services: Services) {
       caller = await callerWithAccess(services, request, server, access);
     } catch (error) {
       // Signed in, but not an admin: a 403 page. Any other refusal means signed out.
-      if (error instanceof DomainError && error.code === ADMIN_ONLY) throw new DomainError("Forbidden", "this page is for admins");
+      if (error instanceof AdminOnly) throw new DomainError("Forbidden", "this page is for admins");
       if (!isSignedOut(error)) throw error;
       return null;
     }
