@@ -92,7 +92,10 @@ describe("PostgreSQL outage", () => {
     await Bun.sleep(200);
     const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan?mode=deep`, undefined, admin);
     expect(started.status).toBe(202);
-    await Bun.sleep(400);
+    // Stopped as soon as the scan runs: a fixed wait let a fast deep scan finish first on an idle machine.
+    const running = () => events.events.some((event) => event.event === "scan.started" && event.data.scanId === started.body.scanId);
+    for (let waited = 0; waited < 5000 && !running(); waited += 10) await Bun.sleep(10);
+    expect(running()).toBe(true);
     pg.stop();
     // Longer than scanner.transient_retry_seconds (5 s): the scan gives up while the database is away.
     await Bun.sleep(8000);
