@@ -16,8 +16,12 @@ import { looksLikeXz } from "../../src/formats/magic.ts";
 import { extractAll, listArchive } from "../seven-zip/seven-zip.ts";
 import { indexTar, type TarEntry } from "./tar-index.ts";
 
-/** Runs `read` on the path of the plain tar behind the book (the book itself, or its decompressed copy). */
-type TarAccess = <T>(read: (tarPath: string) => Promise<T>) => Promise<T>;
+/**
+ * Runs `read` on the path of the plain tar behind the book (the book itself, or its decompressed
+ * copy in the caller's extraction cache: an archive kept open between requests uses the cache of
+ * the request that reads it).
+ */
+type TarAccess = <T>(ctx: PluginContext, read: (tarPath: string) => Promise<T>) => Promise<T>;
 
 export class TarComicArchive implements ComicArchive {
   readonly fileNames: readonly string[];
@@ -37,11 +41,11 @@ export class TarComicArchive implements ComicArchive {
     throwIfAborted(ctx.signal);
     const head = await Bun.file(path).slice(0, 8).bytes();
     if (!looksLikeXz(head)) {
-      const withTar: TarAccess = (read) => read(path);
+      const withTar: TarAccess = (_ctx, read) => read(path);
       return new TarComicArchive(await indexTar(path, ctx.limits), withTar, true);
     }
     const withTar = await decompressedTar(path, ctx);
-    return new TarComicArchive(await withTar((tarPath) => indexTar(tarPath, ctx.limits)), withTar, false);
+    return new TarComicArchive(await withTar(ctx, (tarPath) => indexTar(tarPath, ctx.limits)), withTar, false);
   }
 
   uncompressedSize(name: string): number | null {
@@ -53,7 +57,7 @@ export class TarComicArchive implements ComicArchive {
   }
 
   async probePageSizes(names: readonly string[], ctx: PluginContext): Promise<Map<string, ImageSize | null>> {
-    return this.withTar(async (tarPath) => {
+    return this.withTar(ctx, async (tarPath) => {
       const sizes = new Map<string, ImageSize | null>();
       for (const name of names) {
         throwIfAborted(ctx.signal);
@@ -67,7 +71,7 @@ export class TarComicArchive implements ComicArchive {
   read(name: string, ctx: PluginContext): Promise<Uint8Array> {
     throwIfAborted(ctx.signal);
     const entry = this.entry(name);
-    return this.withTar((tarPath) => readRange(tarPath, entry, entry.size));
+    return this.withTar(ctx, (tarPath) => readRange(tarPath, entry, entry.size));
   }
 
   async storedRange(name: string): Promise<{ offset: number; length: number } | null> {
@@ -75,9 +79,9 @@ export class TarComicArchive implements ComicArchive {
     return this.plain ? { offset: entry.offset, length: entry.size } : null;
   }
 
-  readHead(name: string, byteCount: number): Promise<Uint8Array> {
+  readHead(name: string, byteCount: number, ctx: PluginContext): Promise<Uint8Array> {
     const entry = this.entry(name);
-    return this.withTar((tarPath) => readRange(tarPath, entry, byteCount));
+    return this.withTar(ctx, (tarPath) => readRange(tarPath, entry, byteCount));
   }
 
   private entry(name: string): TarEntry {
@@ -100,8 +104,8 @@ async function decompressedTar(path: string, ctx: PluginContext): Promise<TarAcc
   }
   checkDeclaredRatio(ctx.limits, "The compressed tar", Bun.file(path).size, stream.size, { uncompressedSize: stream.size });
   const key = await ExtractionCache.keyFor(path);
-  return (read) =>
-    ctx.extractionCache.use(
+  return (reader, read) =>
+    reader.extractionCache.use(
       key,
       (folder) => extractAll(path, folder),
       async (folder) => {

@@ -187,6 +187,26 @@ describe("cbt", () => {
     expect((await registry().readPage(path, 2)).bytes).toEqual(second);
   });
 
+  test("a book rewritten in place is indexed anew, not read at the offsets kept for its old content", async () => {
+    const pages = await Promise.all([1, 2, 3].map(async (seed) => new Uint8Array(await png(seed))));
+    const path = tar("rewritten.cbt", [
+      { name: "01.png", data: pages[0]! },
+      { name: "02.png", data: pages[1]! },
+    ]);
+    const reader = registry();
+    expect((await reader.readPage(path, 2)).bytes).toEqual(pages[1]!);
+    // A different first entry moves the second page: kept offsets would now point into the wrong bytes.
+    tar("rewritten.cbt", [
+      { name: "00-cover.png", data: pages[2]! },
+      { name: "01.png", data: pages[0]! },
+      { name: "02.png", data: pages[1]! },
+    ]);
+    expect((await reader.readPage(path, 1)).bytes).toEqual(pages[2]!);
+    const location = await reader.locatePage(path, 3);
+    const file = await Bun.file(path).bytes();
+    expect(file.subarray(location!.offset, location!.offset + location!.length)).toEqual(pages[1]!);
+  });
+
   test("the xz fixture is decompressed through the cache and is not located in the file", async () => {
     const path = fixture("unsupported/comicbox/Captain Science #001-cix.cbt");
     const cacheDir = join(workDir, "cache-xz");
@@ -195,6 +215,10 @@ describe("cbt", () => {
     const page = await cached.readPage(path, 1);
     expect(page.mediaType).toBe("image/jpeg");
     expect(readdirSync(cacheDir)).toHaveLength(1);
+    // The archive stays open between reads; a reader with another cache still decompresses into its own.
+    const otherCacheDir = join(workDir, "cache-xz-other");
+    await registry({ extractionCache: { dir: otherCacheDir, maxBytes: 1 << 20 } }).readPage(path, 2);
+    expect(readdirSync(otherCacheDir)).toHaveLength(1);
   });
 
   test("an xz stream declaring more expansion than the ratio limit is refused", async () => {
