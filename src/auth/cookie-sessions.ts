@@ -2,7 +2,8 @@
  * Cookie-backed sessions for clients that sign in once and then send only a cookie: the web
  * interface (longbox_session) and Komga clients (KOMGA-SESSION and komga-remember-me). The
  * cookie holds a token of Longbox's own session store: each cookie session is a refresh-token
- * family of one token, which is presented as it is on every request instead of being rotated.
+ * family of one token of the cookie kind (`cs_`), which is presented as it is on every request
+ * instead of being rotated, and which POST /auth/refresh does not accept.
  * So everything that ends refresh-token sessions ends cookie sessions too: logout revokes the
  * token, a password change (which also raises the account's token version) or disabling the
  * account revokes every active token of the user, and the daily job prunes expired ones. The
@@ -37,7 +38,7 @@ export class CookieSessions {
    */
   start(user: UserRecord, lifetimeDays?: number): Promise<IssuedRefreshToken> {
     assertMaySignIn(user, this.emailConfirmationRequired);
-    return this.refreshTokens.start(user, lifetimeDays);
+    return this.refreshTokens.start(user, "cookie", lifetimeDays);
   }
 
   /**
@@ -45,7 +46,7 @@ export class CookieSessions {
    * them to every credential); undefined when the token is unknown, revoked or expired.
    */
   async find(token: string): Promise<CookieSession | undefined> {
-    const family = await this.refreshTokens.holderOf(token);
+    const family = await this.refreshTokens.sessionHolderOf(token);
     const user = family && (await this.repositories.users.findForRequest(family.userId));
     return user ? { user, issuedUnderVersion: family.tokenVersion } : undefined;
   }

@@ -5,6 +5,10 @@
  *   active --logout--> revoked
  *   active or used --daily job, expired--> pruned (deleted)
  * A token is `rt_` + 43 base64url characters (32 random bytes); only its SHA-256 is stored.
+ * Cookie sessions (./cookie-sessions.ts) are families of the same store whose one token is
+ * `cs_` + 43 characters: the prefix is part of what is hashed, so a token's kind cannot be
+ * changed, and each kind is accepted only where it belongs (a cookie session's token cannot be
+ * rotated into API tokens, nor an API refresh token presented as a session cookie).
  * Each login starts a family; rotation keeps it, so reuse of any rotated token kills the chain.
  * A family belongs to the account's token version it began under: after a password change
  * (which raises the version) none of its tokens is honoured, even one that escaped the
@@ -26,7 +30,12 @@ export interface RefreshTokenSettings {
   lifetimeDays: number;
 }
 
-const TOKEN_FORMAT = /^rt_[A-Za-z0-9_-]{43}$/;
+/** What a family's tokens are for: rotated through POST /auth/refresh, or presented as a cookie. */
+export type SessionTokenKind = "refresh" | "cookie";
+
+const TOKEN_PREFIX: Record<SessionTokenKind, string> = { refresh: "rt_", cookie: "cs_" };
+const TOKEN_FORMAT: Record<SessionTokenKind, RegExp> = { refresh: /^rt_[A-Za-z0-9_-]{43}$/, cookie: /^cs_[A-Za-z0-9_-]{43}$/ };
+const isToken = (token: string) => TOKEN_FORMAT.refresh.test(token) || TOKEN_FORMAT.cookie.test(token);
 const DAY_MS = 24 * 3600 * 1000;
 
 const invalidRefreshToken = () => new DomainError("Unauthorized", "the refresh token is invalid, expired or revoked");
@@ -59,12 +68,12 @@ export class RefreshTokens {
    * A new family (a login), for the account at its current token version. `lifetimeDays`
    * overrides the configured lifetime (cookie sessions have their own).
    */
-  start(user: { id: string; tokenVersion: number }, lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
-    return this.issue({ userId: user.id, familyId: crypto.randomUUID(), tokenVersion: user.tokenVersion }, lifetimeDays);
+  start(user: { id: string; tokenVersion: number }, kind: SessionTokenKind = "refresh", lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
+    return this.issue({ userId: user.id, familyId: crypto.randomUUID(), tokenVersion: user.tokenVersion }, kind, lifetimeDays);
   }
 
-  private async issue(family: RefreshFamily, lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
-    const token = `rt_${randomBase64url(32)}`;
+  private async issue(family: RefreshFamily, kind: SessionTokenKind, lifetimeDays = this.settings.lifetimeDays): Promise<IssuedRefreshToken> {
+    const token = `${TOKEN_PREFIX[kind]}${randomBase64url(32)}`;
     const expiresAt = new Date(Date.now() + lifetimeDays * DAY_MS);
     await this.tokens.insert({ ...family, tokenHash: sha256Hex(token), expiresAt });
     return { token, expiresAt };
@@ -73,7 +82,7 @@ export class RefreshTokens {
   /** Consumes an active token and returns its successor and family; throws 401 otherwise (see the state table). */
   async rotate(token: string): Promise<{ family: RefreshFamily; next: IssuedRefreshToken }> {
     this.assertEnabled();
-    if (!TOKEN_FORMAT.test(token)) throw invalidRefreshToken();
+    if (!TOKEN_FORMAT.refresh.test(token)) throw invalidRefreshToken();
     const tokenHash = sha256Hex(token);
     const now = new Date();
     const outcome = await this.database.transaction(async (): Promise<RotationOutcome> => {
@@ -82,7 +91,7 @@ export class RefreshTokens {
         // An expired token is consumed but not honoured; the daily job removes it.
         if (consumed.expiresAt <= now) return { kind: "invalid" };
         const family = { userId: consumed.userId, familyId: consumed.familyId, tokenVersion: consumed.tokenVersion };
-        return { kind: "rotated", family, next: await this.issue(family) };
+        return { kind: "rotated", family, next: await this.issue(family, "refresh") };
       }
       const existing = await this.tokens.findByHash(tokenHash);
       return existing?.status === "used" ? { kind: "reused", familyId: existing.familyId } : { kind: "invalid" };
@@ -97,11 +106,12 @@ export class RefreshTokens {
   }
 
   /**
-   * The family of an active, unexpired token, without consuming it: a cookie session presents
-   * the same token on every request. Revoked, used and expired tokens give undefined.
+   * The family of an active, unexpired cookie-session token, without consuming it: a cookie
+   * session presents the same token on every request. Revoked, used and expired tokens, and
+   * tokens of the refresh kind, give undefined.
    */
-  async holderOf(token: string, now: Date = new Date()): Promise<RefreshFamily | undefined> {
-    if (!TOKEN_FORMAT.test(token)) return undefined;
+  async sessionHolderOf(token: string, now: Date = new Date()): Promise<RefreshFamily | undefined> {
+    if (!TOKEN_FORMAT.cookie.test(token)) return undefined;
     const record = await this.tokens.findByHash(sha256Hex(token));
     if (record?.status !== "active" || record.expiresAt <= now) return undefined;
     return { userId: record.userId, familyId: record.familyId, tokenVersion: record.tokenVersion };
@@ -114,7 +124,7 @@ export class RefreshTokens {
 
   /** Logout: revokes the token if it is active. Unknown or already inactive tokens are ignored. */
   async revoke(token: string): Promise<void> {
-    if (!TOKEN_FORMAT.test(token)) return;
+    if (!isToken(token)) return;
     await this.tokens.revokeActive(sha256Hex(token));
   }
 

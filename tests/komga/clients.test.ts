@@ -484,7 +484,7 @@ forEachDatabase(
         await login.body?.cancel();
         expect(login.headers.getSetCookie()).toEqual([]);
         const token = login.headers.get("x-auth-token")!;
-        expect(token).toMatch(/^rt_/);
+        expect(token).toMatch(/^cs_/);
         const user = decode(KomgaUser, await json("/api/v2/users/me", { headers: { "x-auth-token": token } }));
         expect(user.id).toBe(world.readerId);
         const cookieJar = new CookieJar();

@@ -31,7 +31,7 @@ forEachDatabase(
       const cookies = response.headers.getSetCookie();
       expect(cookies).toHaveLength(2);
       for (const cookie of cookies) {
-        expect(cookie).toMatch(/^(KOMGA-SESSION|komga-remember-me)=rt_[A-Za-z0-9_-]{43}; /);
+        expect(cookie).toMatch(/^(KOMGA-SESSION|komga-remember-me)=cs_[A-Za-z0-9_-]{43}; /);
         expect(cookie.split("; ").slice(1)).toEqual(expect.arrayContaining(["Path=/longbox/kg", "HttpOnly", "SameSite=Lax", "Secure"]));
       }
     });
@@ -75,7 +75,7 @@ forEachDatabase(
     });
 
     test("a forged or unknown session cookie is no session", async () => {
-      const forged = await server().fetch("/kg/api/v1/libraries", { headers: { cookie: `KOMGA-SESSION=rt_${"A".repeat(43)}; komga-remember-me=nonsense` } });
+      const forged = await server().fetch("/kg/api/v1/libraries", { headers: { cookie: `KOMGA-SESSION=cs_${"A".repeat(43)}; komga-remember-me=nonsense` } });
       expect(forged.status).toBe(401);
       await forged.body?.cancel();
     });

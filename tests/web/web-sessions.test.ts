@@ -59,6 +59,21 @@ forEachDatabase("web session cookie", (server) => {
     expect(home.headers.get("location")).toStartWith("/login");
   });
 
+  test("a session cookie's token and an API refresh token are each refused where the other belongs", async () => {
+    await createUser(server(), adminToken, "kind-reader");
+    const cookie = await webSignIn(server(), "kind-reader");
+    const sessionToken = cookie.slice(cookie.indexOf("=") + 1);
+    expect(sessionToken).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+    // Rotating the session's token would hand a cookie holder tokens for the API without its CSRF check.
+    const rotated = await server().json("POST", "/api/v1/auth/refresh", { refresh_token: sessionToken });
+    expect(rotated.status).toBe(401);
+    expect((await server().json("GET", "/api/v1/auth/me", undefined, { cookie })).status).toBe(200);
+
+    const { refresh_token } = await login(server(), "kind-reader");
+    const asCookie = `${cookie.slice(0, cookie.indexOf("="))}=${refresh_token}`;
+    expect((await server().json("GET", "/api/v1/auth/me", undefined, { cookie: asCookie })).status).toBe(401);
+  });
+
   test("a state change made with the cookie needs the session's CSRF token", async () => {
     await createUser(server(), adminToken, "csrf-reader");
     const cookie = await webSignIn(server(), "csrf-reader");
