@@ -12,6 +12,7 @@ import type { CookieSessions } from "../auth/cookie-sessions";
 import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
 import { requestOrigin } from "./client-address";
+import { cookieOf } from "./cookies";
 
 export const SESSION_COOKIE = "longbox_session";
 const CSRF_HEADER = "x-csrf-token";
@@ -22,13 +23,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const isSafeMethod = (request: Request): boolean => SAFE_METHODS.has(request.method);
 
 export function sessionCookieOf(request: Request): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
-  }
-  return null;
+  return cookieOf(request, SESSION_COOKIE);
 }
 
 function cookieAttributes(request: Request, trustProxy: boolean): string {

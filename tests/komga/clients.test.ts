@@ -494,6 +494,13 @@ forEachDatabase(
         expect((await call("/api/logout", { method: "POST", headers: { "x-auth-token": token } })).status).toBe(204);
         expect((await call("/api/v1/libraries", { jar: cookieJar })).status).toBe(401);
       });
+
+      test("a logout sent with Basic ends the session the same request started instead of handing it out", async () => {
+        const logout = await call("/api/logout", { method: "POST", headers: { ...reader, "x-auth-token": "" } });
+        expect(logout.status).toBe(204);
+        expect(logout.headers.get("x-auth-token")).toBeNull();
+        expect(logout.headers.getSetCookie().every((cookie) => /^[^=]+=;/.test(cookie))).toBe(true);
+      });
     });
 
     describe("sessions follow Longbox's session store; visibility follows sharing tags", () => {

@@ -3,7 +3,8 @@ import { Elysia } from "elysia";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
-import { cookieHeader, komgaAuth, komgaCookieScope, REMEMBER_ME_COOKIE, requestCookies, SESSION_COOKIE } from "./auth";
+import { cookieOf } from "../cookies";
+import { cookieHeader, komgaAuth, komgaCookieScope, REMEMBER_ME_COOKIE, SESSION_COOKIE } from "./auth";
 import { toKomgaLibrary, toKomgaUser } from "./dto";
 
 export function komgaAccountRoutes(services: Services) {
@@ -33,11 +34,13 @@ export function komgaAccountRoutes(services: Services) {
     )
     .post(
       "/api/logout",
-      async ({ request, set }) => {
-        const cookies = requestCookies(request);
-        for (const token of [cookies.get(SESSION_COOKIE), cookies.get(REMEMBER_ME_COOKIE), request.headers.get("x-auth-token")]) {
+      async ({ request, set, caller }) => {
+        // caller.sessionToken: also a session this very request started (a logout sent with Basic).
+        const tokens = [caller.sessionToken, cookieOf(request, SESSION_COOKIE), cookieOf(request, REMEMBER_ME_COOKIE), request.headers.get("x-auth-token")];
+        for (const token of new Set(tokens)) {
           if (token) await cookieSessions.end(token);
         }
+        delete set.headers["x-auth-token"];
         const scope = komgaCookieScope(services, request);
         set.headers["set-cookie"] = [cookieHeader(SESSION_COOKIE, "", scope, 0), cookieHeader(REMEMBER_ME_COOKIE, "", scope, 0)];
         set.status = 204;

@@ -24,6 +24,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
 import { publicOrigin } from "../client-address";
+import { cookieOf } from "../cookies";
 import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
@@ -33,16 +34,6 @@ const KOMGA_CHALLENGE = 'Basic realm="Realm"';
 type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 
 const DAY_SECONDS = 24 * 3600;
-
-/** The cookies of a request by name (the values of Longbox's session tokens need no decoding). */
-export function requestCookies(request: Request): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0) cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return cookies;
-}
 
 /** Where Komga clients find the API: the public path of the prefix, and whether it is https. */
 export function komgaCookieScope(services: Pick<Services, "config">, request: Request): { path: string; secure: boolean } {
@@ -85,10 +76,12 @@ async function resolveCaller(
   answer: SessionAnswer,
 ): Promise<KomgaCaller | null> {
   const { cookieSessions, config } = services;
-  const cookies = requestCookies(request);
+  const credentialed = await authenticateRequest(services, request, server, { browserSession: false });
+  // A bearer token needs no session: none is read or started.
+  if (credentialed?.via === "jwt") return credentialed;
   // Komga: an X-Auth-Token header (even empty) carries the session instead of the cookie.
   const headerToken = request.headers.get("x-auth-token");
-  const sessionToken = headerToken || cookies.get(SESSION_COOKIE);
+  const sessionToken = headerToken || cookieOf(request, SESSION_COOKIE) || undefined;
   const sessionUser = sessionToken ? await cookieSessions.resume(sessionToken) : undefined;
   const scope = komgaCookieScope(services, request);
   const startSession = async (user: UserRecord): Promise<string> => {
@@ -98,9 +91,7 @@ async function resolveCaller(
     return token;
   };
 
-  const credentialed = await authenticateRequest(services, request, server, { browserSession: false });
   if (credentialed) {
-    if (credentialed.via === "jwt") return credentialed;
     // Basic and API keys start a session unless the request already has one of that user.
     // (Komga starts none for API keys; Longbox does, so that the Mihon tracker, which sends
     // only cookies, also works for users of an API key.)
@@ -114,7 +105,7 @@ async function resolveCaller(
     return { ...credentialed, sessionToken: token };
   }
   if (sessionUser) return { user: sessionUser, via: "session", sessionToken };
-  const rememberToken = cookies.get(REMEMBER_ME_COOKIE);
+  const rememberToken = cookieOf(request, REMEMBER_ME_COOKIE);
   const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
   if (remembered) return { user: remembered, via: "session", sessionToken: await startSession(remembered) };
   return null;
