@@ -14,15 +14,9 @@ export const MIN_SECRET_BYTES = 32;
  * one (written there with mode 0600). `generated` tells the caller to log that it happened.
  */
 export function resolveJwtSecret(config: Config, secretFile: string): { secret: string; generated: boolean } {
+  assertSecretsStrong(config);
   const configured = config.auth.jwt_secret;
-  if (configured) {
-    if (Buffer.byteLength(configured, "utf8") < MIN_SECRET_BYTES) {
-      throw new ConfigError(
-        `auth.jwt_secret is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`,
-      );
-    }
-    return { secret: configured, generated: false };
-  }
+  if (configured) return { secret: configured, generated: false };
   if (existsSync(secretFile)) {
     const stored = readFileSync(secretFile, "utf8").trim();
     if (Buffer.byteLength(stored, "utf8") < MIN_SECRET_BYTES) {
@@ -35,6 +29,14 @@ export function resolveJwtSecret(config: Config, secretFile: string): { secret: 
   writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 });
   chmodSync(secretFile, 0o600);
   return { secret, generated: true };
+}
+
+/** Refuses configured secrets too weak to use (`serve` and `config check` alike). */
+export function assertSecretsStrong(config: Config): void {
+  const configured = config.auth.jwt_secret;
+  if (configured && Buffer.byteLength(configured, "utf8") < MIN_SECRET_BYTES) {
+    throw new ConfigError(`auth.jwt_secret is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`);
+  }
 }
 
 const MASK = "********";

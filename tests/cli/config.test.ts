@@ -103,12 +103,14 @@ describe("configuration", () => {
     expect(JSON.parse(result.stdout.replace(/^#.*\n/, "")).application.port).toBe(9300);
   });
 
-  test("a JWT secret under 32 bytes is refused at start with exit 2", async () => {
+  test("a JWT secret under 32 bytes is refused at start, and by config check, with exit 2", async () => {
     const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\nauth:\n  jwt_secret: too-short\n`);
-    const result = await runLongbox(["serve", "--config", path], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("auth.jwt_secret");
-    expect(result.stderr).not.toContain("too-short");
+    for (const command of [["serve"], ["config", "check"]]) {
+      const result = await runLongbox([...command, "--config", path], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("auth.jwt_secret");
+      expect(result.stderr).not.toContain("too-short");
+    }
   });
 });
 
