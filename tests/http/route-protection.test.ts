@@ -92,5 +92,16 @@ forEachDatabase("route protection", (server) => {
       await response.body?.cancel();
     }
   });
+  test("every REST route answers a malformed id with 400, before looking anything up", async () => {
+    const withIds = routes.filter((route) => route.path.startsWith("/api/v1/") && /:(id|[a-z]+Id)\b/.test(route.path));
+    expect(withIds.length).toBeGreaterThan(20);
+    for (const route of withIds) {
+      const path = route.path.replace(/:(id|[a-z]+Id)\b/g, "not-a-uuid").replace(/:[A-Za-z]+/g, "1");
+      const response = await server().fetch(path, { method: route.method, headers: { "x-api-key": apiKey } });
+      expect({ route: `${route.method} ${route.path}`, status: response.status }).toEqual({ route: `${route.method} ${route.path}`, status: 400 });
+      await response.body?.cancel();
+    }
+  });
+
   // Optional slices are mounted so that their routes are checked too.
 }, { komga_api: { enabled: true } });

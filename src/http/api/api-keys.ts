@@ -6,6 +6,7 @@ import { Elysia, t } from "elysia";
 import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { IdParams, Uuid } from "../params";
 
 function expiryFrom(value: string | null | undefined): Date | null {
   if (value === undefined || value === null) return null;
@@ -45,7 +46,7 @@ export function apiKeyRoutes(services: Services) {
         await apiKeys.revoke(caller.user.id, params.id);
         set.status = 204;
       },
-      { auth: "user", detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
+      { auth: "user", params: IdParams, detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
     )
     .get(
       "/api/v1/users/:id/api-keys",
@@ -53,7 +54,7 @@ export function apiKeyRoutes(services: Services) {
         await userAdministration.get(params.id);
         return apiKeys.list(params.id);
       },
-      { auth: "admin", detail: { summary: "List a user's API keys", tags: ["api-keys", "users"] } },
+      { auth: "admin", params: IdParams, detail: { summary: "List a user's API keys", tags: ["api-keys", "users"] } },
     )
     .delete(
       "/api/v1/users/:id/api-keys/:keyId",
@@ -62,6 +63,6 @@ export function apiKeyRoutes(services: Services) {
         await apiKeys.revoke(params.id, params.keyId);
         set.status = 204;
       },
-      { auth: "admin", detail: { summary: "Revoke one of a user's API keys", tags: ["api-keys", "users"] } },
+      { auth: "admin", params: t.Object({ id: Uuid, keyId: Uuid }), detail: { summary: "Revoke one of a user's API keys", tags: ["api-keys", "users"] } },
     );
 }

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { toUserDto } from "../../auth/users";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { IdParams } from "../params";
 import { pageRequest, paginated, pagingQuery } from "../paging";
 
 const role = t.Union([t.Literal("admin"), t.Literal("user")]);
@@ -40,10 +41,12 @@ export function userRoutes(services: Services) {
     )
     .get("/api/v1/users/:id", async ({ params }) => toUserDto(await admin.get(params.id)), {
       auth: "admin",
+      params: IdParams,
       detail: { summary: "Read a user", tags: ["users"] },
     })
     .put("/api/v1/users/:id", async ({ params, body }) => toUserDto(await admin.update(params.id, body)), {
       auth: "admin",
+      params: IdParams,
       body: t.Object({
         password: t.Optional(t.String({ maxLength: 1024 })),
         email: t.Optional(t.Nullable(t.String({ maxLength: 320 }))),
@@ -62,6 +65,6 @@ export function userRoutes(services: Services) {
         await admin.delete(params.id);
         set.status = 204;
       },
-      { auth: "admin", detail: { summary: "Delete a user", tags: ["users"] } },
+      { auth: "admin", params: IdParams, detail: { summary: "Delete a user", tags: ["users"] } },
     );
 }
