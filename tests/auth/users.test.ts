@@ -36,7 +36,7 @@ forEachDatabase(
       expect(updated.body).toMatchObject({ email: "carol@example.net", role: "admin" });
       expect((await asAdmin("DELETE", `/api/v1/users/${id}`)).status).toBe(204);
       expect((await asAdmin("GET", `/api/v1/users/${id}`)).status).toBe(404);
-      expect((await asAdmin("GET", "/api/v1/users/not-a-uuid")).status).toBe(404);
+      expect((await asAdmin("GET", "/api/v1/users/not-a-uuid")).status).toBe(400);
       expect((await asAdmin("DELETE", `/api/v1/users/${id}`)).status).toBe(404);
     });
 
