@@ -147,7 +147,7 @@ forEachDatabase("OPDS feeds", (server) => {
       const library = parseFeed(await atom(`/opds/v1.2/libraries/${world.libraryId}`));
       const tom = library.entry!.find((entry) => entry.title === TRICKY)!;
       expect(linkOf(tom, "subsection")).toEqual({ rel: "subsection", href: `${server().url}/opds/v1.2/series/${tomSeries()}`, type: ACQUISITION_TYPE });
-      expect(linkOf(tom, "http://opds-spec.org/image/thumbnail")!.href).toBe(`${server().url}/api/v1/series/${tomSeries()}/thumbnail`);
+      expect(linkOf(tom, "http://opds-spec.org/image/thumbnail")!.href).toBe(`${server().url}/opds/series/${tomSeries()}/thumbnail`);
       expect(linkOf(library, "up")!.href).toBe(`${server().url}/opds/v1.2/catalog`);
 
       const series = parseFeed(await atom(`/opds/v1.2/series/${tomSeries()}`));
@@ -184,7 +184,7 @@ forEachDatabase("OPDS feeds", (server) => {
       const bytes = readFileSync(book.filePath);
       expect(linkOf(entry, "http://opds-spec.org/acquisition")).toEqual({
         rel: "http://opds-spec.org/acquisition",
-        href: `${server().url}/api/v1/books/${book.id}/file`,
+        href: `${server().url}/opds/books/${book.id}/file`,
         type: "application/vnd.comicbook+zip",
         length: String(bytes.length),
       });
@@ -337,7 +337,9 @@ forEachDatabase("OPDS feeds", (server) => {
     const PATHS = ["/opds/v1.2/catalog", "/opds/v2/catalog", "/opds/v1.2/search.xml"];
 
     test("without credentials, or with a wrong password, every OPDS route answers 401 with the Basic challenge", async () => {
-      const paths = [...PATHS, `/opds/v1.2/books/${world.books["Tom 001.cbz"]!.id}/pages/0`];
+      const book = world.books["Tom 001.cbz"]!.id;
+      // Feeds link files and thumbnails here: a reader that waits for the challenge must get it there too.
+      const paths = [...PATHS, `/opds/v1.2/books/${book}/pages/0`, `/opds/books/${book}/file`, `/opds/books/${book}/thumbnail`, `/opds/series/${tomSeries()}/thumbnail`];
       for (const path of paths) {
         for (const headers of [{}, basic("reader", "wrong password")]) {
           const response = await server().fetch(path, { headers });

@@ -12,6 +12,7 @@ import { atomFeed, ATOM_CONTENT_TYPE } from "./atom-feed";
 import { OpdsCatalog, type Feed } from "./catalog";
 import { opds2Feed, OPDS2_CONTENT_TYPE } from "./opds2-feed";
 import { openSearchDescription, OPENSEARCH_CONTENT_TYPE } from "./opensearch";
+import { opdsFileRoutes } from "./files";
 import { pageStreamRoute } from "./page-stream";
 import { OPDS_ROOTS, OpdsUrls, type OpdsVersion } from "./urls";
 import { thumbnailType } from "./vocabulary";
@@ -51,7 +52,8 @@ export function opdsRoutes(services: Services) {
         { auth: "user", detail: { summary: "OpenSearch description of the OPDS search", tags: ["opds"] } },
       ),
     )
-    .use(pageStreamRoute(services));
+    .use(pageStreamRoute(services))
+    .use(opdsFileRoutes(services));
 }
 
 /** The catalogue's feeds in one version's syntax. */

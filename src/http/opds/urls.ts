@@ -14,6 +14,9 @@ export type OpdsVersion = "v1.2" | "v2";
 /** Where each OPDS version lives; feed paths (FeedRef.path) are relative to it. */
 export const OPDS_ROOTS: Record<OpdsVersion, string> = { "v1.2": "/opds/v1.2", v2: "/opds/v2" };
 
+/** Where both versions' feeds link for files and thumbnails (./files.ts). */
+export const OPDS_FILES_ROOT = "/opds";
+
 /** The PSE page route, relative to the v1.2 root; `{pageNumber}` counts from 0 (OPDS-PSE). */
 export const PAGE_STREAM_PATH = "/books/:id/pages/:pageNumber";
 
@@ -56,15 +59,15 @@ export class OpdsUrls {
   }
 
   bookFile(bookId: string): string {
-    return `${this.origin}/api/v1/books/${bookId}/file`;
+    return `${this.origin}${OPDS_FILES_ROOT}/books/${bookId}/file`;
   }
 
   bookThumbnail(bookId: string): string {
-    return `${this.origin}/api/v1/books/${bookId}/thumbnail`;
+    return `${this.origin}${OPDS_FILES_ROOT}/books/${bookId}/thumbnail`;
   }
 
   seriesThumbnail(seriesId: string): string {
-    return `${this.origin}/api/v1/series/${seriesId}/thumbnail`;
+    return `${this.origin}${OPDS_FILES_ROOT}/series/${seriesId}/thumbnail`;
   }
 
   /** The OPDS-PSE template: the reader fills in `{pageNumber}` (from 0) and may fill `{maxWidth}`. */
