@@ -149,7 +149,7 @@ class WatchedLibrary {
       cause: (error as NodeJS.ErrnoException).code ?? error.message,
       pollSeconds,
     });
-    this.scans.request(this.library.id, undefined, "watch").catch((failure: unknown) => {
+    this.scans.request(this.library.id, "normal", "watch").catch((failure: unknown) => {
       if (!(failure instanceof DomainError && failure.kind === "Conflict")) {
         this.log.error("watching: the catch-up scan could not be requested", { error: failure as Error });
       }

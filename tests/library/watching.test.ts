@@ -159,7 +159,8 @@ forEachDatabase(
     }, 120_000);
 
     test("when events cannot be had, the log says so, a normal scan is asked for and polling takes over", async () => {
-      const library = await watchedLibrary("Lost", { watch: false }, async (root) => {
+      // A deep default: the catch-up scan must still be the normal scan it is documented as.
+      const library = await watchedLibrary("Lost", { watch: false, defaultMode: "deep" }, async (root) => {
         await makeCbz(join(root, "Series", "Lost 001.cbz"), { pages: 1, seed: 31 });
       });
       const before = (await status(library.id)).scanId;
@@ -173,6 +174,7 @@ forEachDatabase(
         return current.scanId !== before && current.trigger === "watch" && ["completed", "failed"].includes(current.status) && current;
       });
       expect(catchUp.failureReason).toContain("cannot be read");
+      expect(catchUp.mode).toBe("normal");
       // The share comes back: polling sees the new book.
       await makeCbz(join(library.root, "Series", "Lost 002.cbz"), { pages: 2, seed: 32 });
       expect((await until("the polled book", () => bookNamed(library.id, "Lost 002.cbz"))).pageCount).toBe(2);
