@@ -15,8 +15,9 @@ import { startServer, type RunningServer } from "../../src/server";
 import { TEST_JWT_SECRET } from "../helpers/auth";
 import { runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
-import { startS3Server, type TestS3Server } from "../helpers/s3-server";
-import { startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
+import { writeInstanceConfig } from "../helpers/instances";
+import { S3_ACCESS_KEY_ID, startS3Server, type TestS3Server } from "../helpers/s3-server";
+import { startTestServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import { bearer, scan, scannedLibrary, sha256, type ScannedLibrary } from "../reading/support";
 
@@ -205,16 +206,8 @@ for (const kind of DATABASE_KINDS) {
     });
 
     const serveWith = (s3Settings: Record<string, unknown>, command: string[] = ["serve"]) => {
-      const configPath = join(dir, "config.yaml");
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
-          database: database.config,
-          auth: TEST_AUTH,
-          files: { storage: "s3", s3: { bucket: s3.bucket, endpoint: s3.endpoint, access_key_id: "S3RVER", secret_access_key: SECRET, ...s3Settings } },
-        }),
-      );
+      const s3Config = { bucket: s3.bucket, endpoint: s3.endpoint, access_key_id: S3_ACCESS_KEY_ID, secret_access_key: SECRET, ...s3Settings };
+      const configPath = writeInstanceConfig(dir, database, { files: { storage: "s3", s3: s3Config } });
       return runLongbox([...command, "--config", configPath]);
     };
 
