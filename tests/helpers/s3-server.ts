@@ -31,6 +31,7 @@ export async function startS3Server(bucket = "longbox"): Promise<TestS3Server> {
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
+  let stopped: Promise<void> | undefined;
   const client = new Bun.S3Client({ bucket, endpoint, accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY });
   return {
     endpoint,
@@ -50,9 +51,7 @@ export async function startS3Server(bucket = "longbox"): Promise<TestS3Server> {
       } while (continuationToken);
       return keys.sort();
     },
-    async stop() {
-      await server.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
+    /** Stops the server (a test may stop it early: a second call does nothing). */
+    stop: () => (stopped ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }))),
   };
 }

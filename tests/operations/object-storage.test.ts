@@ -17,6 +17,7 @@ import { runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { writeInstanceConfig } from "../helpers/instances";
 import { S3_ACCESS_KEY_ID, startS3Server, type TestS3Server } from "../helpers/s3-server";
+import { placeFixture } from "../helpers/library";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import { bearer, scan, scannedLibrary, sha256, type ScannedLibrary } from "../reading/support";
@@ -185,6 +186,26 @@ for (const kind of DATABASE_KINDS) {
       expect(await s3.keys(`${prefix}thumbnails/`)).toEqual(keptIds.map((id) => `${prefix}thumbnails/${id.slice(0, 2)}/${id}.webp`).sort());
       // The series cover in use survives.
       expect(await s3.keys(`${prefix}covers/`)).toEqual([`${prefix}covers/series/${book("Captain Science #001.cbz").seriesId}.webp`]);
+    });
+
+    test("with the bucket gone: thumbnails answer 503, a new book's thumbnail is no book error, resized pages are still served", async () => {
+      await s3.stop();
+      const existing = await get(a.url, `/api/v1/books/${book("Captain Science #001.cbz").id}/thumbnail`);
+      expect(existing.status).toBe(503);
+      expect(existing.headers.get("retry-after")).toBe("5");
+      expect((await existing.json()).error).toBe("ServiceUnavailable");
+      // Rendered, served, not cached (the write fails quietly).
+      const page = await get(a.url, `/api/v1/books/${book("Other #001.cbz").id}/pages/1?width=36`);
+      expect(page.status).toBe(200);
+      expect((await sharp(new Uint8Array(await page.arrayBuffer())).metadata()).width).toBe(36);
+
+      placeFixture("cbz/comicbox/Captain Science #001.cbz", join(library.root, "Later", "Later #001.cbz"));
+      await scan(a, library.adminToken, library.libraryId);
+      await waitFor(() => a.logs.some((line) => line.includes("thumbnail not made, will retry")), "the thumbnail's failure", 20_000);
+      expect(a.logs.find((line) => line.includes("thumbnail not made, will retry"))).toContain("the object storage is unreachable or refused the request");
+      const errors = await a.json("GET", `/api/v1/books/errors?libraryId=${library.libraryId}&errorType=thumbnail`, undefined, bearer(library.adminToken));
+      expect(errors.status).toBe(200);
+      expect(errors.body.totalBooksWithErrors).toBe(0);
     });
   });
 
