@@ -101,6 +101,14 @@ for (const kind of DATABASE_KINDS) {
       expect((await sharp(bytes).metadata()).format).toBe("webp");
       const etag = response.headers.get("etag")!;
       expect((await get(a.url, `/api/v1/books/${id}/thumbnail`, { "if-none-match": etag })).status).toBe(304);
+
+      // An object the catalogue names but the bucket lost (a switch from local folders) is made again.
+      const key = `${prefix}thumbnails/${id.slice(0, 2)}/${id}.webp`;
+      await s3.client.delete(key);
+      const again = await get(a.url, `/api/v1/books/${id}/thumbnail`);
+      expect(again.status).toBe(200);
+      expect(await s3.client.exists(key)).toBe(true);
+      expect(sha256(new Uint8Array(await again.arrayBuffer()))).toBe(sha256(await object(key.slice(prefix.length))));
     });
 
     test("an uploaded cover is an object: served instead of the thumbnail, removed with the cover", async () => {
