@@ -273,5 +273,26 @@ for (const kind of DATABASE_KINDS) {
       expect(shown.stdout).toContain('"secret_access_key": "********"');
       expect(shown.stdout).not.toContain(SECRET);
     });
+
+    test("the SERVICE_FILES__… environment overrides reach the storage settings", async () => {
+      const configPath = writeInstanceConfig(dir, database);
+      const env = {
+        SERVICE_FILES__STORAGE: "s3",
+        SERVICE_FILES__S3__BUCKET: s3.bucket,
+        SERVICE_FILES__S3__ENDPOINT: s3.endpoint,
+        SERVICE_FILES__S3__ACCESS_KEY_ID: "FROM-THE-ENVIRONMENT",
+        SERVICE_FILES__S3__SECRET_ACCESS_KEY: SECRET,
+        SERVICE_FILES__S3__PREFIX: "env/",
+      };
+      const shown = await runLongbox(["config", "check", "--config", configPath], { env });
+      expect(shown.code).toBe(0);
+      const files = JSON.parse(shown.stdout.slice(shown.stdout.indexOf("\n") + 1)).files;
+      expect(files).toMatchObject({ storage: "s3", s3: { bucket: s3.bucket, endpoint: s3.endpoint, access_key_id: "FROM-THE-ENVIRONMENT", secret_access_key: "********", prefix: "env/" } });
+      // The unknown key id from the environment is what the storage refuses.
+      const started = await runLongbox(["serve", "--config", configPath], { env });
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain("InvalidAccessKeyId");
+      expect(started.stdout + started.stderr).not.toContain(SECRET);
+    });
   });
 }
