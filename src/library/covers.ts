@@ -136,7 +136,7 @@ export function coverTooLarge(maxBytes: number): DomainError {
 
 /** The stored image, or undefined when it is gone (cleaned up, or never written): the caller falls back. */
 async function imageFile(store: FileStore, key: string): Promise<ImageFile | undefined> {
-  const info = await store.info(key);
-  if (!info) return undefined;
-  return { mediaType: PAGE_IMAGE_TYPES[extensionOf(key)] ?? "application/octet-stream", version: info.version, body: () => store.body(key) };
+  const version = await store.version(key);
+  if (!version) return undefined;
+  return { mediaType: PAGE_IMAGE_TYPES[extensionOf(key)] ?? "application/octet-stream", version, body: () => store.body(key) };
 }

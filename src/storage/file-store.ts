@@ -7,14 +7,6 @@
  */
 import type { BunFile } from "bun";
 
-/** What is known of a stored file without reading it. */
-export interface StoredFileInfo {
-  size: number;
-  modifiedAt: Date;
-  /** A strong validator of this version of the file (an HTTP ETag value without quotes). */
-  version: string;
-}
-
 export interface ListedFile {
   key: string;
   size: number;
@@ -22,8 +14,6 @@ export interface ListedFile {
 }
 
 export interface FileStore {
-  /** Where the files are, for logs and errors (never a credential). */
-  readonly location: string;
   /**
    * True when other instances write to the same store (a bucket): a key this process has not
    * seen may still exist. A local folder is taken as this process's own.
@@ -33,11 +23,15 @@ export interface FileStore {
   write(key: string, bytes: Uint8Array, mediaType: string): Promise<void>;
   /** The file's bytes, or undefined when there is no such file. */
   read(key: string): Promise<Uint8Array | undefined>;
-  info(key: string): Promise<StoredFileInfo | undefined>;
+  /**
+   * A strong validator of the file's current version (an HTTP ETag value without quotes),
+   * looked up without reading the file; undefined when there is no such file.
+   */
+  version(key: string): Promise<string | undefined>;
   /**
    * The file as a response body. A local file is a lazy handle the server sends with sendfile
    * (nothing is read here); an object is fetched when the body is asked for, and one that
-   * disappeared since `info` rejects with a NotFound DomainError.
+   * disappeared since `version` rejects with a NotFound DomainError.
    */
   body(key: string): BunFile | Promise<Uint8Array>;
   /** Removes the file; a file that is not there is not an error. */
@@ -46,9 +40,4 @@ export interface FileStore {
   touch(key: string): Promise<void>;
   /** Every file whose key starts with `prefix` (all of them when empty), in no given order. */
   list(prefix?: string): AsyncIterable<ListedFile>;
-}
-
-/** A validator from the size and modification time: what the server sent before object storage existed. */
-export function sizeAndTimeVersion(size: number, modifiedAt: Date): string {
-  return `${size.toString(36)}-${Math.trunc(modifiedAt.getTime()).toString(36)}`;
 }

@@ -6,16 +6,12 @@
 import type { BunFile } from "bun";
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { sizeAndTimeVersion, type FileStore, type ListedFile, type StoredFileInfo } from "./file-store";
+import type { FileStore, ListedFile } from "./file-store";
 
 export class LocalFolderStore implements FileStore {
   readonly shared = false;
 
   constructor(private readonly root: string) {}
-
-  get location(): string {
-    return this.root;
-  }
 
   async write(key: string, bytes: Uint8Array): Promise<void> {
     const file = this.pathOf(key);
@@ -38,10 +34,11 @@ export class LocalFolderStore implements FileStore {
     }
   }
 
-  async info(key: string): Promise<StoredFileInfo | undefined> {
+  async version(key: string): Promise<string | undefined> {
     try {
       const { size, mtime } = await stat(this.pathOf(key));
-      return { size, modifiedAt: mtime, version: sizeAndTimeVersion(size, mtime) };
+      // Size and modification time: the same ETags as before stores existed.
+      return `${size.toString(36)}-${Math.trunc(mtime.getTime()).toString(36)}`;
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

@@ -8,7 +8,7 @@
  */
 import type { S3Client } from "bun";
 import { DomainError } from "../errors";
-import { type FileStore, type ListedFile, type StoredFileInfo } from "./file-store";
+import { type FileStore, type ListedFile } from "./file-store";
 
 /** Code carried by object storage failures (see transientCause). */
 export const OBJECT_STORAGE_FAILURE = "EOBJECTSTORAGE";
@@ -30,7 +30,8 @@ export class S3BucketStore implements FileStore {
     private readonly client: S3Client,
     /** Where this area's keys start: `<files.s3.prefix><area>/`. */
     private readonly prefix: string,
-    readonly location: string,
+    /** The bucket and endpoint, for messages (never a credential). */
+    private readonly location: string,
   ) {}
 
   async write(key: string, bytes: Uint8Array, mediaType: string): Promise<void> {
@@ -50,11 +51,10 @@ export class S3BucketStore implements FileStore {
     }
   }
 
-  async info(key: string): Promise<StoredFileInfo | undefined> {
+  async version(key: string): Promise<string | undefined> {
     try {
-      const { size, lastModified, etag } = await this.client.stat(this.prefix + key);
       // The object's own ETag changes with its content: a strong validator to hand on.
-      return { size, modifiedAt: lastModified, version: etag.replace(/^(W\/)?"|"$/g, "") };
+      return (await this.client.stat(this.prefix + key)).etag.replace(/^(W\/)?"|"$/g, "");
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw new ObjectStorageError(`object ${this.prefix + key} could not be looked up in ${this.location}`, error);
