@@ -8,7 +8,7 @@
  */
 import type { S3Client } from "bun";
 import { DomainError } from "../errors";
-import { type FileStore, type ListedFile } from "./file-store";
+import type { FileStore, ListedFile } from "./file-store";
 
 /** Code carried by object storage failures (see transientCause). */
 export const OBJECT_STORAGE_FAILURE = "EOBJECTSTORAGE";
