@@ -47,6 +47,7 @@ import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
+import { openFileStores } from "./storage/from-config";
 
 export interface Services extends ServiceInputs {
   passwords: PasswordHasher;
@@ -119,12 +120,14 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const cookieSessions = new CookieSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
+  const files = await openFileStores(config, inputs.paths);
+  log.info("generated files (thumbnails, covers, page cache) stored", { in: files.description });
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
-    { dir: inputs.paths.thumbnailDir, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
+    { store: files.thumbnails, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
     log,
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
@@ -146,10 +149,10 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
   const bookFiles = new BookFileService(repositories, books);
-  const pageCache = new PageCache(inputs.paths.pageCacheDir, config.files.page_cache_max_mb * 1024 * 1024);
+  const pageCache = new PageCache(files.pageCache, config.files.page_cache_max_mb * 1024 * 1024);
   const covers = new CoverService(repositories, books, series, thumbnails, {
-    coverDir: inputs.paths.coverDir,
-    thumbnailDir: inputs.paths.thumbnailDir,
+    covers: files.covers,
+    thumbnails: files.thumbnails,
     format: config.files.thumbnail_format,
     height: config.files.thumbnail_height,
     maxUploadBytes: config.files.max_cover_upload_bytes,

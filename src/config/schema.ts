@@ -108,6 +108,24 @@ export const ConfigSchema = T.Object(
       format: T.Union([T.Literal("text"), T.Literal("json")], { default: "text" }),
     }),
     files: closed({
+      /**
+       * Where thumbnails, uploaded covers and the page cache live: `local` = the folders below,
+       * `s3` = a bucket of an S3-compatible object storage (files.s3), shared by instances on
+       * several machines. The archive cache stays a local folder either way.
+       */
+      storage: T.Union([T.Literal("local"), T.Literal("s3")], { default: "local" }),
+      s3: closed({
+        bucket: T.String({ default: "" }),
+        /** The storage's URL (MinIO, Garage, R2...); empty = AWS S3 in files.s3.region. */
+        endpoint: T.String({ default: "" }),
+        /** Empty = Bun's default (us-east-1, or S3_REGION / AWS_REGION). */
+        region: T.String({ default: "" }),
+        /** Empty = taken from S3_ACCESS_KEY_ID / AWS_ACCESS_KEY_ID (and the secret likewise). */
+        access_key_id: T.String({ default: "" }),
+        secret_access_key: T.String({ default: "" }),
+        /** Prepended to every key (e.g. `longbox/`), so that one bucket can hold other things too. */
+        prefix: T.String({ default: "", pattern: "^([^/].*)?$" }),
+      }),
       /** Empty = <application.data_dir>/thumbnails */
       thumbnail_dir: T.String({ default: "" }),
       /** Empty = <application.data_dir>/covers */
@@ -200,4 +218,5 @@ export const SECRET_KEYS = new Set([
   "email.smtp_password",
   "auth.oidc.providers[].client_secret",
   "encryption_key",
+  "files.s3.secret_access_key",
 ]);

@@ -42,11 +42,13 @@ export function binaryResponse(request: Request, body: Uint8Array | BunFile, ans
   });
 }
 
-/** A thumbnail or cover file, revalidated by an ETag of its size and modification time. */
-export function imageFileResponse(request: Request, image: ImageFile): Response {
-  return binaryResponse(request, Bun.file(image.path), {
-    mediaType: image.mediaType,
-    etag: strongEtag(`${image.size.toString(36)}-${Math.trunc(image.modifiedAt.getTime()).toString(36)}`),
-    cacheControl: REVALIDATE,
-  });
+/**
+ * A thumbnail or cover, revalidated by an ETag of its stored version. A 304 reads nothing; a
+ * local file is sent as a lazy handle (synchronously), an object once fetched.
+ */
+export function imageFileResponse(request: Request, image: ImageFile): Response | Promise<Response> {
+  const answer = { mediaType: image.mediaType, etag: strongEtag(image.version), cacheControl: REVALIDATE };
+  if (clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
+  const body = image.body();
+  return body instanceof Promise ? body.then((bytes) => binaryResponse(request, bytes, answer)) : binaryResponse(request, body, answer);
 }

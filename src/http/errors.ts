@@ -7,6 +7,7 @@ import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, 
 import { unavailability, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
+import { ObjectStorageError } from "../storage/s3-bucket";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
 import { withSecurityHeaders } from "./security-headers";
 
@@ -140,6 +141,15 @@ function errorToAnswer(log: Logger, code: Parameters<ErrorHandler>[0]["code"], e
   if (typeof code === "number" && code < 500) {
     const kind = KIND_BY_STATUS.get(code) ?? "BadRequest";
     return { status: code, body: { error: kind, message: String((error as { response?: unknown }).response ?? kind) } };
+  }
+  if (error instanceof ObjectStorageError) {
+    // Its message names the object and the storage's answer, never a credential.
+    log.error("object storage unavailable", { requestId: requestIdOf(request), error });
+    return {
+      status: 503,
+      body: { error: "ServiceUnavailable", message: "the object storage does not answer; try again shortly" },
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+    };
   }
   log.error("unhandled error", { requestId: requestIdOf(request), error: error as Error });
   return { status: 500, body: { error: "InternalServerError", message: "An internal error occurred" } };

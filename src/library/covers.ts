@@ -2,26 +2,26 @@
  * The pictures that stand for books and series. A cover uploaded by an admin wins; otherwise a
  * book shows its generated thumbnail (made on demand when the queue has not got to it yet) and
  * a series shows its first book's. Uploaded covers are decoded and re-encoded (which drops
- * their metadata and anything that is not pixels) at the thumbnail size, and kept under
- * files.cover_dir as <books|series>/<id>.<ext>: apart from thumbnails, which can be regenerated
- * and are cleaned up, while covers cannot.
+ * their metadata and anything that is not pixels) at the thumbnail size, and kept in the cover
+ * store (files.cover_dir, or covers/ in the bucket) as <books|series>/<id>.<ext>: apart from
+ * thumbnails, which can be regenerated and are cleaned up, while covers cannot.
  */
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import type { BunFile } from "bun";
 import sharp from "sharp";
 import type { CoverOwner, Repositories } from "../db";
 import { DomainError } from "../errors";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
 import { toBookAnalysisError } from "../formats/registry";
 import { makeThumbnail } from "../formats/resize";
+import type { FileStore } from "../storage/file-store";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import type { BookService, Caller } from "./books";
 import type { SeriesService } from "./series";
 import type { ThumbnailQueue } from "./thumbnails";
 
 export interface CoverSettings {
-  coverDir: string;
-  thumbnailDir: string;
+  covers: FileStore;
+  thumbnails: FileStore;
   format: "webp" | "jpeg";
   height: number;
   maxUploadBytes: number;
@@ -30,10 +30,11 @@ export interface CoverSettings {
 
 /** An image file to send. */
 export interface ImageFile {
-  path: string;
   mediaType: string;
-  size: number;
-  modifiedAt: Date;
+  /** A strong validator of this version of the image (the ETag's value). */
+  version: string;
+  /** The bytes to send, read only when they are sent: a 304 reads nothing. */
+  body(): BunFile | Promise<Uint8Array>;
 }
 
 /** What sharp reads that makes sense as a cover (no SVG: it is a document, not pixels). */
@@ -51,18 +52,18 @@ export class CoverService {
   async bookThumbnail(caller: Caller, bookId: string): Promise<ImageFile> {
     const book = await this.books.get(caller, bookId);
     const existing =
-      (book.customCoverPath ? await imageFile(join(this.settings.coverDir, book.customCoverPath)) : undefined) ??
-      (book.thumbnailPath ? await imageFile(join(this.settings.thumbnailDir, book.thumbnailPath)) : undefined);
+      (book.customCoverPath ? await imageFile(this.settings.covers, book.customCoverPath) : undefined) ??
+      (book.thumbnailPath ? await imageFile(this.settings.thumbnails, book.thumbnailPath) : undefined);
     if (existing) return existing;
     const made = await this.thumbnails.generate(book.id);
-    const generated = made ? await imageFile(join(this.settings.thumbnailDir, made)) : undefined;
+    const generated = made ? await imageFile(this.settings.thumbnails, made) : undefined;
     if (!generated) throw new DomainError("NotFound", "no thumbnail can be made for this book (its analysis errors say why)");
     return generated;
   }
 
   async seriesThumbnail(caller: Caller, seriesId: string): Promise<ImageFile> {
     const series = await this.series.get(caller, seriesId);
-    const uploaded = series.customCoverPath ? await imageFile(join(this.settings.coverDir, series.customCoverPath)) : undefined;
+    const uploaded = series.customCoverPath ? await imageFile(this.settings.covers, series.customCoverPath) : undefined;
     if (uploaded) return uploaded;
     const firstBookId = await this.series.firstBookId(series.id);
     if (!firstBookId) throw new DomainError("NotFound", "the series has no book to take a thumbnail from");
@@ -75,20 +76,17 @@ export class CoverService {
     if (image.length > this.settings.maxUploadBytes) throw coverTooLarge(this.settings.maxUploadBytes);
     const encoded = await this.reencode(image);
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
-    const stored = join(owner === "book" ? "books" : "series", `${id}.${extension}`);
-    const target = join(this.settings.coverDir, stored);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(`${target}.tmp`, encoded);
-    await rename(`${target}.tmp`, target);
+    const stored = `${owner === "book" ? "books" : "series"}/${id}.${extension}`;
+    await this.settings.covers.write(stored, encoded, PAGE_IMAGE_TYPES[extension]!);
     const previous = await this.repositories.edits.setCover(owner, id, stored);
-    if (previous && previous !== stored) await rm(join(this.settings.coverDir, previous), { force: true });
+    if (previous && previous !== stored) await this.settings.covers.remove(previous);
   }
 
   /** Removes the uploaded cover (admin); the generated thumbnail shows again. */
   async remove(caller: Caller, owner: CoverOwner, id: string): Promise<void> {
     await this.assertVisible(caller, owner, id);
     const previous = await this.repositories.edits.setCover(owner, id, null);
-    if (previous) await rm(join(this.settings.coverDir, previous), { force: true });
+    if (previous) await this.settings.covers.remove(previous);
   }
 
   /**
@@ -96,7 +94,7 @@ export class CoverService {
    * covers still in use are kept.
    */
   async removeOrphans(): Promise<Removal> {
-    return removeUnreferencedFiles(this.settings.coverDir, await this.repositories.edits.coverPaths());
+    return removeUnreferencedFiles(this.settings.covers, await this.repositories.edits.coverPaths());
   }
 
   /** Maintenance: orphaned thumbnails (see ThumbnailQueue.cleanup) and orphaned uploaded covers, together. */
@@ -136,11 +134,9 @@ export function coverTooLarge(maxBytes: number): DomainError {
   return new DomainError("PayloadTooLarge", `the cover is larger than the limit of ${maxBytes} bytes`, { limit: maxBytes });
 }
 
-async function imageFile(path: string): Promise<ImageFile | undefined> {
-  try {
-    const info = await stat(path);
-    return { path, mediaType: PAGE_IMAGE_TYPES[extensionOf(path)] ?? "application/octet-stream", size: info.size, modifiedAt: info.mtime };
-  } catch {
-    return undefined; // gone (cleaned up, or never written): the caller falls back
-  }
+/** The stored image, or undefined when it is gone (cleaned up, or never written): the caller falls back. */
+async function imageFile(store: FileStore, key: string): Promise<ImageFile | undefined> {
+  const version = await store.version(key);
+  if (!version) return undefined;
+  return { mediaType: PAGE_IMAGE_TYPES[extensionOf(key)] ?? "application/octet-stream", version, body: () => store.body(key) };
 }

@@ -1,6 +1,5 @@
 /** Removal of files that nothing in the catalogue references (thumbnails, uploaded covers). */
-import { readdir, rm, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import type { FileStore } from "../storage/file-store";
 
 export interface Removal {
   removed: number;
@@ -8,29 +7,16 @@ export interface Removal {
 }
 
 /**
- * Deletes every file under `root` whose path relative to `root` is not in `referenced`.
- * Files ending in .tmp are being written right now and are left alone.
+ * Deletes every file of `store` whose key is not in `referenced`. Files ending in .tmp are
+ * being written right now (local folders) and are left alone.
  */
-export async function removeUnreferencedFiles(root: string, referenced: ReadonlySet<string>): Promise<Removal> {
+export async function removeUnreferencedFiles(store: FileStore, referenced: ReadonlySet<string>): Promise<Removal> {
   const result: Removal = { removed: 0, freedBytes: 0 };
-  const visit = async (folder: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return; // not created yet: nothing to clean
-    }
-    for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) await visit(path);
-      else if (entry.name.endsWith(".tmp") || referenced.has(relative(root, path))) continue;
-      else {
-        result.freedBytes += (await stat(path)).size;
-        await rm(path, { force: true });
-        result.removed++;
-      }
-    }
-  };
-  await visit(root);
+  for await (const file of store.list()) {
+    if (file.key.endsWith(".tmp") || referenced.has(file.key)) continue;
+    await store.remove(file.key);
+    result.freedBytes += file.size;
+    result.removed++;
+  }
   return result;
 }

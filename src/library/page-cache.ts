@@ -1,19 +1,26 @@
 /**
- * A size-capped disk cache for pages that cost real work to make (rendered PDF pages, resized
- * pages). Files live under files.page_cache_dir as <first two key characters>/<key>.<ext>; the
- * extension carries the media type. An in-memory index, rebuilt from the folder on first use,
- * orders entries by last use; each hit also touches the file's modification time, so the order
- * survives a restart without relying on atime (often disabled by noatime mounts). When the
- * total passes the cap, the least recently used files are removed down to 90% of it, so a
- * full cache does not evict on every insert. The cache is best effort: a write that fails (a
- * full disk, no permission) leaves the page uncached, never fails the request that read it.
+ * A size-capped cache for pages that cost real work to make (rendered PDF pages, resized
+ * pages). Files live in the page cache store (files.page_cache_dir, or page-cache/ in the
+ * bucket) as <first two key characters>/<key>.<ext>; the extension carries the media type. An
+ * in-memory index, rebuilt from the store on first use, orders entries by last use; each hit
+ * also touches a local file's modification time, so the order survives a restart without
+ * relying on atime (often disabled by noatime mounts). Objects in a bucket cannot be touched:
+ * after a restart their order is the order they were written in. When the total passes the
+ * cap, the least recently used files are removed down to 90% of it, so a full cache does not
+ * evict on every insert. The cache is best effort: a write that fails (a full disk, no
+ * permission, the bucket away) leaves the page uncached, never fails the request that read it.
+ *
+ * A bucket is shared by several instances: a page missing from this process's index is looked
+ * for there (one listing of its key) before it is rendered, so a page rendered by one instance
+ * serves them all. Each instance applies the cap to what it knows of; docs/scaling.md says why
+ * the bucket can hold more.
  */
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { PageImage } from "../formats/contract";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
+import type { FileStore, ListedFile } from "../storage/file-store";
 
 interface CacheEntry {
+  /** The key in the store: <2 characters>/<key>.<ext>. */
   file: string;
   size: number;
   mediaType: string;
@@ -27,7 +34,7 @@ export class PageCache {
   private totalBytes = 0;
 
   constructor(
-    private readonly dir: string,
+    private readonly store: FileStore,
     private readonly maxBytes: number,
   ) {}
 
@@ -38,19 +45,31 @@ export class PageCache {
   async get(key: string): Promise<PageImage | undefined> {
     if (!this.enabled) return undefined;
     const entries = await this.entries();
-    const entry = entries.get(key);
+    const entry = entries.get(key) ?? (this.store.shared ? await this.findShared(entries, key) : undefined);
     if (!entry) return undefined;
-    try {
-      const bytes = await Bun.file(entry.file).bytes();
-      entry.lastUsed = Date.now();
-      await utimes(entry.file, new Date(), new Date(entry.lastUsed)).catch(() => undefined);
-      return { bytes, mediaType: entry.mediaType };
-    } catch {
-      // Removed behind our back (someone emptied the folder): a miss.
+    const bytes = await this.store.read(entry.file).catch(() => undefined);
+    if (!bytes) {
+      // Removed behind our back (someone emptied the folder, another instance evicted it): a miss.
       entries.delete(key);
       this.totalBytes -= entry.size;
       return undefined;
     }
+    entry.lastUsed = Date.now();
+    await this.store.touch(entry.file).catch(() => undefined);
+    return { bytes, mediaType: entry.mediaType };
+  }
+
+  /** A page another instance put in the shared store: found by listing its key, then indexed. */
+  private async findShared(entries: Map<string, CacheEntry>, key: string): Promise<CacheEntry | undefined> {
+    try {
+      for await (const file of this.store.list(`${key.slice(0, 2)}/${key}.`)) {
+        const entry = this.remember(entries, file);
+        if (entry) return entry;
+      }
+    } catch {
+      // The bucket did not answer: a miss, the page is rendered.
+    }
+    return undefined;
   }
 
   async put(key: string, page: PageImage): Promise<void> {
@@ -58,14 +77,10 @@ export class PageCache {
     const extension = extensionFor(page.mediaType);
     if (!extension) return;
     const entries = await this.entries();
-    const folder = join(this.dir, key.slice(0, 2));
-    const file = join(folder, `${key}.${extension}`);
+    const file = `${key.slice(0, 2)}/${key}.${extension}`;
     try {
-      await mkdir(folder, { recursive: true });
-      await writeFile(`${file}.tmp`, page.bytes);
-      await rename(`${file}.tmp`, file);
+      await this.store.write(file, page.bytes, page.mediaType);
     } catch {
-      await rm(`${file}.tmp`, { force: true }).catch(() => undefined);
       return;
     }
     const previous = entries.get(key);
@@ -81,7 +96,7 @@ export class PageCache {
       if (this.totalBytes <= this.maxBytes * EVICT_DOWN_TO) break;
       entries.delete(key);
       this.totalBytes -= entry.size;
-      await rm(entry.file, { force: true });
+      await this.store.remove(entry.file).catch(() => undefined);
     }
   }
 
@@ -90,35 +105,36 @@ export class PageCache {
     return this.index;
   }
 
-  /** The index from what an earlier run left in the folder (leftover .tmp files are removed). */
+  /**
+   * The index from what earlier runs (and other instances) left in the store; leftover .tmp
+   * files and anything else in the key folders that is not a page are removed. A store that cannot be listed (the
+   * bucket away) starts an empty index: the cache is best effort.
+   */
   private async load(): Promise<Map<string, CacheEntry>> {
     const entries = new Map<string, CacheEntry>();
-    let folders: string[] = [];
     try {
-      folders = await readdir(this.dir);
+      for await (const file of this.store.list()) {
+        // Files beside the key folders are not the cache's to remove.
+        if (!this.remember(entries, file) && file.key.includes("/")) await this.store.remove(file.key);
+      }
     } catch {
-      return entries; // no cache yet
-    }
-    for (const folder of folders) {
-      let names: string[] = [];
-      try {
-        names = await readdir(join(this.dir, folder));
-      } catch {
-        continue; // a stray file at the top level
-      }
-      for (const name of names) {
-        const file = join(this.dir, folder, name);
-        const mediaType = PAGE_IMAGE_TYPES[extensionOf(name)];
-        if (name.endsWith(".tmp") || !mediaType) {
-          await rm(file, { force: true });
-          continue;
-        }
-        const info = await stat(file);
-        entries.set(name.slice(0, name.lastIndexOf(".")), { file, size: info.size, mediaType, lastUsed: info.mtimeMs });
-        this.totalBytes += info.size;
-      }
+      // Nothing more to index.
     }
     return entries;
+  }
+
+  /** Adds a listed file to the index: undefined when it is not a cached page. */
+  private remember(entries: Map<string, CacheEntry>, file: ListedFile): CacheEntry | undefined {
+    const name = file.key.slice(file.key.lastIndexOf("/") + 1);
+    const mediaType = PAGE_IMAGE_TYPES[extensionOf(name)];
+    if (name.endsWith(".tmp") || !mediaType || !file.key.includes("/")) return undefined;
+    const key = name.slice(0, name.lastIndexOf("."));
+    const previous = entries.get(key);
+    if (previous) this.totalBytes -= previous.size;
+    const entry = { file: file.key, size: file.size, mediaType, lastUsed: file.modifiedAt.getTime() };
+    entries.set(key, entry);
+    this.totalBytes += file.size;
+    return entry;
   }
 }
 

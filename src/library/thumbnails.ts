@@ -1,23 +1,24 @@
 /**
  * Thumbnails are made after cataloguing, in a background queue, so a scan never waits for
- * image work. Files live under files.thumbnail_dir as <first two id characters>/<book id>.<ext>
- * and can always be regenerated; a failure becomes a `thumbnail` book error. A transient
- * failure (a full disk, no file handles, the database away) is not the book's fault: it is not
- * recorded, the next request tries again, and the queue retries it after the next scan; a
- * thumbnail made clears the book's earlier thumbnail errors.
+ * image work. Files are kept in the thumbnail store (files.storage: a folder or a bucket) as
+ * <first two id characters>/<book id>.<ext> and can always be regenerated; a failure becomes a
+ * `thumbnail` book error. A transient failure (a full disk, no file handles, the database or the
+ * bucket away) is not the book's fault: it is not recorded, the next request tries again, and
+ * the queue retries it after the next scan; a thumbnail made clears the book's earlier
+ * thumbnail errors.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
 import type { Repositories } from "../db";
+import { PAGE_IMAGE_TYPES } from "../formats/images";
 import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
+import type { FileStore } from "../storage/file-store";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import { toBookAnalysisError } from "../formats/registry";
 import { openableFile } from "./book-files";
 import { transientCause } from "./transient";
 
 export interface ThumbnailSettings {
-  dir: string;
+  store: FileStore;
   format: "webp" | "jpeg";
   height: number;
 }
@@ -123,7 +124,7 @@ export class ThumbnailQueue {
     // A book without pages has no cover to show: its analysis error already says why.
     if (!book || book.coverPage === null || this.failedBooks.has(bookId)) return null;
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
-    const target = join(this.settings.dir, bookId.slice(0, 2), `${bookId}.${extension}`);
+    const stored = `${bookId.slice(0, 2)}/${bookId}.${extension}`;
     try {
       const { path } = await openableFile(book); // still inside its library now
       const bytes = await this.formats.thumbnail(path, {
@@ -132,10 +133,7 @@ export class ThumbnailQueue {
         height: this.settings.height,
         format: this.settings.format,
       });
-      await mkdir(join(this.settings.dir, bookId.slice(0, 2)), { recursive: true });
-      await writeFile(`${target}.tmp`, bytes);
-      await rename(`${target}.tmp`, target);
-      const stored = relative(this.settings.dir, target);
+      await this.settings.store.write(stored, bytes, PAGE_IMAGE_TYPES[extension]!);
       await this.repositories.catalogue.setThumbnail(bookId, stored);
       this.made++;
       return stored;
@@ -143,7 +141,6 @@ export class ThumbnailQueue {
       this.failed++;
       const transient = transientCause(error);
       if (transient) {
-        await rm(`${target}.tmp`, { force: true }).catch(() => undefined);
         if (this.retryLater.size < 100_000) this.retryLater.add(bookId);
         this.log.warn("thumbnail not made, will retry", { bookId, cause: transient });
         return null;
@@ -164,6 +161,6 @@ export class ThumbnailQueue {
 
   /** Deletes thumbnail files no book references; returns what was removed. */
   async cleanup(): Promise<Removal> {
-    return removeUnreferencedFiles(this.settings.dir, await this.repositories.catalogue.thumbnailPaths());
+    return removeUnreferencedFiles(this.settings.store, await this.repositories.catalogue.thumbnailPaths());
   }
 }

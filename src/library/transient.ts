@@ -4,6 +4,7 @@
  * ends the scan saying why; they never become a book's analysis error.
  */
 import { unavailability } from "../db";
+import { OBJECT_STORAGE_FAILURE } from "../storage/s3-bucket";
 
 const FILESYSTEM: Record<string, string> = {
   ENOSPC: "the disk is full",
@@ -13,6 +14,8 @@ const FILESYSTEM: Record<string, string> = {
   ENFILE: "too many open files in the system",
   ENOMEM: "the system is out of memory",
   EBUSY: "a resource was busy",
+  // The bucket of files.storage: s3 is away or refused: no book causes that.
+  [OBJECT_STORAGE_FAILURE]: "the object storage is unreachable or refused the request",
 };
 
 const DATABASE: Record<string, string> = {

@@ -7,22 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
 import { PROJECT_ROOT } from "./cli";
-import { createTestDatabase, type DatabaseKind } from "./databases";
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from "./databases";
 import { TEST_AUTH } from "./server";
 
 export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
   const database = await createTestDatabase(kind, join(dir, "data"));
-  const configPath = join(dir, "config.yaml");
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
-      database: database.config,
-      auth: TEST_AUTH,
-      ...settings,
-    }),
-  );
+  const configPath = writeInstanceConfig(dir, database, settings);
   const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath];
   const started: ServerProcess[] = [];
   return {
@@ -40,6 +31,21 @@ export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Recor
       await database.drop();
     },
   };
+}
+
+/** Writes `<dir>/config.yaml` for a `serve` process on `database` (one process, a free port); returns its path. */
+export function writeInstanceConfig(dir: string, database: TestDatabase, settings: Record<string, unknown> = {}): string {
+  const configPath = join(dir, "config.yaml");
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
+      database: database.config,
+      auth: TEST_AUTH,
+      ...settings,
+    }),
+  );
+  return configPath;
 }
 
 export type Instances = Awaited<ReturnType<typeof instancesOnOneDatabase>>;

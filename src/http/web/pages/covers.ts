@@ -16,7 +16,7 @@ const placeholder = embeddedAsset("icons/no-cover.svg");
 
 async function orPlaceholder(request: Request, image: Promise<ImageFile>): Promise<Response> {
   try {
-    return imageFileResponse(request, await image);
+    return await imageFileResponse(request, await image);
   } catch (error) {
     if (!(error instanceof DomainError && error.kind === "NotFound")) throw error;
     return new Response(placeholder.body, { headers: { "content-type": placeholder.contentType, "cache-control": "private, no-cache" } });
