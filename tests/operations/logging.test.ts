@@ -3,12 +3,13 @@
  * goes to the file as well as stdout, lines under the level are left out, and neither the
  * passwords nor the tokens of the requests it served ever reach the log, at any level.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { basic, bearer, PASSWORD } from "../helpers/auth";
-import { DATABASE_KINDS } from "../helpers/databases";
-import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
+import type { ServerProcess } from "../../scripts/server-process";
+import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
+import { instancesOnOneDatabase } from "../helpers/instances";
 import { tempFolder } from "../helpers/library";
 import { processClient } from "../helpers/server-processes";
 
@@ -32,35 +33,34 @@ async function credentialedRequests(url: string) {
   return [PASSWORD, WRONG_PASSWORD, token, refreshToken, refreshed.body.token as string, refreshed.body.refresh_token as string, badBearer];
 }
 
-/** The lines of the log file; they must be the lines the process wrote to stdout. */
-function fileLines(file: string, stdout: string): string[] {
+/**
+ * Runs a server process logging to `file` at `level` through the credentialed requests, stops
+ * it, and returns its URL, the credentials it saw and the lines of the log file (checked to be
+ * the lines the process wrote to stdout).
+ */
+async function serveAndReadLog(kind: DatabaseKind, file: string, level: "info" | "debug") {
+  const instances = await instancesOnOneDatabase(kind, { logging: { file, level } });
+  let server: ServerProcess;
+  let secrets: string[];
+  try {
+    server = await instances.start();
+    secrets = await credentialedRequests(server.url);
+  } finally {
+    await instances.stop();
+  }
   expect(existsSync(file)).toBe(true);
   const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
   expect(lines.length).toBeGreaterThan(2);
-  expect(stdout.split("\n").filter(Boolean)).toEqual(lines);
-  return lines;
+  expect(server.output().split("\n").filter(Boolean)).toEqual(lines);
+  return { url: server.url, secrets, lines, text: lines.join("\n") };
 }
 
 for (const kind of DATABASE_KINDS) {
   describe(`logging to a file [${kind}]`, () => {
-    const started: Instances[] = [];
-    afterAll(async () => {
-      for (const instances of started) await instances.stop();
-    });
-
-    test("at level info (text): the file gets the lines, debug lines are left out, no credential appears", async () => {
-      const file = join(tempFolder("longbox-logs-"), "logs", "longbox.log");
-      const instances = await instancesOnOneDatabase(kind, { logging: { file, level: "info", format: "text" } });
-      started.push(instances);
-      const server = await instances.start();
-      const secrets = await credentialedRequests(server.url);
-      await instances.stop();
-      started.pop();
-
-      const lines = fileLines(file, server.output());
-      const text = lines.join("\n");
+    test("at level info: the file gets the lines, debug lines are left out, no credential appears", async () => {
+      const { url, secrets, lines, text } = await serveAndReadLog(kind, join(tempFolder("longbox-logs-"), "logs", "longbox.log"), "info");
       expect(text).toContain("INFO  database ready");
-      expect(text).toContain(`INFO  longbox listening url=${server.url}`);
+      expect(text).toContain(`INFO  longbox listening url=${url}`);
       expect(text).toContain("INFO  stopped");
       for (const line of lines) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z (ERROR|WARN |INFO ) /);
       // The per-request lines are debug lines: none at info.
@@ -70,17 +70,8 @@ for (const kind of DATABASE_KINDS) {
     }, 60_000);
 
     test("at level debug: the request lines are there too, still without any credential", async () => {
-      const file = join(tempFolder("longbox-logs-"), "longbox.log");
-      const instances = await instancesOnOneDatabase(kind, { logging: { file, level: "debug" } });
-      started.push(instances);
-      const server = await instances.start();
-      const secrets = await credentialedRequests(server.url);
-      await instances.stop();
-      started.pop();
-
-      const lines = fileLines(file, server.output());
-      const text = lines.join("\n");
-      expect(text).toContain(`INFO  longbox listening url=${server.url}`);
+      const { url, secrets, lines, text } = await serveAndReadLog(kind, join(tempFolder("longbox-logs-"), "longbox.log"), "debug");
+      expect(text).toContain(`INFO  longbox listening url=${url}`);
       const requests = lines.filter((line) => / DEBUG request /.test(line));
       expect(requests.some((line) => line.includes("method=GET path=/api/v1/auth/me status=200"))).toBe(true);
       expect(requests.some((line) => line.includes("method=POST path=/api/v1/auth/login status=401"))).toBe(true);
