@@ -1,5 +1,8 @@
-import { beforeAll, expect, test } from "bun:test";
-import { forEachDatabase } from "../helpers/server";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { DATABASE_KINDS } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
+import { processClient } from "../helpers/server-processes";
+import { forEachDatabase, TEST_AUTH } from "../helpers/server";
 import { adminSession, bearer, createUser, decodeJwtPart, forgeJwt, login, PASSWORD, TEST_JWT_SECRET } from "../helpers/auth";
 
 forEachDatabase(
@@ -159,3 +162,34 @@ forEachDatabase(
     auth: { jwt_secret: TEST_JWT_SECRET, jwt_expiry_hours: 2, argon2_memory_cost: 19456, argon2_time_cost: 2, login_max_failures: 1000 },
   },
 );
+
+for (const kind of DATABASE_KINDS) {
+  describe(`SERVICE_AUTH__JWT_SECRET [${kind}]`, () => {
+    const FILE_SECRET = "the-secret-written-in-the-configuration-file-0123";
+    const ENV_SECRET = "the-secret-given-in-the-environment-0123456789-abcdef";
+    let instances: Instances;
+    afterAll(() => instances?.stop());
+
+    test("overrides the file's auth.jwt_secret: tokens signed with it are accepted, ones signed with the file's are not", async () => {
+      instances = await instancesOnOneDatabase(kind, { auth: { ...TEST_AUTH, jwt_secret: FILE_SECRET } }, { SERVICE_AUTH__JWT_SECRET: ENV_SECRET });
+      const server = await instances.start();
+      const call = processClient(server.url);
+      const setup = await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: PASSWORD });
+      expect(setup.status).toBe(201);
+      const login = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+      expect(login.status).toBe(200);
+      const issued: string = login.body.token;
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { ...decodeJwtPart(issued, 1), iat: now, exp: now + 600, jti: crypto.randomUUID() };
+      // The server signs with the environment's secret ...
+      expect(issued).toBe(forgeJwt(decodeJwtPart(issued, 0), decodeJwtPart(issued, 1), ENV_SECRET));
+      // ... and accepts what that secret signs, never what the file's secret signs.
+      const withEnvSecret = await call("GET", "/api/v1/auth/me", forgeJwt({ alg: "HS256", typ: "JWT" }, claims, ENV_SECRET));
+      expect(withEnvSecret).toMatchObject({ status: 200, body: { username: "admin" } });
+      const withFileSecret = await call("GET", "/api/v1/auth/me", forgeJwt({ alg: "HS256", typ: "JWT" }, claims, FILE_SECRET));
+      expect(withFileSecret).toMatchObject({ status: 401, body: { error: "Unauthorized" } });
+      expect(server.output()).not.toContain(ENV_SECRET);
+      expect(server.output()).not.toContain(FILE_SECRET);
+    }, 60_000);
+  });
+}

@@ -192,3 +192,66 @@ forEachDatabase("registration disabled (the default)", (server) => {
     expect(response.body.error).toBe("Forbidden");
   });
 });
+
+/** An SMTP server that takes mail only from a client that authenticates (AUTH) as Longbox's account. */
+const SMTP_ACCOUNT = { username: "longbox-mailer", password: "smtp account password 7f3a" };
+const guardedInbox = await startInbox(SMTP_ACCOUNT);
+afterAll(() => guardedInbox.stop());
+const guardedSmtp = { ...smtp, smtp_port: guardedInbox.port };
+
+forEachDatabase(
+  "SMTP with authentication: email.smtp_username and smtp_password",
+  (server) => {
+    test("the verification email is sent after authenticating with the configured credentials", async () => {
+      const registered = await register(server(), "mia", "mia@example.org");
+      expect(registered.status).toBe(201);
+      const mail = await guardedInbox.next();
+      expect(mail).toMatchObject({ to: ["mia@example.org"], user: SMTP_ACCOUNT.username });
+      expect(verificationLinkIn(mail)).toStartWith(server().url);
+      await Bun.sleep(20);
+      expect(server().logs.join("\n")).not.toContain(SMTP_ACCOUNT.password);
+    });
+  },
+  withVerification({ ...guardedSmtp, smtp_username: SMTP_ACCOUNT.username, smtp_password: SMTP_ACCOUNT.password }),
+);
+
+forEachDatabase(
+  "SMTP with authentication, wrong password",
+  (server) => {
+    test("the server refuses the login: no email, a clear error in the log (without the password), and the service carries on", async () => {
+      const before = guardedInbox.messages.length;
+      const refusedBefore = guardedInbox.refusedLogins.length;
+      const registered = await register(server(), "nils", "nils@example.org");
+      expect(registered.status).toBe(201);
+      const deadline = Date.now() + 10_000;
+      const failure = () => server().logs.find((line) => line.includes("the verification email could not be sent"));
+      while (!failure() && Date.now() < deadline) await Bun.sleep(25);
+      expect(failure()).toContain("Invalid login");
+      expect(failure()).toContain("535");
+      expect(guardedInbox.refusedLogins.slice(refusedBefore)).toContain(SMTP_ACCOUNT.username);
+      expect(guardedInbox.messages.length).toBe(before);
+      expect(server().logs.join("\n")).not.toContain("a wrong smtp password");
+      // The account exists (unverified) and the server keeps answering.
+      expect(await loginStatus(server(), "nils")).toBe(403);
+      expect((await server().fetch("/health")).status).toBe(200);
+    });
+  },
+  withVerification({ ...guardedSmtp, smtp_username: SMTP_ACCOUNT.username, smtp_password: "a wrong smtp password" }),
+);
+
+forEachDatabase(
+  "SMTP that requires authentication, none configured",
+  (server) => {
+    test("the server refuses to take the mail: no email, a clear error in the log", async () => {
+      const before = guardedInbox.messages.length;
+      expect((await register(server(), "olaf", "olaf@example.org")).status).toBe(201);
+      const deadline = Date.now() + 10_000;
+      const failure = () => server().logs.find((line) => line.includes("the verification email could not be sent"));
+      while (!failure() && Date.now() < deadline) await Bun.sleep(25);
+      expect(failure()).toMatch(/authentication required|530/i);
+      expect(guardedInbox.messages.length).toBe(before);
+      expect((await server().fetch("/health")).status).toBe(200);
+    });
+  },
+  withVerification(guardedSmtp),
+);

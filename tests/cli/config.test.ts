@@ -1,8 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Dirent } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { runLongbox } from "../helpers/cli";
+import { join, relative } from "node:path";
+import sharp from "sharp";
+import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
+import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
+import { jsonRequester, TEST_AUTH } from "../helpers/server";
+import { processClient } from "../helpers/server-processes";
 import { VERSION } from "../../src/version";
 
 const STRONG_SECRET = "0123456789abcdef0123456789abcdef-strong";
@@ -162,4 +168,75 @@ describe("command line", () => {
 
 function dir_(): string {
   return mkdtempSync(join(tmpdir(), "longbox-data-"));
+}
+
+/** Whether this machine lets a process listen on the default port now (something else may hold it). */
+async function portIsFree(port: number): Promise<boolean> {
+  try {
+    Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } }).stop(true);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under `folder`, relative to it. */
+function filesUnder(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  const entries = readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[];
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(folder, join(entry.parentPath, entry.name)));
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`defaults of a configuration that sets no port and no paths [${kind}]`, () => {
+    test("port 8080, data/longbox.db, data/thumbnails and data/covers under the working directory", async () => {
+      const cwd = mkdtempSync(join(tmpdir(), "longbox-defaults-"));
+      // Only what is not under test: one process, fast password hashing.
+      mkdirSync(join(cwd, "config"));
+      writeFileSync(join(cwd, "config", "config.yaml"), JSON.stringify({ application: { workers: 1 }, auth: TEST_AUTH }));
+      const database = await createTestDatabase(kind, join(cwd, "unused"));
+      // On PostgreSQL the database comes from the environment; the file still sets no path.
+      const env: Record<string, string> =
+        kind === "postgres" ? { SERVICE_DATABASE__TYPE: "postgres", SERVICE_DATABASE__POSTGRES__URL: (database.target as { postgresUrl: string }).postgresUrl } : {};
+      let server: ServerProcess | undefined;
+      try {
+        const checked = await runLongbox(["config", "check"], { cwd, env });
+        expect(checked.code).toBe(0);
+        const effective = JSON.parse(checked.stdout.replace(/^#.*\n/, ""));
+        expect(effective.application).toMatchObject({ host: "0.0.0.0", port: 8080, data_dir: "data" });
+        expect(effective.database.sqlite.path).toBe("");
+        expect(effective.files).toMatchObject({ thumbnail_dir: "", cover_dir: "" });
+
+        // The port itself, when nothing else on this machine holds it; else the check above proves it.
+        const onDefaultPort = await portIsFree(8080);
+        const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", ...(onDefaultPort ? [] : ["--port", "0"])];
+        server = await startServerProcess(command, { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
+        if (onDefaultPort) expect(server.url).toBe("http://127.0.0.1:8080");
+        else console.warn("port 8080 is taken on this machine: its default is proven by `config check` only");
+
+        const call = processClient(server.url);
+        const client = { json: jsonRequester(server.url) };
+        expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: "correct horse" })).status).toBe(201);
+        const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "correct horse" })).body.token;
+        const root = tempFolder();
+        await makeCbz(join(root, "Solo", "Solo 1.cbz"));
+        const library = await createLibrary(client, { authorization: `Bearer ${token}` }, { name: "defaults", path: root });
+        expect((await scan(client, { authorization: `Bearer ${token}` }, library.id)).status).toBe("completed");
+        const [book] = (await call("GET", `/api/v1/books?libraryId=${library.id}`, token)).body.data;
+        expect((await fetch(`${server.url}/api/v1/books/${book.id}/thumbnail`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        const cover = new FormData();
+        cover.append("file", new Blob([await sharp({ create: { width: 8, height: 8, channels: 3, background: "green" } }).png().toBuffer()], { type: "image/png" }), "c.png");
+        expect((await fetch(`${server.url}/api/v1/books/${book.id}/cover`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: cover })).status).toBe(204);
+
+        expect(existsSync(join(cwd, "data", "longbox.db"))).toBe(kind === "sqlite");
+        expect(filesUnder(join(cwd, "data", "thumbnails"))).toEqual([join(book.id.slice(0, 2), `${book.id}.webp`)]);
+        expect(filesUnder(join(cwd, "data", "covers"))).toEqual([join("books", `${book.id}.webp`)]);
+      } finally {
+        server?.child.kill("SIGTERM");
+        await server?.child.exited;
+        await database.drop();
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    }, 60_000);
+  });
 }

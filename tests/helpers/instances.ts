@@ -10,7 +10,8 @@ import { PROJECT_ROOT } from "./cli";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "./databases";
 import { TEST_AUTH } from "./server";
 
-export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Record<string, unknown> = {}) {
+/** `settings` are sections of the configuration file; `env` variables are added to every process's environment. */
+export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Record<string, unknown> = {}, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
   const database = await createTestDatabase(kind, join(dir, "data"));
   const configPath = writeInstanceConfig(dir, database, settings);
@@ -19,7 +20,7 @@ export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Recor
   return {
     database,
     async start(): Promise<ServerProcess> {
-      const server = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "" } });
+      const server = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "", ...env } });
       started.push(server);
       return server;
     },

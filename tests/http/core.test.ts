@@ -1,4 +1,9 @@
 import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { bearer, login } from "../helpers/auth";
+import { booksOf, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
 forEachDatabase("HTTP core, health and first-run setup", (server) => {
@@ -72,6 +77,36 @@ forEachDatabase("HTTP core, health and first-run setup", (server) => {
   test("passwords never reach the log", async () => {
     await server().json("POST", "/api/v1/setup", { username: "x", password: "s3cret-pa55word" });
     expect(server().logs.join("\n")).not.toContain("s3cret-pa55word");
+  });
+
+  test("an unexpected failure is 500 with the contract's fixed body and its request id; the cause is only logged", async () => {
+    const admin = bearer((await login(server(), "Admin", "correct horse")).token);
+    const root = tempFolder();
+    await makeCbz(join(root, "Solo", "Solo 1.cbz"));
+    const library = await createLibrary(server(), admin, { name: "internal-error", path: root });
+    expect((await scan(server(), admin, library.id)).status).toBe("completed");
+    const [book] = await booksOf(server(), admin, library.id);
+    // Where uploaded series covers go, the data folder holds a file instead of a folder: a state
+    // the service never makes itself, so storing the cover fails in a way no code path expects.
+    const coverDir = join(server().dir, "data", "covers");
+    mkdirSync(coverDir, { recursive: true });
+    writeFileSync(join(coverDir, "series"), "not a folder");
+    const upload = new FormData();
+    upload.append("file", new Blob([await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).png().toBuffer()], { type: "image/png" }), "cover.png");
+    const response = await server().fetch(`/api/v1/series/${book!.seriesId}/cover`, { method: "POST", headers: admin, body: upload });
+
+    expect(response.status).toBe(500);
+    expect(response.headers.get("content-type")).toStartWith("application/json");
+    expect(await response.text()).toBe('{"error":"InternalServerError","message":"An internal error occurred"}');
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await Bun.sleep(20);
+    const logged = server().logs.find((line) => line.includes("unhandled error") && line.includes(`requestId=${requestId}`));
+    expect(logged).toContain(join(coverDir, "series"));
+    // Nothing half-done: the series has no cover recorded, and the server keeps answering.
+    const series = await server().json("GET", `/api/v1/series/${book!.seriesId}`, undefined, admin);
+    expect(series.body.hasCustomCover).toBe(false);
+    expect((await server().json("GET", "/health")).status).toBe(200);
   });
 
   test("health is 503 once the database is unreachable", async () => {

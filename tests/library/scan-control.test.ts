@@ -142,6 +142,37 @@ forEachDatabase(
       expect(later).toMatchObject({ status: "completed", booksAdded: 1 });
     });
 
+    test("a scan asked for without a mode runs in the library's default_mode; an unknown mode is 400", async () => {
+      const books = async (name: string) => {
+        const root = tempFolder();
+        for (const seed of [1, 2]) await makeCbz(join(root, name, `${name} ${seed}.cbz`), { seed: 7000 + seed + (name === "Deep" ? 10 : 0) });
+        return root;
+      };
+      const deep = await createLibrary(server(), admin, { name: "deep by default", path: await books("Deep"), scanning_config: { default_mode: "deep" } });
+      const normal = await createLibrary(server(), admin, { name: "normal by default", path: await books("Normal") });
+      expect(await scan(server(), admin, deep.id)).toMatchObject({ status: "completed", mode: "deep", booksAdded: 2 });
+      expect(await scan(server(), admin, normal.id)).toMatchObject({ status: "completed", mode: "normal", booksAdded: 2 });
+
+      // Nothing changed on disk: a normal scan opens no file, a deep one analyses every book again.
+      expect(await scan(server(), admin, deep.id)).toMatchObject({ status: "completed", mode: "deep", booksUpdated: 2, booksAdded: 0 });
+      expect(await scan(server(), admin, normal.id)).toMatchObject({ status: "completed", mode: "normal", booksUpdated: 0, booksAdded: 0 });
+
+      // The default is read at each request: changed back to normal, the next scan is normal.
+      const changed = await server().json("PATCH", `/api/v1/libraries/${deep.id}`, { scanningConfig: { defaultMode: "normal" } }, admin);
+      expect(changed.status).toBe(200);
+      expect(await scan(server(), admin, deep.id)).toMatchObject({ status: "completed", mode: "normal", booksUpdated: 0 });
+      // An explicit mode still wins over the default.
+      expect(await scan(server(), admin, normal.id, "deep")).toMatchObject({ status: "completed", mode: "deep", booksUpdated: 2 });
+
+      for (const mode of ["fast", "DEEP", ""]) {
+        const refused = await server().json("POST", `/api/v1/libraries/${normal.id}/scan?mode=${mode}`, undefined, admin);
+        expect({ mode, status: refused.status }).toEqual({ mode, status: 400 });
+        expect(refused.body).toEqual({ error: "BadRequest", message: expect.stringContaining("mode"), details: { fields: { mode: expect.any(String) } } });
+      }
+      const status = await server().json("GET", `/api/v1/libraries/${normal.id}/scan-status`, undefined, admin);
+      expect(status.body).toMatchObject({ mode: "deep", status: "completed" });
+    });
+
     test("the stream needs credentials", async () => {
       const response = await server().fetch("/api/v1/scans/stream", { headers: { accept: "text/event-stream" } });
       expect(response.status).toBe(401);

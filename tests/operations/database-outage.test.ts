@@ -60,7 +60,9 @@ describe("PostgreSQL outage", () => {
         const { response, ms } = await timed(path, init);
         expect({ path, status: response.status }).toEqual({ path, status: 503 });
         expect(response.headers.get("retry-after")).toBe("5");
-        expect((await response.json()).message).toContain("database is unreachable");
+        const body = await response.json();
+        expect(body.error).toBe("ServiceUnavailable");
+        expect(body.message).toContain("database is unreachable");
         expect(ms).toBeLessThan(4000);
       }
       expect((await server.fetch("/health")).status).toBe(503);

@@ -127,7 +127,7 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
     });
   });
 
-  test("Prometheus text for ?format=prometheus and for Accept: text/plain; promtool finds no problem", async () => {
+  test("Prometheus text for ?format=prometheus, Accept: text/plain and Prometheus's own scrape Accept; promtool finds no problem", async () => {
     const byQuery = await server().fetch("/api/v1/metrics?format=prometheus", { headers: admin });
     expect(byQuery.status).toBe(200);
     expect(byQuery.headers.get("content-type")).toBe(PROMETHEUS_CONTENT_TYPE);
@@ -138,6 +138,16 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
     const byAccept = await server().fetch("/api/v1/metrics", { headers: { ...admin, accept: "text/plain;version=0.0.4;q=0.5,*/*;q=0.1" } });
     expect(byAccept.headers.get("content-type")).toBe(PROMETHEUS_CONTENT_TYPE);
     expect(promtool(await byAccept.text()).exitCode).toBe(0);
+
+    // What a Prometheus server really sends (OpenMetrics first, this format as its fallback).
+    const prometheusScrape = await server().fetch("/api/v1/metrics", {
+      headers: { ...admin, accept: "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1" },
+    });
+    expect(prometheusScrape.status).toBe(200);
+    expect(prometheusScrape.headers.get("content-type")).toBe(PROMETHEUS_CONTENT_TYPE);
+    const scraped = await prometheusScrape.text();
+    expect(scraped).toContain("# TYPE ");
+    expect(promtool(scraped)).toEqual({ exitCode: 0, output: "" });
 
     const jsonWins = await server().fetch("/api/v1/metrics", { headers: { ...admin, accept: "application/json, text/plain, */*" } });
     expect(jsonWins.headers.get("content-type")).toStartWith("application/json");

@@ -1,4 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { comicInfo, createLibrary, libraryRoot, makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { bearer, hideSeriesFrom, scan, scannedLibrary, type ScannedLibrary } from "./support";
 
@@ -207,5 +209,31 @@ forEachDatabase("Series and book lists, edits and locks", (server) => {
     expect((await get("/api/v1/books?q=komga", reader)).body.total).toBe(0);
     // The admin still sees everything.
     expect((await get(`/api/v1/series/${pdf.seriesId}`, admin)).status).toBe(200);
+  });
+
+  test("a book's readingDirection falls back to its library's default while its series has none", async () => {
+    // A library whose default is right-to-left, holding a book without any direction metadata.
+    const root = libraryRoot(server(), "Manga shelf");
+    await makeCbz(join(root, "Untagged", "Untagged 01.cbz"), { seed: 4242, comicInfo: comicInfo({ Series: "Untagged", Number: 1 }) });
+    const manga = await createLibrary(server(), admin, { name: "Manga shelf", path: root, defaultReadingDirection: "rtl" });
+    await scan(server(), library.adminToken, manga.id);
+    const [untagged] = (await get(`/api/v1/books?libraryId=${manga.id}`, reader)).body.data;
+    expect(untagged).toMatchObject({ title: "Untagged 01", readingDirection: "rtl" });
+    const seriesId = untagged.seriesId;
+    const direction = async () => ({
+      book: (await get(`/api/v1/books/${untagged.id}`, reader)).body.readingDirection,
+      inList: (await get(`/api/v1/series/${seriesId}/books`, reader)).body.data[0].readingDirection,
+      series: (await get(`/api/v1/series/${seriesId}`, reader)).body.readingDirection,
+    });
+    expect(await direction()).toEqual({ book: "rtl", inList: "rtl", series: "rtl" });
+
+    // The fallback follows the library's setting as it is now ...
+    expect((await server().json("PATCH", `/api/v1/libraries/${manga.id}`, { defaultReadingDirection: "webtoon" }, admin)).status).toBe(200);
+    expect(await direction()).toEqual({ book: "webtoon", inList: "webtoon", series: "webtoon" });
+    // ... a direction of the series' own wins over it, and clearing it falls back again.
+    expect((await server().json("PATCH", `/api/v1/series/${seriesId}`, { readingDirection: "ltr" }, admin)).status).toBe(200);
+    expect(await direction()).toEqual({ book: "ltr", inList: "ltr", series: "ltr" });
+    expect((await server().json("PATCH", `/api/v1/series/${seriesId}`, { readingDirection: null }, admin)).status).toBe(200);
+    expect(await direction()).toEqual({ book: "webtoon", inList: "webtoon", series: "webtoon" });
   });
 });

@@ -1,12 +1,15 @@
 /**
- * A real SMTP server (the smtp-server package) inside the test process, on a loopback port:
- * no authentication, no STARTTLS. Collects every message; `next()` waits for the next one.
+ * A real SMTP server (the smtp-server package) inside the test process, on a loopback port,
+ * without STARTTLS: open to anyone, or requiring AUTH with the given credentials. Collects every
+ * message; `next()` waits for the next one.
  */
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 
 export interface ReceivedMail {
   to: string[];
+  /** The user the sending client authenticated as (AUTH), if it did. */
+  user?: string;
   raw: string;
   /** The message with quoted-printable soft line breaks and escapes decoded. */
   decoded: string;
@@ -15,6 +18,8 @@ export interface ReceivedMail {
 export interface TestInbox {
   port: number;
   messages: ReceivedMail[];
+  /** AUTH attempts the server refused (wrong username or password). */
+  refusedLogins: string[];
   /** Resolves with the first message not yet handed out (waiting for it if needed). */
   next(timeoutMs?: number): Promise<ReceivedMail>;
   stop(): Promise<void>;
@@ -27,20 +32,38 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
-export async function startInbox(): Promise<TestInbox> {
+export interface SmtpCredentials {
+  username: string;
+  password: string;
+}
+
+/** An inbox open to any client, or (`requireAuth`) only to one that authenticates with these credentials. */
+export async function startInbox(requireAuth?: SmtpCredentials): Promise<TestInbox> {
   const messages: ReceivedMail[] = [];
+  const refusedLogins: string[] = [];
   let handedOut = 0;
   let waiting: (() => void) | undefined;
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
+    authOptional: !requireAuth,
+    disabledCommands: requireAuth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    // AUTH without TLS: the test runs on loopback only.
+    allowInsecureAuth: true,
     logger: false,
+    onAuth(auth, _session, callback) {
+      if (requireAuth && auth.username === requireAuth.username && auth.password === requireAuth.password) {
+        callback(null, { user: auth.username });
+        return;
+      }
+      refusedLogins.push(auth.username ?? "");
+      callback(new Error("Invalid username or password"));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw, decoded: decodeQuotedPrintable(raw) });
+        const user = typeof session.user === "string" ? session.user : undefined;
+        messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), user, raw, decoded: decodeQuotedPrintable(raw) });
         waiting?.();
         callback();
       });
@@ -51,6 +74,7 @@ export async function startInbox(): Promise<TestInbox> {
   return {
     port,
     messages,
+    refusedLogins,
     async next(timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length <= handedOut) {
