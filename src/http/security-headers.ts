@@ -41,9 +41,12 @@ export const BOOK_RESOURCE_HEADERS = {
   "x-frame-options": "SAMEORIGIN",
 } as const;
 
+const DEFAULTS = Object.entries(SECURITY_HEADERS);
+
 /** Adds the defaults a response does not set itself. */
 export function withSecurityHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+  const { headers } = response;
+  for (const [name, value] of DEFAULTS) if (!headers.has(name)) headers.set(name, value);
   return response;
 }
 
@@ -53,6 +56,6 @@ export function securityHeaders() {
       withSecurityHeaders(responseValue);
       return;
     }
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) set.headers[name] ??= value;
+    for (const [name, value] of DEFAULTS) set.headers[name] ??= value;
   });
 }
