@@ -3,7 +3,7 @@
  * itself keeps its own value (book resources, the API reference page). They are written onto a
  * handler's own Response (and onto error answers by src/http/errors.ts), not through Elysia's
  * default headers: any `set.headers` makes Elysia rebuild a returned Response from its body
- * stream, and a page sent straight from the book file (sendfile) would be copied through
+ * stream, and a page sent straight from the book file by Bun would be copied through
  * JavaScript instead (measured in docs/benchmarks.md, issue 14).
  *
  * - `X-Content-Type-Options: nosniff`: a type we send is the type the browser uses.
