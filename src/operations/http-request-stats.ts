@@ -31,7 +31,7 @@ interface Entry {
 
 /** One value of a family, in the shape prom-client's Registry formats. */
 interface ExportedValue {
-  labels: Record<string, string | number>;
+  labels: HttpLabels & { le?: number | string };
   value: number;
   metricName?: string;
 }
@@ -66,13 +66,12 @@ export class HttpRequestStats {
 
   /** Registers the request counter and the latency histogram under these names. */
   register(registry: Registry, counter: { name: string; help: string }, histogram: { name: string; help: string }): void {
-    const labelsOf = ({ method, route, status }: HttpLabels) => ({ method, route, status });
     this.registerFamily(registry, counter.name, counter.help, "counter", () =>
-      [...this.entries.values()].map((entry) => ({ labels: labelsOf(entry.labels), value: entry.count })),
+      [...this.entries.values()].map(({ labels, count }) => ({ labels, value: count })),
     );
     this.registerFamily(registry, histogram.name, histogram.help, "histogram", () =>
       [...this.entries.values()].flatMap((entry) => {
-        const labels = labelsOf(entry.labels);
+        const { labels } = entry;
         let running = 0;
         const buckets = this.bucketsSeconds.map((bound, index) => ({
           labels: { ...labels, le: bound },
