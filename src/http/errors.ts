@@ -108,7 +108,7 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
   };
   // The context is destructured, never passed whole: Elysia infers from a hook's parameters
   // what every request must prepare, and a whole `context` makes it parse the cookies of every
-  // request and rebuild every returned Response (pages would lose sendfile).
+  // request and rebuild every returned Response (pages would no longer be sent from the file by Bun).
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
     let response: Response;
     if (error instanceof EarlyAnswer) response = error.response;

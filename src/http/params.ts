@@ -21,6 +21,14 @@ export interface IntegerRange {
 const DECIMAL_DIGITS = "^[0-9]{1,10}$";
 
 /**
+ * A page number in a path (`/pages/:n`): an integer, kept a string for Elysia and turned into a
+ * number by the handler; the service answers 404 outside 1..pageCount (so a sign is accepted
+ * here). An integer schema would make Elysia run TypeBox's generic Decode on every request to
+ * convert it, a visible part of a page request's cost (issue 14).
+ */
+export const PageNumberParam = t.String({ pattern: "^-?[0-9]{1,10}$", description: "the page number, from 1" });
+
+/**
  * The schema of an optional integer query parameter, read with `integerQuery`. The value stays a
  * string for Elysia: its own coercion takes `1e20`, `0x10` or ` 7` for numbers, so the one
  * parser below decides, and this schema documents the range and refuses non-digits early.

@@ -5,7 +5,7 @@
  *
  * The header is written onto a handler's own Response, not through `set.headers`: with any
  * `set.headers`, Elysia rebuilds a returned Response from its body stream, which turns a page
- * sent straight from the book file (sendfile) into bytes copied through JavaScript. Plain values
+ * sent straight from the book file by Bun into bytes copied through JavaScript. Plain values
  * still get it through `set.headers` (Elysia builds their Response anyway); error answers get it
  * from the error handler (src/http/errors.ts).
  */

@@ -3,7 +3,7 @@
  * itself keeps its own value (book resources, the API reference page). They are written onto a
  * handler's own Response (and onto error answers by src/http/errors.ts), not through Elysia's
  * default headers: any `set.headers` makes Elysia rebuild a returned Response from its body
- * stream, and a page sent straight from the book file (sendfile) would be copied through
+ * stream, and a page sent straight from the book file by Bun would be copied through
  * JavaScript instead (measured in docs/benchmarks.md, issue 14).
  *
  * - `X-Content-Type-Options: nosniff`: a type we send is the type the browser uses.
@@ -41,9 +41,12 @@ export const BOOK_RESOURCE_HEADERS = {
   "x-frame-options": "SAMEORIGIN",
 } as const;
 
+const DEFAULTS = Object.entries(SECURITY_HEADERS);
+
 /** Adds the defaults a response does not set itself. */
 export function withSecurityHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+  const { headers } = response;
+  for (const [name, value] of DEFAULTS) if (!headers.has(name)) headers.set(name, value);
   return response;
 }
 
@@ -53,6 +56,6 @@ export function securityHeaders() {
       withSecurityHeaders(responseValue);
       return;
     }
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) set.headers[name] ??= value;
+    for (const [name, value] of DEFAULTS) set.headers[name] ??= value;
   });
 }

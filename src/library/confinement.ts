@@ -31,7 +31,8 @@ export async function resolveWithin(root: string, path: string): Promise<Resolut
  */
 export function resolveWithinNow(root: string, path: string): Resolution {
   try {
-    return judged(root, realpathSync(path));
+    // The native realpath (realpath(3)): half the cost of the JavaScript one, same answer.
+    return judged(root, realpathSync.native(path));
   } catch (error) {
     return { kind: "unresolvable", error: error as NodeJS.ErrnoException };
   }

@@ -24,7 +24,7 @@ export interface PageRef {
 
 const MAX_REMEMBERED_LOCATIONS = 20_000;
 
-/** A page to send: bytes in memory, or a range of the book's file sent as it is (zero-copy). */
+/** A page to send: bytes in memory, or a range of the book's file that Bun sends from the file. */
 export type PageContent =
   | { kind: "bytes"; image: PageImage }
   | { kind: "file"; path: string; offset: number; length: number; mediaType: string };

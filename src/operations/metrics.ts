@@ -12,11 +12,12 @@
  *   since they are server-wide and count files in series hidden from other users.
  * - Process memory and uptime: read at scrape time.
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { AccessService } from "../access/visibility";
 import type { Inventory, Repositories, ScanState, UserRecord } from "../db";
 import type { ThumbnailQueue } from "../library/thumbnails";
 import { VERSION } from "../version";
+import { HttpRequestStats, type HttpRouteStats } from "./http-request-stats";
 
 export interface HttpObservation {
   method: string;
@@ -45,47 +46,24 @@ export interface HttpRequestCount {
   count: number;
 }
 
-export interface HttpLatency {
-  method: string;
-  route: string;
-  status: number;
-  count: number;
-  sumSeconds: number;
-  /** Cumulative counts, one per entry of `http.latency.bucketsSeconds` (then +Inf = count). */
-  bucketCounts: number[];
-}
-
 export interface MetricsSnapshot {
   inventory: Inventory;
   /** Admins only. */
   scans?: ScanMetrics;
-  http: { requests: HttpRequestCount[]; latency: { bucketsSeconds: number[]; routes: HttpLatency[] } };
+  http: { requests: HttpRequestCount[]; latency: { bucketsSeconds: number[]; routes: HttpRouteStats[] } };
   process: { rssBytes: number; heapUsedBytes: number; uptimeSeconds: number; version: string };
 }
 
 type Caller = Pick<UserRecord, "id" | "role">;
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-const HTTP_LABELS = ["method", "route", "status"] as const;
 const SCAN_STATES: ScanState[] = ["pending", "running", "completed", "failed", "cancelled"];
 
 export class Metrics {
   private readonly registry = new Registry();
   /** Scan and thumbnail gauges, merged into admins' scrapes only. */
   private readonly scanRegistry = new Registry();
-  private readonly httpRequests = new Counter({
-    name: "longbox_http_requests_total",
-    help: "HTTP requests answered, by method, route template and status",
-    labelNames: HTTP_LABELS,
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new Histogram({
-    name: "longbox_http_request_duration_seconds",
-    help: "Time from receiving a request to finishing its response, by method, route template and status",
-    labelNames: HTTP_LABELS,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly http = new HttpRequestStats(LATENCY_BUCKETS);
 
   /** `text/plain; version=0.0.4; charset=utf-8` */
   readonly contentType = this.registry.contentType;
@@ -95,26 +73,19 @@ export class Metrics {
     private readonly access: AccessService,
     private readonly thumbnails: ThumbnailQueue,
   ) {
+    this.http.register(
+      this.registry,
+      { name: "longbox_http_requests_total", help: "HTTP requests answered, by method, route template and status" },
+      {
+        name: "longbox_http_request_duration_seconds",
+        help: "Time from receiving a request to finishing its response, by method, route template and status",
+      },
+    );
     this.registerOperationalGauges();
   }
 
-  /**
-   * The counter and histogram children of each method/route/status, made once: prom-client
-   * hashes and checks the labels on every call otherwise, a visible part of a small request's
-   * cost. Label values are few (route templates, see src/http/metrics-hook.ts).
-   */
-  private readonly httpChildren = new Map<string, { requests: { inc(): void }; duration: { observe(seconds: number): void } }>();
-
   recordHttpRequest({ method, route, status, seconds }: HttpObservation): void {
-    const key = `${method} ${status} ${route}`;
-    let children = this.httpChildren.get(key);
-    if (!children) {
-      const labels = { method, route, status: String(status) };
-      children = { requests: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
-      this.httpChildren.set(key, children);
-    }
-    children.requests.inc();
-    children.duration.observe(seconds);
+    this.http.record(method, route, status, seconds);
   }
 
   /** The Prometheus text exposition, inventory as the caller may see it. */
@@ -152,25 +123,10 @@ export class Metrics {
     };
   }
 
-  private async httpMetrics(): Promise<MetricsSnapshot["http"]> {
-    type Labels = Partial<Record<string, string | number>>;
-    const labelsOf = (labels: Labels) => ({
-      method: String(labels.method),
-      route: String(labels.route),
-      status: Number(labels.status),
-    });
-    const keyOf = (labels: Labels) => `${labels.method} ${labels.route} ${labels.status}`;
-    const requests = (await this.httpRequests.get()).values.map(({ labels, value }) => ({ ...labelsOf(labels), count: value }));
-    const routes = new Map<string, HttpLatency>();
-    for (const { labels, value, metricName } of (await this.httpDuration.get()).values as { labels: Labels; value: number; metricName?: string }[]) {
-      const key = keyOf(labels);
-      const entry = routes.get(key) ?? { ...labelsOf(labels), count: 0, sumSeconds: 0, bucketCounts: [] };
-      routes.set(key, entry);
-      if (metricName?.endsWith("_sum")) entry.sumSeconds = value;
-      else if (metricName?.endsWith("_count")) entry.count = value;
-      else if (labels.le !== "+Inf") entry.bucketCounts.push(value);
-    }
-    return { requests, latency: { bucketsSeconds: LATENCY_BUCKETS, routes: [...routes.values()] } };
+  private httpMetrics(): MetricsSnapshot["http"] {
+    const routes = this.http.snapshot();
+    const requests = routes.map(({ method, route, status, count }) => ({ method, route, status, count }));
+    return { requests, latency: { bucketsSeconds: LATENCY_BUCKETS, routes } };
   }
 
   /** Scans, thumbnails (admins' registry) and the process: read when scraped. */

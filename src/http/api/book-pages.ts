@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
-import { IdParams, IntegerQuery, integerQuery, type IntegerRange } from "../params";
+import { IdParams, IntegerQuery, integerQuery, PageNumberParam, Uuid, type IntegerRange } from "../params";
 
 /** Widths a page can be scaled down to. */
 const WIDTH: IntegerRange = { minimum: 16, maximum: 4096 };
@@ -20,7 +20,7 @@ export function bookPageRoutes(services: Services) {
     .get(
       "/:id/pages/:n",
       async ({ caller, params, query, request }) => {
-        const page = await pages.locate(caller.user, params.id, params.n, integerQuery(query.width, "width", WIDTH));
+        const page = await pages.locate(caller.user, params.id, Number(params.n), integerQuery(query.width, "width", WIDTH));
         const etag = strongEtag(page.tag);
         // Revalidation is answered from the catalogue alone: the book is not opened.
         if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
@@ -35,7 +35,7 @@ export function bookPageRoutes(services: Services) {
       },
       {
         auth: "user",
-        params: t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() }),
+        params: t.Object({ id: Uuid, n: PageNumberParam }),
         query: t.Object({ width: IntegerQuery(WIDTH, "scale the page down to this width (never up)") }),
         detail: { summary: "One page's image; 1-indexed; ETag and 304; PDF pages rendered", tags: ["pages"] },
       },
