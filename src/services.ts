@@ -119,20 +119,28 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const cookieSessions = new CookieSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
+  const access = new AccessService(repositories);
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
+  // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
+  const jobSettings = {
+    leaseMs: config.scanner.job_lease_seconds * 1000,
+    maxAttempts: config.scanner.retry_attempts + 1,
+    backoffMs: config.scanner.retry_backoff_seconds * 1000,
+  };
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
     { dir: inputs.paths.thumbnailDir, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
+    { ...jobSettings, concurrency: config.files.thumbnail_concurrency },
     log,
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
     maxRemovalShare: config.scanner.max_removal_percent / 100,
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
-  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, config.scanner.job_lease_seconds * 1000);
-  const access = new AccessService(repositories);
+  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, jobSettings);
+  const duplicates = new DuplicateService(repositories, access, jobSettings, log);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
@@ -182,7 +190,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
     books,
-    duplicates: new DuplicateService(repositories, access),
+    duplicates,
     folders: new FolderBrowser(),
     series,
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
@@ -196,9 +204,11 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   };
 }
 
-/** Background work that runs while the server runs: queued scans, schedules, watched libraries. */
+/** Background work that runs while the server runs: queued scans and jobs, schedules, watched libraries. */
 export async function startBackgroundWork(services: Services): Promise<void> {
   await services.scans.start();
+  await services.thumbnails.start();
+  await services.duplicates.start();
   await services.schedules.start();
   await services.watcher.start();
 }
@@ -208,4 +218,5 @@ export async function stopBackgroundWork(services: Services): Promise<void> {
   services.schedules.stop();
   await services.scans.stop();
   await services.thumbnails.stop();
+  await services.duplicates.stop();
 }
