@@ -5,7 +5,8 @@
  * `concurrency` at a time. Files live under files.thumbnail_dir as <first two id characters>/
  * <book id>.<ext> and can always be regenerated; a failure becomes a `thumbnail` book error. A
  * transient failure (a full disk, no file handles, the database away) is not the book's fault:
- * it is not recorded, and the job is retried with backoff; a thumbnail made clears the book's
+ * it is not recorded, and the job is retried with backoff, and at once when a scan of this
+ * process ends (the cause may have gone, as it did for the scan); a thumbnail made clears the book's
  * earlier thumbnail errors. A request that needs a thumbnail now has it made by the process
  * that answers (`generate`).
  */
@@ -44,6 +45,8 @@ export class ThumbnailQueue {
    */
   private readonly gathered = new Set<string>();
   private writing: Promise<void> | undefined;
+  /** Jobs waiting after a transient failure, made due when a scan ends. */
+  private retryingNow: Promise<void> | undefined;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly jobs: LeasedJobs;
   private stopped = false;
@@ -92,12 +95,20 @@ export class ThumbnailQueue {
 
   resume(): void {
     this.jobs.resume();
+    this.retryingNow = this.repositories.jobs
+      .retryNow("thumbnail")
+      .then(
+        () => this.jobs.kick(),
+        () => undefined, // The database is away: the backoff still runs its course.
+      )
+      .finally(() => (this.retryingNow = undefined));
   }
 
   /** Resolves once the books asked for are queued and this process has no thumbnail left to make now (tests, shutdown). */
   async idle(): Promise<void> {
     this.writeGathered();
     while (this.writing) await this.writing;
+    await this.retryingNow;
     await this.jobs.idle();
   }
 

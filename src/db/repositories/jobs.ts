@@ -5,7 +5,7 @@
  * once the lease expired. Every write of a claimed job is conditional on its owner, so a process
  * that lost a job cannot undo the new owner's work.
  */
-import { and, asc, count, eq, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import { claimingRead } from "./row-lock";
@@ -158,6 +158,17 @@ export class JobRepository {
         .update(this.t)
         .set({ status: "pending", owner: null, leaseExpiresAt: null, runAfter, lastError: cause })
         .where(and(eq(this.t.id, job.id), eq(this.t.owner, owner), eq(this.t.status, "running"))),
+    );
+  }
+
+  /** Pending jobs of `kind` waiting out a backoff are due now (a sign that the cause may have gone). */
+  async retryNow(kind: JobKind): Promise<void> {
+    const now = new Date();
+    await this.database.transaction(() =>
+      this.db
+        .update(this.t)
+        .set({ runAfter: now })
+        .where(and(eq(this.t.kind, kind), eq(this.t.status, "pending"), gt(this.t.runAfter, now))),
     );
   }
 
