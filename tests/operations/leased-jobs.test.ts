@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PASSWORD } from "../helpers/auth";
-import { DATABASE_KINDS } from "../helpers/databases";
+import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { processClient, waitFor, type ProcessCall } from "../helpers/server-processes";
@@ -45,28 +45,37 @@ async function scanToEnd(call: ProcessCall, token: string, libraryId: string): P
   return final;
 }
 
+/** Instances on a fresh database of `kind` (a lease of 1.5 s) and a folder of `books` comics, for one describe block. */
+function processesWithComics(kind: DatabaseKind, books: number, seed: number, thumbnailConcurrency: number) {
+  const setup = { instances: undefined as unknown as Instances, libraryRoot: "" };
+  beforeAll(async () => {
+    setup.instances = await instancesOnOneDatabase(kind, {
+      scanner: { concurrency: 1, job_lease_seconds: 1.5 },
+      files: { thumbnail_concurrency: thumbnailConcurrency },
+    });
+    setup.libraryRoot = await comicsFolder(books, seed);
+  }, 120_000);
+  afterAll(async () => setup.instances?.stop());
+  return {
+    setup,
+    count: async (query: string) => Number((await queryDatabase(setup.instances.database.target, query))[0]!.n),
+  };
+}
+
 for (const kind of DATABASE_KINDS) {
   describe(`leased jobs between processes [${kind}]`, () => {
     const BOOKS = 120;
-    let instances: Instances;
-    let libraryRoot: string;
+    const { setup, count } = processesWithComics(kind, BOOKS, 70_000, 2);
     let web: ServerProcess;
     let worker: ServerProcess;
-    const count = async (query: string) => Number((await queryDatabase(instances.database.target, query))[0]!.n);
-
-    beforeAll(async () => {
-      instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1, job_lease_seconds: 1.5 }, files: { thumbnail_concurrency: 2 } });
-      libraryRoot = await comicsFolder(BOOKS, 70_000);
-    }, 120_000);
-    afterAll(async () => instances?.stop());
 
     test("a scan requested through a web-role process: a worker-role process makes its thumbnails, two at a time", async () => {
-      web = await instances.start("--role", "web");
-      worker = await instances.start("--role", "worker");
+      web = await setup.instances.start("--role", "web");
+      worker = await setup.instances.start("--role", "worker");
       expect(worker.url).toBe("");
       const call = processClient(web.url);
       const token = await adminToken(call);
-      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "thumbs", path: libraryRoot });
+      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "thumbs", path: setup.libraryRoot });
 
       // Sample the queue while the worker drains it: at most thumbnail_concurrency (2) at once, and 2 at some point.
       let sampling = true;
@@ -85,8 +94,8 @@ for (const kind of DATABASE_KINDS) {
       expect(mostRunning).toBe(2);
       expect(await count("SELECT count(*) AS n FROM jobs WHERE kind = 'thumbnail'")).toBe(0);
       // The web process ran no job: the worker's database rows and files are all there is.
-      const [row] = await queryDatabase(instances.database.target, "SELECT thumbnail_path FROM books LIMIT 1");
-      expect(existsSync(join(instances.dataDir, "thumbnails", String(row!.thumbnail_path)))).toBe(true);
+      const [row] = await queryDatabase(setup.instances.database.target, "SELECT thumbnail_path FROM books LIMIT 1");
+      expect(existsSync(join(setup.instances.dataDir, "thumbnails", String(row!.thumbnail_path)))).toBe(true);
       expect(web.output()).not.toContain("scan started");
       expect(worker.output()).toContain("scan started");
       const status = (await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
@@ -95,13 +104,13 @@ for (const kind of DATABASE_KINDS) {
 
     test("duplicate detection asked through the web process runs once, in a process with jobs", async () => {
       // PostgreSQL: two workers poll the queue, one runs it. SQLite: one process runs jobs.
-      const workers = kind === "postgres" ? [worker, await instances.start("--role", "worker")] : [worker];
+      const workers = kind === "postgres" ? [worker, await setup.instances.start("--role", "worker")] : [worker];
       const call = processClient(web.url);
       const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
       const token = session.token as string;
       const other = tempFolder();
       mkdirSync(join(other, "Copies"), { recursive: true });
-      copyFileSync(join(libraryRoot, "Series 1", "Issue 1.cbz"), join(other, "Copies", "Issue 1 again.cbz"));
+      copyFileSync(join(setup.libraryRoot, "Series 1", "Issue 1.cbz"), join(other, "Copies", "Issue 1 again.cbz"));
       const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "copies", path: other });
       expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
       expect((await call("GET", "/api/v1/duplicates/scan", token)).body.status).toBe("idle");
@@ -122,22 +131,14 @@ for (const kind of DATABASE_KINDS) {
 
   describe(`a worker killed while making thumbnails [${kind}]`, () => {
     const BOOKS = 200;
-    let instances: Instances;
-    let libraryRoot: string;
-    const count = async (query: string) => Number((await queryDatabase(instances.database.target, query))[0]!.n);
-
-    beforeAll(async () => {
-      instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1, job_lease_seconds: 1.5 }, files: { thumbnail_concurrency: 1 } });
-      libraryRoot = await comicsFolder(BOOKS, 80_000);
-    }, 120_000);
-    afterAll(async () => instances?.stop());
+    const { setup, count } = processesWithComics(kind, BOOKS, 80_000, 1);
 
     test("SIGKILL mid-thumbnails: the jobs it held are made by the next process with jobs", async () => {
-      const web = await instances.start("--role", "web");
-      const doomed = await instances.start("--role", "worker");
+      const web = await setup.instances.start("--role", "web");
+      const doomed = await setup.instances.start("--role", "worker");
       const call = processClient(web.url);
       const token = await adminToken(call);
-      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "killed", path: libraryRoot });
+      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "killed", path: setup.libraryRoot });
       expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
       const made = () => count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL");
       await waitFor(async () => (await made()) >= 10, "some thumbnails", 60_000);
@@ -146,14 +147,14 @@ for (const kind of DATABASE_KINDS) {
       const left = BOOKS - (await made());
       expect(left).toBeGreaterThan(0);
       // What the killed process held stays claimed by it: nobody else makes it before its lease ends.
-      const held = await queryDatabase(instances.database.target, `SELECT key FROM jobs WHERE status = 'running' AND owner LIKE '%:${doomed.child.pid}:%'`);
+      const held = await queryDatabase(setup.instances.database.target, `SELECT key FROM jobs WHERE status = 'running' AND owner LIKE '%:${doomed.child.pid}:%'`);
       expect(held.length).toBe(1);
 
-      const heir = await instances.start("--role", "worker");
+      const heir = await setup.instances.start("--role", "worker");
       await waitFor(async () => (await made()) === BOOKS, "every thumbnail after the kill", 120_000);
       expect(await count("SELECT count(*) AS n FROM jobs")).toBe(0);
       const heldBook = String(held[0]!.key);
-      const [book] = await queryDatabase(instances.database.target, `SELECT thumbnail_path FROM books WHERE id = '${heldBook}'`);
+      const [book] = await queryDatabase(setup.instances.database.target, `SELECT thumbnail_path FROM books WHERE id = '${heldBook}'`);
       expect(book!.thumbnail_path).not.toBeNull();
       // SQLite: the only process with jobs queues the dead one's jobs again as it starts; PostgreSQL:
       // other instances may be alive, so the job is taken over once its lease expired.
