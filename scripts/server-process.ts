@@ -1,9 +1,11 @@
 /**
  * Starts a `longbox serve` process (from source or the compiled binary) and waits for its
- * "longbox listening url=..." log line. Shared by tests and benchmarks that need a real server
+ * "longbox listening url=..." log line ("longbox worker running" for `--role worker`, whose
+ * url is empty). Shared by tests and benchmarks that need a real server
  * process (crash recovery, the binary smoke test, benchmarks).
  */
 export interface ServerProcess {
+  /** Empty for a worker (no HTTP). */
   url: string;
   child: Bun.Subprocess<"ignore", "pipe", "pipe">;
   /** Everything the process has written to stdout so far (its log lines). */
@@ -29,10 +31,10 @@ export async function startServerProcess(
       // Reads to the end, so that the server never blocks on a full pipe.
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
         output += decoder.decode(chunk.value, { stream: true });
-        const match = /longbox listening url=(\S+)/.exec(output);
+        const match = /longbox (?:listening url=(\S+)|worker running)/.exec(output);
         if (match) {
           clearTimeout(timer);
-          resolve(match[1]!);
+          resolve(match[1] ?? "");
         }
       }
       clearTimeout(timer);

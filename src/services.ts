@@ -122,20 +122,28 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const formats = await formatRegistryFor(config);
   const files = await openFileStores(config, inputs.paths);
   log.info("generated files (thumbnails, covers, page cache) stored", { in: files.description });
+  const access = new AccessService(repositories);
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
+  // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
+  const jobSettings = {
+    leaseMs: config.scanner.job_lease_seconds * 1000,
+    maxAttempts: config.scanner.retry_attempts + 1,
+    backoffMs: config.scanner.retry_backoff_seconds * 1000,
+  };
   const thumbnails = new ThumbnailQueue(
     repositories,
     formats,
     { store: files.thumbnails, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
+    { ...jobSettings, concurrency: config.files.thumbnail_concurrency },
     log,
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
     maxRemovalShare: config.scanner.max_removal_percent / 100,
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
-  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, config.scanner.job_lease_seconds * 1000);
-  const access = new AccessService(repositories);
+  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, jobSettings);
+  const duplicates = new DuplicateService(repositories, access, jobSettings, log);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
@@ -185,7 +193,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
     books,
-    duplicates: new DuplicateService(repositories, access),
+    duplicates,
     folders: new FolderBrowser(),
     series,
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
@@ -199,9 +207,11 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   };
 }
 
-/** Background work that runs while the server runs: queued scans, schedules, watched libraries. */
+/** Background work that runs while the server runs: queued scans and jobs, schedules, watched libraries. */
 export async function startBackgroundWork(services: Services): Promise<void> {
   await services.scans.start();
+  await services.thumbnails.start();
+  await services.duplicates.start();
   await services.schedules.start();
   await services.watcher.start();
 }
@@ -211,4 +221,5 @@ export async function stopBackgroundWork(services: Services): Promise<void> {
   services.schedules.stop();
   await services.scans.stop();
   await services.thumbnails.stop();
+  await services.duplicates.stop();
 }

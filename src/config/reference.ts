@@ -29,7 +29,7 @@ function typeName(schema: TSchema): string {
 }
 
 function defaultText(key: string, schema: TSchema): string {
-  if (key === "scanner.concurrency") return "number of CPU cores";
+  if (key === "scanner.concurrency" || key === "files.thumbnail_concurrency") return "number of CPU cores";
   const value = schema.default;
   if (value === undefined) return "required";
   if (value === "") return "(empty)";

@@ -132,6 +132,8 @@ export const ConfigSchema = T.Object(
       cover_dir: T.String({ default: "" }),
       thumbnail_format: T.Union([T.Literal("webp"), T.Literal("jpeg")], { default: "webp" }),
       thumbnail_height: T.Integer({ minimum: 32, maximum: 4096, default: 400 }),
+      /** Thumbnails a process that runs jobs makes at once (the queue is shared by every such process). */
+      thumbnail_concurrency: T.Integer({ minimum: 1, maximum: 64, default: availableParallelism() }),
       max_cover_upload_bytes: T.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
       /** Rendered (PDF) and resized pages. Empty = <application.data_dir>/page-cache */
       page_cache_dir: T.String({ default: "" }),
@@ -179,6 +181,13 @@ export const ConfigSchema = T.Object(
        * this long after its last heartbeat (PostgreSQL with several instances).
        */
       job_lease_seconds: T.Number({ minimum: 0.3, maximum: 3600, default: 30 }),
+      /**
+       * A scan that fails for a transient cause (past transient_retry_seconds) is queued again
+       * up to this many times, waiting retry_backoff_seconds, then twice that, and so on; 0 =
+       * it ends failed at once. Thumbnail and duplicate detection jobs are retried the same way.
+       */
+      retry_attempts: T.Integer({ minimum: 0, maximum: 20, default: 3 }),
+      retry_backoff_seconds: T.Number({ minimum: 0.1, maximum: 86_400, default: 60 }),
     }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */

@@ -11,6 +11,7 @@ import { DuplicateRepository } from "./repositories/duplicates";
 import { InventoryRepository } from "./repositories/inventory";
 import { LibraryRepository } from "./repositories/libraries";
 import { JobFireRepository } from "./repositories/job-fires";
+import { JobRepository } from "./repositories/jobs";
 import { ScanRepository } from "./repositories/scans";
 import { SharingTagRepository } from "./repositories/sharing-tags";
 import { ApiKeyRepository } from "./repositories/api-keys";
@@ -29,6 +30,7 @@ export interface Repositories {
   libraries: LibraryRepository;
   scans: ScanRepository;
   jobFires: JobFireRepository;
+  jobs: JobRepository;
   catalogue: CatalogueRepository;
   refreshTokens: RefreshTokenRepository;
   apiKeys: ApiKeyRepository;
@@ -62,6 +64,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       libraries: new LibraryRepository(database),
       scans: new ScanRepository(database),
       jobFires: new JobFireRepository(database),
+      jobs: new JobRepository(database),
       catalogue: new CatalogueRepository(database),
       refreshTokens: new RefreshTokenRepository(database),
       apiKeys: new ApiKeyRepository(database),
@@ -91,6 +94,7 @@ export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/user
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";
 export { ZERO_COUNTERS } from "./repositories/scans";
+export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { unavailability, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";

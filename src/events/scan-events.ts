@@ -3,7 +3,7 @@
  * each connected client subscribes. Progress is throttled per scan (at most one event every
  * 250 ms, the last state always delivered); lifecycle events are never dropped.
  */
-export type ScanEventName = "scan.started" | "scan.progress" | "scan.completed" | "scan.failed" | "scan.cancelled";
+export type ScanEventName = "scan.started" | "scan.progress" | "scan.completed" | "scan.failed" | "scan.cancelled" | "scan.retrying";
 
 export interface ScanEvent<T = unknown> {
   id: number;

@@ -2,10 +2,20 @@
  * Duplicate detection across libraries: by SHA-256 of the file, and by metadata (same series
  * name and number in different libraries). Results are stored; listing filters them through the
  * caller's visibility (a group shows only books the caller may see, and needs two of them).
+ *
+ * Detection is a leased job (`jobs`, kind `duplicates`, one row: src/jobs/leased-jobs.ts) run by
+ * a process that runs jobs, one detection at a time across every process and instance; asking
+ * while one is queued joins it, asking while one runs runs it once more afterwards. The asking
+ * request waits up to `waitMs` for the outcome, so a detection that is quick answers as it is.
  */
-import type { BookView, Repositories } from "../db";
+import type { BookView, JobRecord, Repositories } from "../db";
 import type { AccessService } from "../access/visibility";
+import { LeasedJobs, type LeasedJobSettings } from "../jobs/leased-jobs";
+import type { Logger } from "../logging/logger";
 import type { Caller } from "./books";
+
+/** The key of the one duplicate detection job. */
+const DETECTION = "all";
 
 export interface DuplicateGroup {
   id: string;
@@ -14,18 +24,77 @@ export interface DuplicateGroup {
   books: BookView[];
 }
 
+/** The latest detection; the counts (of the groups the caller can see) once it completed. */
+export interface DuplicateDetection {
+  status: "idle" | JobRecord["status"];
+  requestedAt: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  failureReason: string | null;
+  hashGroups: number | null;
+  metadataGroups: number | null;
+}
+
 export class DuplicateService {
+  private readonly jobs: LeasedJobs;
+
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessService,
-  ) {}
+    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "concurrency">,
+    log: Logger,
+    /** How long `detect` waits for the outcome before answering with the job's state. */
+    private readonly waitMs = 30_000,
+  ) {
+    const detect = async () => {
+      const found = await repositories.duplicates.detect();
+      log.info("duplicate detection ran", found);
+      return undefined;
+    };
+    this.jobs = new LeasedJobs(repositories, "duplicates", { ...jobSettings, concurrency: 1, keepFinished: true }, detect, log);
+  }
 
-  /** Detects afresh; the counts are of the groups the caller can see (as `list` shows them). */
-  async detect(caller: Caller): Promise<{ hashGroups: number; metadataGroups: number }> {
-    await this.repositories.duplicates.detect();
-    const groups = await this.list(caller);
-    const count = (kind: DuplicateGroup["kind"]) => groups.filter((group) => group.kind === kind).length;
-    return { hashGroups: count("hash"), metadataGroups: count("metadata") };
+  /** This process runs queued detections (role all or worker). */
+  start(): Promise<void> {
+    return this.jobs.start();
+  }
+
+  stop(): Promise<void> {
+    return this.jobs.stop();
+  }
+
+  /** Queues a detection and waits for it (up to `waitMs`): its state, with the counts once completed. */
+  async detect(caller: Caller): Promise<DuplicateDetection> {
+    await this.repositories.jobs.enqueue("duplicates", [DETECTION]);
+    this.jobs.kick();
+    const deadline = Date.now() + this.waitMs;
+    let job = await this.repositories.jobs.find("duplicates", DETECTION);
+    while (job && (job.status === "pending" || job.status === "running") && Date.now() < deadline) {
+      await Bun.sleep(50);
+      job = await this.repositories.jobs.find("duplicates", DETECTION);
+    }
+    return this.toDetection(caller, job);
+  }
+
+  async detection(caller: Caller): Promise<DuplicateDetection> {
+    return this.toDetection(caller, await this.repositories.jobs.find("duplicates", DETECTION));
+  }
+
+  private async toDetection(caller: Caller, job: JobRecord | undefined): Promise<DuplicateDetection> {
+    let counts = { hashGroups: null as number | null, metadataGroups: null as number | null };
+    if (job?.status === "completed") {
+      const groups = await this.list(caller);
+      const count = (kind: DuplicateGroup["kind"]) => groups.filter((group) => group.kind === kind).length;
+      counts = { hashGroups: count("hash"), metadataGroups: count("metadata") };
+    }
+    return {
+      status: job?.status ?? "idle",
+      requestedAt: job?.requestedAt.toISOString() ?? null,
+      startedAt: job?.startedAt?.toISOString() ?? null,
+      completedAt: job?.completedAt?.toISOString() ?? null,
+      failureReason: job?.lastError ?? null,
+      ...counts,
+    };
   }
 
   async list(caller: Caller): Promise<DuplicateGroup[]> {

@@ -8,16 +8,20 @@
  * holds (ScanRepository.failAbandoned); the next scan of the library completes the work (the
  * catalogue only ever holds whole books).
  *
+ * A scan that fails for a transient cause (the database away, a full disk: ./transient.ts) past
+ * the scanner's own per-book retries is queued again, up to `retry.maxAttempts - 1` times,
+ * waiting `retry.backoffMs` and then twice as long each time (`run_after`); any process that
+ * runs jobs may claim it then. Any other failure ends the scan `failed`.
+ *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
  * looks at the queue every `pollMs`, which is also how it sees a cancellation made elsewhere.
  */
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
 import { ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
+import { INSTANCE_ID, type LeasedJobSettings } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
@@ -65,7 +69,9 @@ export class ScanService implements LibraryObserver {
   private runsScans = false;
   private poller: ReturnType<typeof setInterval> | undefined;
   /** Who holds a scan this process runs: readable by an operator looking at the scans table. */
-  private readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly instanceId = INSTANCE_ID;
+  /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly repositories: Repositories,
@@ -73,13 +79,15 @@ export class ScanService implements LibraryObserver {
     private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
-    /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
-    private readonly leaseMs = 30_000,
+    /** The lease, and the retries of a scan after a transient failure (scanner.retry_*). */
+    private readonly retry: Pick<LeasedJobSettings, "leaseMs" | "maxAttempts" | "backoffMs">,
     /** How long the final write of a scan is retried while the database is away. */
     private readonly finalWriteBudgetMs = 120_000,
     /** How often the runner looks for scans queued or cancelled by other processes. */
     private readonly pollMs = 1000,
-  ) {}
+  ) {
+    this.leaseMs = retry.leaseMs;
+  }
 
   /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */
   async start(): Promise<void> {
@@ -148,6 +156,7 @@ export class ScanService implements LibraryObserver {
   async status(libraryId: string): Promise<ScanStatusDto> {
     if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
     const scan = await this.repositories.scans.latestForLibrary(libraryId);
+    await this.thumbnails.countPending();
     return scan ? this.toDto(scan) : this.idleStatus(libraryId);
   }
 
@@ -266,7 +275,7 @@ export class ScanService implements LibraryObserver {
 
     let persistedAt = Date.now();
     let persisting: Promise<unknown> = Promise.resolve();
-    let outcome: { status: "completed" | "failed" | "cancelled"; reason: string | null };
+    let outcome: ScanOutcome;
     try {
       await this.scanner.scan(
         library,
@@ -290,8 +299,9 @@ export class ScanService implements LibraryObserver {
       );
       outcome = { status: "completed", reason: null };
     } catch (error) {
-      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : { status: "failed", reason: failureReason(error) };
+      outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : this.failedOutcome(scan, error);
       if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
+      else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason });
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     clearInterval(heartbeat);
@@ -302,7 +312,7 @@ export class ScanService implements LibraryObserver {
         log.warn("scan stopped: another instance took it over after this one's lease expired");
         return;
       }
-      await this.finish(scan, counters, outcome.status, outcome.reason, log);
+      await this.finish(scan, counters, outcome, log);
       log.info(`scan ${outcome.status}`, { ...counters });
       if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
         await this.repositories.catalogue.optimize().catch((error) => log.warn("planner statistics not refreshed", { error }));
@@ -314,18 +324,28 @@ export class ScanService implements LibraryObserver {
   }
 
   /**
-   * Records the final state, retrying while the database is away (up to `finalWriteBudgetMs`),
-   * and always announces it: a scan must never stay `running` because its last write failed.
-   * If the database stays away past the budget, the row is fixed at the next start.
+   * A failure's outcome: a transient cause queues the scan again while it has retries left
+   * (after `backoffMs`, doubling with each retry); anything else fails it.
    */
-  private async finish(
-    scan: ScanRecord,
-    counters: ScanCounters,
-    status: "completed" | "failed" | "cancelled",
-    failureReason: string | null,
-    log: Logger,
-  ): Promise<void> {
-    const changes = { ...counters, status, failureReason, completedAt: new Date() };
+  private failedOutcome(scan: ScanRecord, error: unknown): ScanOutcome {
+    const cause = error instanceof TransientFailure ? error.message : transientCause(error);
+    const retries = this.retry.maxAttempts - 1;
+    if (!cause || scan.retries >= retries) return { status: "failed", reason: failureReason(error) };
+    const runAfter = new Date(Date.now() + this.retry.backoffMs * 2 ** scan.retries);
+    return { status: "retrying", reason: `${cause}; retry ${scan.retries + 1} of ${retries} at ${runAfter.toISOString()}`, runAfter };
+  }
+
+  /**
+   * Records the final state (or the scan queued again), retrying while the database is away (up
+   * to `finalWriteBudgetMs`), and always announces it: a scan must never stay `running` because
+   * its last write failed. If the database stays away past the budget, the row is fixed at the
+   * next start.
+   */
+  private async finish(scan: ScanRecord, counters: ScanCounters, outcome: ScanOutcome, log: Logger): Promise<void> {
+    const changes: Partial<ScanRecord> =
+      outcome.status === "retrying"
+        ? { ...counters, status: "pending", failureReason: outcome.reason, retries: scan.retries + 1, runAfter: outcome.runAfter, owner: null, leaseExpiresAt: null }
+        : { ...counters, status: outcome.status, failureReason: outcome.reason, completedAt: new Date() };
     let finished: ScanRecord | undefined;
     const deadline = Date.now() + this.finalWriteBudgetMs;
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
@@ -341,8 +361,8 @@ export class ScanService implements LibraryObserver {
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
-    const name = status === "completed" ? "scan.completed" : status === "failed" ? "scan.failed" : "scan.cancelled";
-    this.events.publish(scan.id, name, this.toDto(finished ?? { ...scan, ...changes }));
+    await this.thumbnails.countPending().catch(() => undefined);
+    this.events.publish(scan.id, `scan.${outcome.status}`, this.toDto(finished ?? { ...scan, ...changes }));
   }
 
   private idleStatus(libraryId: string): ScanStatusDto {
@@ -388,6 +408,11 @@ export class ScanService implements LibraryObserver {
     };
   }
 }
+
+/** How a scan ended; `retrying`: queued again after a transient failure, to run after `runAfter`. */
+type ScanOutcome =
+  | { status: "completed" | "failed" | "cancelled"; reason: string | null }
+  | { status: "retrying"; reason: string; runAfter: Date };
 
 /** What the scan status says about a failure: the cause an operator can act on. */
 function failureReason(error: unknown): string {

@@ -1,21 +1,25 @@
 /**
- * Thumbnails are made after cataloguing, in a background queue, so a scan never waits for
- * image work. Files are kept in the thumbnail store (files.storage: a folder or a bucket) as
- * <first two id characters>/<book id>.<ext> and can always be regenerated; a failure becomes a
- * `thumbnail` book error. A transient failure (a full disk, no file handles, the database or the
- * bucket away) is not the book's fault: it is not recorded, the next request tries again, and
- * the queue retries it after the next scan; a thumbnail made clears the book's earlier
- * thumbnail errors.
+ * Thumbnails are made after cataloguing, as leased jobs in the database (`jobs`, kind
+ * `thumbnail`, key = book id: src/jobs/leased-jobs.ts), so a scan never waits for image work,
+ * the work survives the process that asked for it, and any process that runs jobs makes them,
+ * `concurrency` at a time. Files are kept in the thumbnail store (files.storage: a folder or a
+ * bucket) as <first two id characters>/<book id>.<ext> and can always be regenerated; a failure
+ * becomes a `thumbnail` book error. A transient failure (a full disk, no file handles, the
+ * database or the bucket away) is not the book's fault: it is not recorded, and the job is
+ * retried with backoff, and at once when a scan of this process ends (the cause may have gone,
+ * as it did for the scan); a thumbnail made clears the book's earlier thumbnail errors. A
+ * request that needs a thumbnail now has it made by the process that answers (`generate`).
  */
 import type { Repositories } from "../db";
 import { PAGE_IMAGE_TYPES } from "../formats/images";
 import type { FormatRegistry } from "../formats/registry";
+import { LeasedJobs, type LeasedJobSettings } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { FileStore } from "../storage/file-store";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
 import { toBookAnalysisError } from "../formats/registry";
 import { openableFile } from "./book-files";
-import { transientCause } from "./transient";
+import { transientCause, TransientFailure } from "./transient";
 
 export interface ThumbnailSettings {
   store: FileStore;
@@ -23,21 +27,29 @@ export interface ThumbnailSettings {
   height: number;
 }
 
+/** How long books asked for gather before they are written to the queue together. */
+const GATHER_MS = 100;
+/** Books gathered past this many are written at once. */
+const GATHER_MAX = 500;
+
 export class ThumbnailQueue {
-  private readonly queue: string[] = [];
-  private readonly queued = new Set<string>();
-  private running: Promise<void> | undefined;
   private readonly making = new Map<string, Promise<string | null>>();
   /**
    * Books whose thumbnail failed (recorded as a book error once): a request for their thumbnail
    * does not try, and record, the same failure again until a scan queues the book anew.
    */
   private readonly failedBooks = new Set<string>();
-  /** Books whose thumbnail failed for a transient reason: queued again when a scan ends. */
-  private readonly retryLater = new Set<string>();
+  /**
+   * Books asked for and not yet in the database: a scan changes many books a second, and one
+   * statement queues them all. Kept (and written again) while the database is away.
+   */
+  private readonly gathered = new Set<string>();
+  private writing: Promise<void> | undefined;
+  /** Jobs waiting after a transient failure, made due when a scan ends. */
+  private retryingNow: Promise<void> | undefined;
+  private writeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly jobs: LeasedJobs;
   private stopped = false;
-  /** While a scan catalogues, thumbnails wait: the catalogue comes first (see ScanService). */
-  private paused = false;
   made = 0;
   failed = 0;
 
@@ -45,69 +57,110 @@ export class ThumbnailQueue {
     private readonly repositories: Repositories,
     private readonly formats: FormatRegistry,
     private readonly settings: ThumbnailSettings,
+    jobSettings: Omit<LeasedJobSettings, "keepFinished">,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.jobs = new LeasedJobs(repositories, "thumbnail", { ...jobSettings, keepFinished: false }, (job) => this.makeForQueue(job.key), log);
+  }
 
+  /** Thumbnails waiting or being made, in every process (as last counted) and not yet queued here. */
   get pending(): number {
-    return this.queue.length;
+    return this.jobs.queued + this.gathered.size;
+  }
+
+  /** Counts the queue now (scan status, metrics). */
+  async countPending(): Promise<number> {
+    this.jobs.queued = await this.repositories.jobs.countActive("thumbnail");
+    return this.pending;
   }
 
   enqueue(bookId: string): void {
     // Queued again after a scan re-read the book: a past failure no longer holds.
     this.failedBooks.delete(bookId);
-    if (this.stopped || this.queued.has(bookId)) return;
-    this.queued.add(bookId);
-    this.queue.push(bookId);
-    this.kick();
+    if (this.stopped) return;
+    this.gathered.add(bookId);
+    if (this.gathered.size >= GATHER_MAX) this.writeGathered();
+    else this.writeTimer ??= setTimeout(() => this.writeGathered(), GATHER_MS);
   }
 
+  /** This process makes queued thumbnails (role all or worker). */
+  start(): Promise<void> {
+    return this.jobs.start();
+  }
+
+  /** While a scan catalogues in this process, it starts no thumbnail: the catalogue comes first (see ScanService). */
   pause(): void {
-    this.paused = true;
+    this.jobs.pause();
   }
 
   resume(): void {
-    this.paused = false;
-    const retries = [...this.retryLater];
-    this.retryLater.clear();
-    for (const bookId of retries) this.enqueue(bookId);
-    this.kick();
+    this.jobs.resume();
+    this.retryingNow = this.repositories.jobs
+      .retryNow("thumbnail")
+      .then(
+        () => this.jobs.kick(),
+        () => undefined, // The database is away: the backoff still runs its course.
+      )
+      .finally(() => (this.retryingNow = undefined));
   }
 
-  private kick(): void {
-    if (this.paused || this.stopped) return;
-    this.running ??= this.drain().finally(() => (this.running = undefined));
-  }
-
-  /** Resolves once the queue is empty (tests, shutdown). */
+  /** Resolves once the books asked for are queued and this process has no thumbnail left to make now (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    this.writeGathered();
+    while (this.writing) await this.writing;
+    await this.retryingNow;
+    await this.jobs.idle();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.queue.length = 0;
-    await this.idle();
+    this.writeGathered();
+    while (this.writing) await this.writing;
+    await this.jobs.stop();
   }
 
-  private async drain(): Promise<void> {
-    while (!this.paused) {
-      const bookId = this.queue.shift();
-      if (bookId === undefined) return;
-      this.queued.delete(bookId);
-      try {
-        await this.make(bookId);
-      } catch (error) {
-        // A database failure for one book (or one purged meanwhile) must not stop the queue.
-        this.log.error("thumbnail queue: a book could not be processed", { bookId, error: error as Error });
-      }
+  private writeGathered(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    if (this.writing || this.gathered.size === 0) return;
+    const books = [...this.gathered];
+    this.gathered.clear();
+    this.writing = this.repositories.jobs
+      .enqueue("thumbnail", books)
+      .then(
+        () => this.jobs.kick(),
+        (error) => {
+          for (const bookId of books) if (this.gathered.size < 100_000) this.gathered.add(bookId);
+          this.log.warn("thumbnails could not be queued; trying again", { books: books.length, cause: transientCause(error) ?? (error as Error).message });
+          if (!this.stopped) this.writeTimer ??= setTimeout(() => this.writeGathered(), 1000);
+        },
+      )
+      .finally(() => {
+        this.writing = undefined;
+        if (this.gathered.size > 0) this.writeTimer ??= setTimeout(() => this.writeGathered(), GATHER_MS);
+      });
+  }
+
+  /** A queued job: undefined when done (made, or failed and recorded), else the transient cause to retry it later. */
+  private async makeForQueue(bookId: string): Promise<string | undefined> {
+    try {
+      await this.make(bookId);
+      return undefined;
+    } catch (error) {
+      if (error instanceof TransientFailure) return error.message;
+      throw error;
     }
   }
 
   /** Makes the book's thumbnail now, for a request that needs it: its path under the folder, or null on failure. */
-  generate(bookId: string): Promise<string | null> {
+  async generate(bookId: string): Promise<string | null> {
     // Made now, so the queue need not make it again (and change the file under a client's ETag).
-    if (this.queued.delete(bookId)) this.queue.splice(this.queue.indexOf(bookId), 1);
-    return this.make(bookId);
+    this.gathered.delete(bookId);
+    await this.repositories.jobs.dropPending("thumbnail", bookId);
+    return this.make(bookId).catch((error) => {
+      if (error instanceof TransientFailure) return null;
+      throw error;
+    });
   }
 
   /** One making per book at a time: a request and the queue asking together share the work (and the .tmp file). */
@@ -141,9 +194,8 @@ export class ThumbnailQueue {
       this.failed++;
       const transient = transientCause(error);
       if (transient) {
-        if (this.retryLater.size < 100_000) this.retryLater.add(bookId);
         this.log.warn("thumbnail not made, will retry", { bookId, cause: transient });
-        return null;
+        throw new TransientFailure(transient, { cause: error });
       }
       if (this.failedBooks.size >= 100_000) this.failedBooks.clear();
       this.failedBooks.add(bookId);

@@ -117,7 +117,7 @@ export class Metrics {
     return {
       ...byStatus,
       lastCompletedAt: lastCompletedAt?.toISOString() ?? null,
-      thumbnailsPending: this.thumbnails.pending,
+      thumbnailsPending: await this.thumbnails.countPending(),
       thumbnailsMade: this.thumbnails.made,
       thumbnailsFailed: this.thumbnails.failed,
     };
@@ -155,13 +155,13 @@ export class Metrics {
     const thumbnails = this.thumbnails;
     new Gauge({
       name: "longbox_thumbnails_pending",
-      help: "Thumbnails waiting in the background queue",
+      help: "Thumbnails waiting or being made in the job queue (every process)",
       registers: adminOnly,
-      collect() {
-        this.set(thumbnails.pending);
+      async collect() {
+        this.set(await thumbnails.countPending());
       },
     });
-    // The queue keeps its own totals; these counters mirror them at scrape time.
+    // This process's totals (the queue is shared); these counters mirror them at scrape time.
     new Counter({
       name: "longbox_thumbnails_made_total",
       help: "Thumbnails made since the start",

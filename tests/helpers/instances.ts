@@ -1,6 +1,7 @@
 /**
  * Several `longbox serve` processes (instances) on one test database and one configuration:
- * `start()` starts one more (from source), `stop()` ends them all and drops the database.
+ * `start(...args)` starts one more (from source; e.g. `start("--role", "worker")`), `stop()`
+ * ends them all and drops the database.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +20,10 @@ export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Recor
   const started: ServerProcess[] = [];
   return {
     database,
-    async start(): Promise<ServerProcess> {
-      const server = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "", ...env } });
+    /** application.data_dir of every instance (thumbnails, covers). */
+    dataDir: join(dir, "data"),
+    async start(...args: string[]): Promise<ServerProcess> {
+      const server = await startServerProcess([...command, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
       started.push(server);
       return server;
     },

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, asc, max, lt, or, isNull } from "drizzle-orm";
+import { and, count, desc, eq, inArray, asc, max, lt, lte, or, isNull } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import { claimingRead, lockingRead } from "./row-lock";
@@ -36,6 +36,9 @@ export interface ScanRecord extends ScanCounters {
   /** The process running the scan (its instance id) and until when it holds it. */
   owner?: string | null;
   leaseExpiresAt?: Date | null;
+  /** Times the scan was queued again after a transient failure, and when it may run next. */
+  retries: number;
+  runAfter: Date | null;
 }
 
 export const ZERO_COUNTERS: ScanCounters = {
@@ -97,6 +100,8 @@ export class ScanRepository {
         requestedAt: new Date(),
         startedAt: null,
         completedAt: null,
+        retries: 0,
+        runAfter: null,
         ...ZERO_COUNTERS,
       };
       await this.db.insert(this.t).values(record);
@@ -128,7 +133,8 @@ export class ScanRepository {
   }
 
   /**
-   * Claims the oldest pending scan, or a running one whose owner's lease expired (the owner
+   * Claims the oldest pending scan that is due (a scan queued again after a transient failure
+   * waits for its `runAfter`), or a running one whose owner's lease expired (the owner
    * died), for `owner` until `leaseMs` from now: it becomes running. On PostgreSQL the row is
    * claimed with FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows;
    * SQLite serialises writers. Returns the claimed scan and whether it was taken over.
@@ -136,7 +142,8 @@ export class ScanRepository {
   async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean } | undefined> {
     return this.database.transaction(async () => {
       const now = new Date();
-      const claimable = or(eq(this.t.status, "pending"), and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, now))));
+      const due = or(isNull(this.t.runAfter), lte(this.t.runAfter, now));
+      const claimable = or(and(eq(this.t.status, "pending"), due), and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, now))));
       const [candidate] = await claimingRead(
         this.database,
         this.db.select().from(this.t).where(claimable).orderBy(asc(this.t.requestedAt), asc(this.t.id)).limit(1),

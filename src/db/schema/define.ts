@@ -342,8 +342,42 @@ export function defineSchema(d: SchemaKit) {
       owner: d.text("owner"),
       /** Until when the owner holds the scan: renewed while it runs, taken over once past. */
       leaseExpiresAt: time("lease_expires_at"),
+      /** Times the scan was queued again after a transient failure (scanner.retry_attempts bounds it). */
+      retries: d.integer("retries").notNull().default(0),
+      /** A scan queued again after a transient failure waits until then (null: runs when claimed). */
+      runAfter: time("run_after"),
     },
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
+  );
+
+  /**
+   * Background work other than scans, as leased jobs (src/jobs/leased-jobs.ts): a book's
+   * thumbnail (key = book id), duplicate detection (key = "all"). One row per (kind, key), so
+   * asking again joins the queued job; a process that runs jobs claims rows (FOR UPDATE SKIP
+   * LOCKED on PostgreSQL) and holds them under a lease, renewed while it works; a row whose
+   * lease expired (its process died) is claimed again by another. Thumbnail rows go once done;
+   * the duplicate detection row stays, as the state of the latest detection.
+   */
+  const jobs = d.table(
+    "jobs",
+    {
+      id: id(),
+      kind: d.text("kind", { enum: ["thumbnail", "duplicates"] }).notNull(),
+      key: d.text("key").notNull(),
+      status: d.text("status", { enum: ["pending", "running", "completed", "failed"] }).notNull(),
+      /** Claims so far (takeovers included); reset when the job is asked for anew. */
+      attempts: d.integer("attempts").notNull().default(0),
+      /** When the job was last asked for: a job asked for again while it runs runs once more. */
+      requestedAt: time("requested_at").notNull(),
+      /** Not claimed before then: a transient failure's backoff. */
+      runAfter: time("run_after").notNull(),
+      startedAt: time("started_at"),
+      completedAt: time("completed_at"),
+      owner: d.text("owner"),
+      leaseExpiresAt: time("lease_expires_at"),
+      lastError: d.text("last_error"),
+    },
+    (t) => [d.uniqueIndex("jobs_kind_key_uq").on(t.kind, t.key), d.index("jobs_claim_idx").on(t.kind, t.status, t.runAfter)],
   );
 
   /**
@@ -392,5 +426,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { jobs, jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -11,12 +11,22 @@ export function duplicateRoutes(services: Services) {
     .post(
       "/scan",
       async ({ caller, set }) => {
-        const found = await duplicates.detect(caller.user);
+        const detection = await duplicates.detect(caller.user);
         set.status = 202;
-        return { status: "completed", ...found };
+        return detection;
       },
-      { auth: "user", detail: { summary: "Detect duplicate books; counts the groups the caller can see", tags: ["duplicates"] } },
+      {
+        auth: "user",
+        detail: {
+          summary: "Queue a duplicate detection and wait up to 30 s for it; once completed, counts the groups the caller can see",
+          tags: ["duplicates"],
+        },
+      },
     )
+    .get("/scan", async ({ caller }) => duplicates.detection(caller.user), {
+      auth: "user",
+      detail: { summary: "The latest duplicate detection's state", tags: ["duplicates"] },
+    })
     .get(
       "",
       async ({ caller }) => {

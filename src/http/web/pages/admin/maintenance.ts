@@ -37,16 +37,27 @@ export function adminMaintenancePages(services: Services, guard: WebPageGuard) {
       "/admin/duplicates",
       async ({ viewer, query }) => {
         const groups = await services.duplicates.list(viewer.user);
-        const notice = query.found ? `Found ${query.found} groups of duplicates.` : undefined;
+        const notice = query.found
+          ? `Found ${query.found} groups of duplicates.`
+          : query.detection
+            ? `Duplicate detection is ${query.detection}; reload this page to see what it found.`
+            : undefined;
         return page("pages/admin/duplicates", { title: "Duplicates", viewer, section: "/admin/duplicates", groups, notice });
       },
-      { page: "admin", query: t.Object({ found: t.Optional(t.String({ maxLength: 12 })) }) },
+      {
+        page: "admin",
+        query: t.Object({
+          found: t.Optional(t.String({ maxLength: 12 })),
+          detection: t.Optional(t.Union([t.Literal("pending"), t.Literal("running"), t.Literal("failed")])),
+        }),
+      },
     )
     .post(
       "/admin/duplicates/detect",
       async ({ viewer, request }) => {
-        const found = await services.duplicates.detect(viewer.user);
-        return redirectTo(request, `/admin/duplicates?found=${found.hashGroups + found.metadataGroups}`);
+        const detection = await services.duplicates.detect(viewer.user);
+        if (detection.status === "completed") return redirectTo(request, `/admin/duplicates?found=${(detection.hashGroups ?? 0) + (detection.metadataGroups ?? 0)}`);
+        return redirectTo(request, `/admin/duplicates?detection=${detection.status}`);
       },
       { page: "admin", body: CsrfOnlyBody },
     );

@@ -1,0 +1,206 @@
+/**
+ * The job queue for background work other than scans (the `jobs` table), the same on both
+ * databases: one row per (kind, key), claimed with FOR UPDATE SKIP LOCKED on PostgreSQL (SQLite
+ * serialises its writers), held under a lease its owner renews, claimed again by another process
+ * once the lease expired. Every write of a claimed job is conditional on its owner, so a process
+ * that lost a job cannot undo the new owner's work.
+ */
+import { and, asc, count, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import type { Database } from "../database";
+import { newId } from "../ids";
+import { claimingRead } from "./row-lock";
+
+export type JobKind = "thumbnail" | "duplicates";
+export type JobState = "pending" | "running" | "completed" | "failed";
+
+export interface JobRecord {
+  id: string;
+  kind: JobKind;
+  key: string;
+  status: JobState;
+  attempts: number;
+  requestedAt: Date;
+  runAfter: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  owner: string | null;
+  leaseExpiresAt: Date | null;
+  lastError: string | null;
+}
+
+export interface ClaimedJob {
+  job: JobRecord;
+  /** Claimed from an owner whose lease expired (it died or stalled). */
+  takenOver: boolean;
+}
+
+export class JobRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.handle();
+  }
+
+  private get t() {
+    return this.database.tables.jobs;
+  }
+
+  /**
+   * Asks for the jobs (kind, key) of these keys, in one statement. A key already pending joins
+   * (and runs now, past any backoff); a finished one is pending again; a running one stays with
+   * its owner but gets a new `requestedAt`, so its owner runs it once more when it finishes
+   * (what the job read may be out of date).
+   */
+  async enqueue(kind: JobKind, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const now = new Date();
+    const t = this.t;
+    const running = sql`${t.status} = 'running'`;
+    await this.database.transaction(() =>
+      this.db
+        .insert(t)
+        .values([...new Set(keys)].map((key) => ({ id: newId(), kind, key, status: "pending" as const, attempts: 0, requestedAt: now, runAfter: now })))
+        .onConflictDoUpdate({
+          target: [t.kind, t.key],
+          set: {
+            requestedAt: now,
+            runAfter: now,
+            status: sql`case when ${running} then ${t.status} else 'pending' end`,
+            attempts: sql`case when ${running} then ${t.attempts} else 0 end`,
+            lastError: sql`case when ${running} then ${t.lastError} else null end`,
+          },
+        }),
+    );
+  }
+
+  async find(kind: JobKind, key: string): Promise<JobRecord | undefined> {
+    const [row] = await this.db.select().from(this.t).where(and(eq(this.t.kind, kind), eq(this.t.key, key)));
+    return row;
+  }
+
+  /** Jobs of `kind` waiting or running (the queue's length, for status and metrics). */
+  async countActive(kind: JobKind): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(this.t)
+      .where(and(eq(this.t.kind, kind), inArray(this.t.status, ["pending", "running"])));
+    return row?.n ?? 0;
+  }
+
+  /** Jobs of `kind` some process could claim now (pending and due, or running past its lease). */
+  async countClaimable(kind: JobKind): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(this.t).where(this.claimable(kind, new Date()));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Claims up to `limit` jobs of `kind` for `owner` until `leaseMs` from now, oldest request
+   * first: pending ones that are due, and running ones whose lease expired. Each claim counts as
+   * an attempt.
+   */
+  async claim(kind: JobKind, owner: string, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
+    return this.database.transaction(async () => {
+      const now = new Date();
+      const candidates = await claimingRead(
+        this.database,
+        this.db.select().from(this.t).where(this.claimable(kind, now)).orderBy(asc(this.t.requestedAt), asc(this.t.id)).limit(limit),
+      );
+      if (candidates.length === 0) return [];
+      const claimed = await this.db
+        .update(this.t)
+        .set({ status: "running", owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), startedAt: now, attempts: sql`${this.t.attempts} + 1` })
+        .where(inArray(this.t.id, candidates.map((candidate) => candidate.id)))
+        .returning();
+      const wasRunning = new Set(candidates.filter((candidate) => candidate.status === "running").map((candidate) => candidate.id));
+      return claimed.map((job) => ({ job, takenOver: wasRunning.has(job.id) }));
+    });
+  }
+
+  /** The owner's heartbeat for the jobs it works on (those it still holds). */
+  async renewLeases(owner: string, ids: readonly string[], leaseMs: number): Promise<void> {
+    await this.database.transaction(() =>
+      this.db
+        .update(this.t)
+        .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
+        .where(and(inArray(this.t.id, [...ids]), eq(this.t.owner, owner), eq(this.t.status, "running"))),
+    );
+  }
+
+  /**
+   * Ends a job its owner ran: `outcome` null = completed, else failed saying why. A job asked for
+   * again meanwhile (its `requestedAt` moved) is pending again instead. `keep` = false deletes
+   * an ended job (thumbnails: the book records the outcome); true keeps it as the latest state.
+   */
+  async finish(job: JobRecord, owner: string, failure: string | null, keep: boolean): Promise<void> {
+    const held = and(eq(this.t.id, job.id), eq(this.t.owner, owner), eq(this.t.status, "running"));
+    await this.database.transaction(async () => {
+      const [again] = await this.db
+        .update(this.t)
+        .set({ status: "pending", owner: null, leaseExpiresAt: null, attempts: 0, runAfter: new Date() })
+        .where(and(held, ne(this.t.requestedAt, job.requestedAt)))
+        .returning({ id: this.t.id });
+      if (again) return;
+      if (!keep) {
+        await this.db.delete(this.t).where(held);
+        return;
+      }
+      await this.db
+        .update(this.t)
+        .set({ status: failure === null ? "completed" : "failed", lastError: failure, completedAt: new Date(), owner: null, leaseExpiresAt: null })
+        .where(held);
+    });
+  }
+
+  /** A transient failure: the job waits until `runAfter`, then any process may claim it again. */
+  async retryLater(job: JobRecord, owner: string, runAfter: Date, cause: string): Promise<void> {
+    await this.database.transaction(() =>
+      this.db
+        .update(this.t)
+        .set({ status: "pending", owner: null, leaseExpiresAt: null, runAfter, lastError: cause })
+        .where(and(eq(this.t.id, job.id), eq(this.t.owner, owner), eq(this.t.status, "running"))),
+    );
+  }
+
+  /** Pending jobs of `kind` waiting out a backoff are due now (a sign that the cause may have gone). */
+  async retryNow(kind: JobKind): Promise<void> {
+    const now = new Date();
+    await this.database.transaction(() =>
+      this.db
+        .update(this.t)
+        .set({ runAfter: now })
+        .where(and(eq(this.t.kind, kind), eq(this.t.status, "pending"), gt(this.t.runAfter, now))),
+    );
+  }
+
+  /** A pending job done some other way (a thumbnail made for a request): it need not run. */
+  async dropPending(kind: JobKind, key: string): Promise<void> {
+    await this.database.transaction(() =>
+      this.db.delete(this.t).where(and(eq(this.t.kind, kind), eq(this.t.key, key), eq(this.t.status, "pending"))),
+    );
+  }
+
+  /**
+   * At the start of a process that runs jobs on SQLite, where it is the only one: the running
+   * jobs belonged to a process that stopped, so they are pending again at once instead of after
+   * their lease. On PostgreSQL other live instances may hold jobs: expired leases do the work.
+   */
+  async releaseAbandoned(): Promise<number> {
+    if (this.database.dialect !== "sqlite") return 0;
+    return this.database.transaction(async () => {
+      const rows = await this.db
+        .update(this.t)
+        .set({ status: "pending", owner: null, leaseExpiresAt: null })
+        .where(eq(this.t.status, "running"))
+        .returning({ id: this.t.id });
+      return rows.length;
+    });
+  }
+
+  private claimable(kind: JobKind, now: Date) {
+    const t = this.t;
+    return and(
+      eq(t.kind, kind),
+      or(and(eq(t.status, "pending"), lte(t.runAfter, now)), and(eq(t.status, "running"), or(isNull(t.leaseExpiresAt), lt(t.leaseExpiresAt, now)))),
+    );
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Thumbnails and duplicate detection are leased jobs in the database (issue #18, item 1), on
+ * both databases, between real `longbox serve` processes: a scan requested through a web-role
+ * process has its thumbnails made by a worker-role process (files.thumbnail_concurrency at a
+ * time); duplicate detection asked through the web process runs once, in a process with jobs;
+ * a worker killed (SIGKILL) while making thumbnails leaves the jobs it held to the next one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PASSWORD } from "../helpers/auth";
+import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
+import { makeCbz, tempFolder } from "../helpers/library";
+import { processClient, waitFor, type ProcessCall } from "../helpers/server-processes";
+import type { ServerProcess } from "../../scripts/server-process";
+import { queryDatabase } from "../helpers/sql";
+
+async function comicsFolder(books: number, seed: number): Promise<string> {
+  const root = tempFolder();
+  for (let index = 1; index <= books; index++) {
+    await makeCbz(join(root, `Series ${index % 10}`, `Issue ${index}.cbz`), { seed: seed + index, pages: 2 });
+  }
+  return root;
+}
+
+async function adminToken(call: ProcessCall): Promise<string> {
+  await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
+  const { body } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+  return body.token as string;
+}
+
+async function scanToEnd(call: ProcessCall, token: string, libraryId: string): Promise<any> {
+  const { status, body: requested } = await call("POST", `/api/v1/libraries/${libraryId}/scan`, token);
+  expect(status).toBe(202);
+  let final: any;
+  await waitFor(
+    async () => {
+      final = (await call("GET", `/api/v1/libraries/${libraryId}/scan-status`, token)).body;
+      return final.scanId === requested.scanId && ["completed", "failed", "cancelled"].includes(final.status);
+    },
+    "the scan to end",
+    120_000,
+  );
+  return final;
+}
+
+/** Instances on a fresh database of `kind` (a lease of 1.5 s) and a folder of `books` comics, for one describe block. */
+function processesWithComics(kind: DatabaseKind, books: number, seed: number, thumbnailConcurrency: number) {
+  const setup = { instances: undefined as unknown as Instances, libraryRoot: "" };
+  beforeAll(async () => {
+    setup.instances = await instancesOnOneDatabase(kind, {
+      scanner: { concurrency: 1, job_lease_seconds: 1.5 },
+      files: { thumbnail_concurrency: thumbnailConcurrency },
+    });
+    setup.libraryRoot = await comicsFolder(books, seed);
+  }, 120_000);
+  afterAll(async () => setup.instances?.stop());
+  return {
+    setup,
+    count: async (query: string) => Number((await queryDatabase(setup.instances.database.target, query))[0]!.n),
+  };
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`leased jobs between processes [${kind}]`, () => {
+    const BOOKS = 120;
+    const { setup, count } = processesWithComics(kind, BOOKS, 70_000, 2);
+    let web: ServerProcess;
+    let worker: ServerProcess;
+
+    test("a scan requested through a web-role process: a worker-role process makes its thumbnails, two at a time", async () => {
+      web = await setup.instances.start("--role", "web");
+      worker = await setup.instances.start("--role", "worker");
+      expect(worker.url).toBe("");
+      const call = processClient(web.url);
+      const token = await adminToken(call);
+      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "thumbs", path: setup.libraryRoot });
+
+      // Sample the queue while the worker drains it: at most thumbnail_concurrency (2) at once, and 2 at some point.
+      let sampling = true;
+      let mostRunning = 0;
+      const sampler = (async () => {
+        while (sampling) {
+          mostRunning = Math.max(mostRunning, await count("SELECT count(*) AS n FROM jobs WHERE kind = 'thumbnail' AND status = 'running'"));
+          await Bun.sleep(5);
+        }
+      })();
+      const scanned = await scanToEnd(call, token, library.id);
+      expect(scanned).toMatchObject({ status: "completed", booksAdded: BOOKS });
+      await waitFor(async () => (await count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL")) === BOOKS, "every thumbnail", 60_000);
+      sampling = false;
+      await sampler;
+      expect(mostRunning).toBe(2);
+      expect(await count("SELECT count(*) AS n FROM jobs WHERE kind = 'thumbnail'")).toBe(0);
+      // The web process ran no job: the worker's database rows and files are all there is.
+      const [row] = await queryDatabase(setup.instances.database.target, "SELECT thumbnail_path FROM books LIMIT 1");
+      expect(existsSync(join(setup.instances.dataDir, "thumbnails", String(row!.thumbnail_path)))).toBe(true);
+      expect(web.output()).not.toContain("scan started");
+      expect(worker.output()).toContain("scan started");
+      const status = (await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
+      expect(status.thumbnailsPending).toBe(0);
+    }, 240_000);
+
+    test("duplicate detection asked through the web process runs once, in a process with jobs", async () => {
+      // PostgreSQL: two workers poll the queue, one runs it. SQLite: one process runs jobs.
+      const workers = kind === "postgres" ? [worker, await setup.instances.start("--role", "worker")] : [worker];
+      const call = processClient(web.url);
+      const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+      const token = session.token as string;
+      const other = tempFolder();
+      mkdirSync(join(other, "Copies"), { recursive: true });
+      copyFileSync(join(setup.libraryRoot, "Series 1", "Issue 1.cbz"), join(other, "Copies", "Issue 1 again.cbz"));
+      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "copies", path: other });
+      expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
+      expect((await call("GET", "/api/v1/duplicates/scan", token)).body.status).toBe("idle");
+
+      const { status, body } = await call("POST", "/api/v1/duplicates/scan", token);
+      expect(status).toBe(202);
+      expect(body).toMatchObject({ status: "completed", failureReason: null });
+      const runs = [web, ...workers].map((process) => process.output().match(/duplicate detection ran/g)?.length ?? 0);
+      expect(runs.reduce((sum, n) => sum + n, 0)).toBe(1);
+      expect(runs[0]).toBe(0);
+      const { body: found } = await call("GET", "/api/v1/duplicates", token);
+      const copy = found.groups.find((group: any) => group.books.some((book: any) => book.filePath.endsWith("Issue 1 again.cbz")));
+      expect(copy).toMatchObject({ kind: "hash" });
+      expect(body.hashGroups).toBe(found.groups.filter((group: any) => group.kind === "hash").length);
+      expect((await call("GET", "/api/v1/duplicates/scan", token)).body).toMatchObject({ status: "completed", hashGroups: body.hashGroups });
+    }, 120_000);
+  });
+
+  describe(`a worker killed while making thumbnails [${kind}]`, () => {
+    const BOOKS = 200;
+    const { setup, count } = processesWithComics(kind, BOOKS, 80_000, 1);
+
+    test("SIGKILL mid-thumbnails: the jobs it held are made by the next process with jobs", async () => {
+      const web = await setup.instances.start("--role", "web");
+      const doomed = await setup.instances.start("--role", "worker");
+      const call = processClient(web.url);
+      const token = await adminToken(call);
+      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "killed", path: setup.libraryRoot });
+      expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
+      const made = () => count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL");
+      await waitFor(async () => (await made()) >= 10, "some thumbnails", 60_000);
+      doomed.child.kill("SIGKILL");
+      await doomed.child.exited;
+      const left = BOOKS - (await made());
+      expect(left).toBeGreaterThan(0);
+      // What the killed process held stays claimed by it: nobody else makes it before its lease ends.
+      const held = await queryDatabase(setup.instances.database.target, `SELECT key FROM jobs WHERE status = 'running' AND owner LIKE '%:${doomed.child.pid}:%'`);
+      expect(held.length).toBe(1);
+
+      const heir = await setup.instances.start("--role", "worker");
+      await waitFor(async () => (await made()) === BOOKS, "every thumbnail after the kill", 120_000);
+      expect(await count("SELECT count(*) AS n FROM jobs")).toBe(0);
+      const heldBook = String(held[0]!.key);
+      const [book] = await queryDatabase(setup.instances.database.target, `SELECT thumbnail_path FROM books WHERE id = '${heldBook}'`);
+      expect(book!.thumbnail_path).not.toBeNull();
+      // SQLite: the only process with jobs queues the dead one's jobs again as it starts; PostgreSQL:
+      // other instances may be alive, so the job is taken over once its lease expired.
+      expect(heir.output()).toContain(kind === "sqlite" ? "jobs of a stopped process queued again" : "job taken over");
+      // The book whose job was interrupted is made once, without a book error.
+      expect(await count("SELECT count(*) AS n FROM book_errors WHERE error_type = 'thumbnail'")).toBe(0);
+    }, 300_000);
+  });
+}
