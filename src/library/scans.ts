@@ -305,6 +305,9 @@ export class ScanService implements LibraryObserver {
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     clearInterval(heartbeat);
+    // Cataloguing is over: thumbnails go on before the final status is published, so that whoever
+    // sees the scan end and then waits for its thumbnails finds them queued, not paused.
+    this.thumbnails.resume();
     try {
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
@@ -319,7 +322,6 @@ export class ScanService implements LibraryObserver {
       }
     } finally {
       this.running = undefined;
-      this.thumbnails.resume();
     }
   }
 

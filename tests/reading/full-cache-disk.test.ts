@@ -79,7 +79,9 @@ forEachDatabase("caches on a full disk", (server) => {
     expect((await server().json("GET", "/api/v1/books/errors", undefined, admin)).body.totalBooksWithErrors).toBe(1);
     expect((await server().fetch(`/api/v1/books/${books[0]!.id}/thumbnail`, { headers: admin })).status).toBe(200);
     expect((await server().json("GET", "/api/v1/books/errors", undefined, admin)).body.totalBooksWithErrors).toBe(0);
-    expect(thumbnailFiles(books)).toHaveLength(1);
+    expect(thumbnailFiles(books)).toContain(`${books[0]!.id}.webp`);
+    // The other book's job may already have been retried by now (leased jobs retry on their own,
+    // with backoff); at the latest the next scan makes it.
     expect(await scan(server(), admin, libraryId)).toMatchObject({ status: "completed", booksAdded: 0, booksUpdated: 0 });
     await server().server.services.thumbnails.idle();
     expect(thumbnailFiles(books)).toHaveLength(2);
