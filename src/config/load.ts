@@ -69,7 +69,17 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const key = pointerToKey(firstError.path);
     throw new ConfigError(`invalid configuration value for ${key || "(root)"}: ${firstError.message}`);
   }
-  return { config: withDefaults as Config, path, notices };
+  const config = withDefaults as Config;
+  rejectInconsistentKeys(config);
+  return { config, path, notices };
+}
+
+/** Keys that are valid alone but not together (what one key's schema cannot say). */
+function rejectInconsistentKeys(config: Config): void {
+  // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
+  if (config.email.smtp_password && !config.email.smtp_username) {
+    throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");
+  }
 }
 
 /** The configuration file with the `config.local.yaml` beside it merged on top. */

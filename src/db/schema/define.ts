@@ -383,6 +383,7 @@ export function defineSchema(d: SchemaKit) {
     {
       state: d.text("state").primaryKey(),
       providerId: d.text("provider_id").notNull(),
+      /** The PKCE verifier and the nonce, sealed by src/auth/secret-box.ts (never in clear). */
       codeVerifier: d.text("code_verifier").notNull(),
       nonce: d.text("nonce").notNull(),
       redirectUri: d.text("redirect_uri").notNull(),
