@@ -195,7 +195,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     progress,
     publications: new PublicationService(books, bookFiles, formats),
     koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
-    koreaderSync: new KoreaderSyncService(books, progress, formats),
+    koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
   };
 }
 
