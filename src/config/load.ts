@@ -70,12 +70,17 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     throw new ConfigError(`invalid configuration value for ${key || "(root)"}: ${firstError.message}`);
   }
   const config = withDefaults as Config;
-  rejectInconsistentKeys(config);
+  rejectUnusableSettings(config);
   return { config, path, notices };
 }
 
-/** Keys that are valid alone but not together (what one key's schema cannot say). */
-function rejectInconsistentKeys(config: Config): void {
+/** What the schema of one key cannot say: values that must parse, keys that need each other. */
+function rejectUnusableSettings(config: Config): void {
+  const baseUrl = config.application.base_url;
+  // Links, redirect URIs and paging paths are built from it (src/http/client-address.ts).
+  if (baseUrl && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? "")) {
+    throw new ConfigError(`application.base_url must be an absolute http(s) URL such as https://books.example.org/longbox, got "${baseUrl}"`);
+  }
   // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
   if (config.email.smtp_password && !config.email.smtp_username) {
     throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");

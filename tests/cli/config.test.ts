@@ -119,6 +119,16 @@ describe("configuration", () => {
     expect(result.stderr).not.toContain("short-key");
   });
 
+  test("an application.base_url that is no absolute http(s) URL stops with exit 2", async () => {
+    for (const baseUrl of ["books.example.org/longbox", "ftp://books.example.org/"]) {
+      const { path } = configDir(`application:\n  base_url: ${baseUrl}\n`);
+      const result = await runLongbox(["config", "check", "--config", path]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("application.base_url must be an absolute http(s) URL");
+    }
+    expect((await effective("application:\n  base_url: https://books.example.org/longbox/\n")).application.base_url).toBe("https://books.example.org/longbox/");
+  });
+
   test("an email password without a username stops with exit 2", async () => {
     const { path } = configDir("email:\n  smtp_host: mail.example.org\n  smtp_password: mailpw\n");
     const result = await runLongbox(["config", "check", "--config", path]);
