@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import type { LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
-import { resolveJwtSecret } from "./config/secrets";
+import { resolveEncryptionKey, resolveJwtSecret } from "./config/secrets";
 import { openDataLayer } from "./db";
 import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
@@ -72,9 +72,13 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   mkdirSync(paths.dataDir, { recursive: true });
   const { secret, generated } = resolveJwtSecret(config, paths.jwtSecretFile);
   if (generated) log.info("generated a new JWT signing secret", { file: paths.jwtSecretFile });
+  const encryption = resolveEncryptionKey(config, paths.encryptionKeyFile);
+  if (encryption.generated) {
+    log.info("generated a new key for the secrets stored in the database (set encryption_key to choose it)", { file: paths.encryptionKeyFile });
+  }
 
   const data = await openMigratedDataLayer(loaded, log);
-  const services = await createServices({ config, paths, jwtSecret: secret, log, ...data }).catch(async (error) => {
+  const services = await createServices({ config, paths, jwtSecret: secret, encryptionKey: encryption.secret, log, ...data }).catch(async (error) => {
     await data.database.close().catch(() => undefined);
     throw error;
   });

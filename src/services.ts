@@ -12,6 +12,7 @@ import { SmtpMailer } from "./auth/mailer";
 import { OidcService } from "./auth/oidc";
 import { PasswordChanges } from "./auth/password-change";
 import { passwordHasherFor, type PasswordHasher } from "./auth/passwords";
+import { SecretBox } from "./auth/secret-box";
 import { RefreshTokens } from "./auth/refresh-tokens";
 import { RegistrationService } from "./auth/registration";
 import { Sessions } from "./auth/sessions";
@@ -91,6 +92,8 @@ export interface ServiceInputs {
   config: Config;
   paths: DataPaths;
   jwtSecret: string;
+  /** Encrypts the secrets stored in the database (src/auth/secret-box.ts). */
+  encryptionKey: string;
   log: Logger;
   database: Database;
   repositories: Repositories;
@@ -180,7 +183,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     apiKeys,
     authenticator: new Authenticator(repositories, accessTokens, apiKeys, login, cookieSessions, auth.email_confirmation_required),
     registration: new RegistrationService(config, repositories, users, new SmtpMailer(config.email), log),
-    oidc: new OidcService(auth.oidc.providers, repositories, sessions, log),
+    oidc: new OidcService(auth.oidc.providers, repositories, sessions, new SecretBox(inputs.encryptionKey), log),
     formats,
     scanEvents,
     readingEvents,
@@ -203,7 +206,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     progress,
     publications: new PublicationService(books, bookFiles, formats),
     koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
-    koreaderSync: new KoreaderSyncService(books, progress, formats),
+    koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
   };
 }
 

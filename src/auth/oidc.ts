@@ -3,7 +3,9 @@
  * nonce. The pending sign-in (state, nonce, PKCE verifier, redirect URI) stays on the server, in
  * the database (the callback may reach another process or instance), keyed by the state and
  * usable once within PENDING_TTL_MS: a callback whose state is not one we issued is refused
- * before anything is sent to the provider.
+ * before anything is sent to the provider. The verifier and the nonce are stored encrypted
+ * (./secret-box.ts), bound to their state; one that cannot be opened (written under another
+ * encryption key) refuses the sign-in like an expired one.
  *
  * The callback finds the account by (provider, subject); else links it to the account with the
  * same email when the provider says the email is verified; else creates one. Membership of the
@@ -12,9 +14,10 @@
  */
 import * as client from "openid-client";
 import type { OidcProviderConfig } from "../config/schema";
-import type { Repositories, UserRecord } from "../db";
+import type { PendingSignInRecord, Repositories, UserRecord } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { Logger } from "../logging/logger";
+import { UnreadableSecretError, type SecretBox } from "./secret-box";
 import type { LoginResult, Sessions } from "./sessions";
 
 export interface OidcProviderSummary {
@@ -27,6 +30,9 @@ const PENDING_TTL_MS = 10 * 60 * 1000;
 const MAX_PENDING = 10_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
+/** Binds a sealed secret to its pending sign-in and column: it opens nowhere else. */
+const sealContext = (state: string, column: string) => `oidc_pending_sign_ins.${column}:${state}`;
+
 const signInFailed = (reason: string) => new DomainError("Unauthorized", `single sign-on failed: ${reason}`);
 
 export class OidcService {
@@ -37,6 +43,7 @@ export class OidcService {
     providers: OidcProviderConfig[],
     private readonly repositories: Repositories,
     private readonly sessions: Sessions,
+    private readonly secrets: SecretBox,
     private readonly log: Logger,
   ) {
     this.providers = new Map(providers.map((provider) => [provider.id, provider]));
@@ -55,7 +62,8 @@ export class OidcService {
     const nonce = client.randomNonce();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + PENDING_TTL_MS);
-    await this.repositories.pendingSignIns.save({ state, providerId, codeVerifier, nonce, redirectUri, expiresAt }, now, MAX_PENDING);
+    const sealed = { codeVerifier: this.secrets.seal(codeVerifier, sealContext(state, "code_verifier")), nonce: this.secrets.seal(nonce, sealContext(state, "nonce")) };
+    await this.repositories.pendingSignIns.save({ state, providerId, ...sealed, redirectUri, expiresAt }, now, MAX_PENDING);
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
       scope: provider.scopes.join(" "),
@@ -76,6 +84,7 @@ export class OidcService {
     }
     const providerError = callbackQuery.get("error");
     if (providerError) throw signInFailed(`the provider answered ${providerError}`);
+    const { codeVerifier, nonce } = this.openSecrets(providerId, state, pending);
 
     const configuration = await this.configuration(provider);
     const callbackUrl = new URL(pending.redirectUri);
@@ -85,7 +94,7 @@ export class OidcService {
       const tokens = await client.authorizationCodeGrant(
         configuration,
         callbackUrl,
-        { pkceCodeVerifier: pending.codeVerifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true },
+        { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true },
         { redirect_uri: pending.redirectUri },
       );
       const idClaims = tokens.claims();
@@ -100,6 +109,26 @@ export class OidcService {
     }
     const user = await this.accountFor(provider, claims);
     return this.sessions.start(user);
+  }
+
+  /** The pending sign-in's verifier and nonce in clear; a sign-in whose secrets do not open is refused. */
+  private openSecrets(providerId: string, state: string, pending: PendingSignInRecord): { codeVerifier: string; nonce: string } {
+    try {
+      return {
+        codeVerifier: this.secrets.open(pending.codeVerifier, sealContext(state, "code_verifier")),
+        nonce: this.secrets.open(pending.nonce, sealContext(state, "nonce")),
+      };
+    } catch (error) {
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      const otherKey = error.reason === "other-key";
+      this.log.warn(
+        otherKey
+          ? "OIDC sign-in refused: it was started under another encryption key (the key changed, or the instances do not share encryption_key)"
+          : "OIDC sign-in refused: its stored secrets do not open (altered, or written by an older version)",
+        { provider: providerId },
+      );
+      throw signInFailed("the sign-in attempt can no longer be read on this server; please sign in again");
+    }
   }
 
   private async accountFor(provider: OidcProviderConfig, claims: Record<string, unknown>): Promise<UserRecord> {

@@ -69,7 +69,22 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const key = pointerToKey(firstError.path);
     throw new ConfigError(`invalid configuration value for ${key || "(root)"}: ${firstError.message}`);
   }
-  return { config: withDefaults as Config, path, notices };
+  const config = withDefaults as Config;
+  rejectUnusableSettings(config);
+  return { config, path, notices };
+}
+
+/** What the schema of one key cannot say: values that must parse, keys that need each other. */
+function rejectUnusableSettings(config: Config): void {
+  const baseUrl = config.application.base_url;
+  // Links, redirect URIs and paging paths are built from it (src/http/client-address.ts).
+  if (baseUrl && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? "")) {
+    throw new ConfigError(`application.base_url must be an absolute http(s) URL such as https://books.example.org/longbox, got "${baseUrl}"`);
+  }
+  // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
+  if (config.email.smtp_password && !config.email.smtp_username) {
+    throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");
+  }
 }
 
 /** The configuration file with the `config.local.yaml` beside it merged on top. */

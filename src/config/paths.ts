@@ -10,6 +10,7 @@ export interface DataPaths {
   pageCacheDir: string;
   archiveCacheDir: string;
   jwtSecretFile: string;
+  encryptionKeyFile: string;
 }
 
 export function dataPaths(config: Config): DataPaths {
@@ -23,5 +24,6 @@ export function dataPaths(config: Config): DataPaths {
     pageCacheDir: orDefault(config.files.page_cache_dir, "page-cache"),
     archiveCacheDir: orDefault(config.files.archive_cache_dir, "archive-cache"),
     jwtSecretFile: join(dataDir, "jwt-secret"),
+    encryptionKeyFile: join(dataDir, "encryption-key"),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The JWT signing secret, and masking of secrets for display.
+ * The secrets the service needs at start (the JWT signing secret, the database encryption key),
+ * and masking of secrets for display.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,33 +10,62 @@ import { SECRET_KEYS, type Config } from "./schema";
 
 export const MIN_SECRET_BYTES = 32;
 
+/** A secret the service needs at start, and where it comes from when the configuration has none. */
+interface SecretSource {
+  /** The configuration key, named in errors. */
+  key: string;
+  /** What the secret is, for messages. */
+  what: string;
+  configured: string;
+  /** Where a generated secret is kept, in the data folder. */
+  file: string;
+}
+
 /**
  * Returns the configured secret, or the one generated earlier into the data folder, or a new
  * one (written there with mode 0600). `generated` tells the caller to log that it happened.
  */
-export function resolveJwtSecret(config: Config, secretFile: string): { secret: string; generated: boolean } {
-  assertSecretsStrong(config);
-  const configured = config.auth.jwt_secret;
-  if (configured) return { secret: configured, generated: false };
-  if (existsSync(secretFile)) {
-    const stored = readFileSync(secretFile, "utf8").trim();
+function resolveSecret({ key, what, configured, file }: SecretSource): { secret: string; generated: boolean } {
+  if (configured) {
+    assertStrong(key, configured);
+    return { secret: configured, generated: false };
+  }
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
     if (Buffer.byteLength(stored, "utf8") < MIN_SECRET_BYTES) {
-      throw new ConfigError(`the stored JWT secret in ${secretFile} is under ${MIN_SECRET_BYTES} bytes; delete the file to generate a new one`);
+      throw new ConfigError(`the stored ${what} in ${file} is under ${MIN_SECRET_BYTES} bytes; delete the file to generate a new one`);
     }
     return { secret: stored, generated: false };
   }
   const secret = randomBytes(48).toString("base64url");
-  mkdirSync(dirname(secretFile), { recursive: true });
-  writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 });
-  chmodSync(secretFile, 0o600);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
   return { secret, generated: true };
+}
+
+/** The JWT signing secret: auth.jwt_secret, else `<data_dir>/jwt-secret`. */
+export function resolveJwtSecret(config: Config, secretFile: string): { secret: string; generated: boolean } {
+  return resolveSecret({ key: "auth.jwt_secret", what: "JWT secret", configured: config.auth.jwt_secret, file: secretFile });
+}
+
+/**
+ * The key that encrypts secrets stored in the database (src/auth/secret-box.ts):
+ * encryption_key (SERVICE_ENCRYPTION_KEY), else `<data_dir>/encryption-key`.
+ */
+export function resolveEncryptionKey(config: Config, keyFile: string): { secret: string; generated: boolean } {
+  return resolveSecret({ key: "encryption_key", what: "encryption key", configured: config.encryption_key, file: keyFile });
 }
 
 /** Refuses configured secrets too weak to use (`serve` and `config check` alike). */
 export function assertSecretsStrong(config: Config): void {
-  const configured = config.auth.jwt_secret;
-  if (configured && Buffer.byteLength(configured, "utf8") < MIN_SECRET_BYTES) {
-    throw new ConfigError(`auth.jwt_secret is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`);
+  if (config.auth.jwt_secret) assertStrong("auth.jwt_secret", config.auth.jwt_secret);
+  if (config.encryption_key) assertStrong("encryption_key", config.encryption_key);
+}
+
+function assertStrong(key: string, secret: string): void {
+  if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
+    throw new ConfigError(`${key} is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`);
   }
 }
 

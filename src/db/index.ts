@@ -22,6 +22,7 @@ import { UserRepository } from "./repositories/users";
 import { MetadataEditRepository } from "./repositories/metadata-edits";
 import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
+import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
 import { LoginFailureRepository, PendingSignInRepository } from "./repositories/sign-in-state";
 
@@ -44,6 +45,7 @@ export interface Repositories {
   series: SeriesQueryRepository;
   progress: ProgressRepository;
   koreaderKeys: KoreaderKeyRepository;
+  unmatchedKoreaderProgress: UnmatchedKoreaderProgressRepository;
   edits: MetadataEditRepository;
   loginFailures: LoginFailureRepository;
   pendingSignIns: PendingSignInRepository;
@@ -78,6 +80,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       series: new SeriesQueryRepository(database),
       progress: new ProgressRepository(database),
       koreaderKeys: new KoreaderKeyRepository(database),
+      unmatchedKoreaderProgress: new UnmatchedKoreaderProgressRepository(database),
       edits: new MetadataEditRepository(database),
       loginFailures: new LoginFailureRepository(database),
       pendingSignIns: new PendingSignInRepository(database),
@@ -90,6 +93,7 @@ export { isUuid } from "./ids";
 export type { ApiKeyRecord } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
 export type { PendingSignInRecord } from "./repositories/sign-in-state";
+export type { UnmatchedKoreaderRecord } from "./repositories/koreader-unmatched-progress";
 export type { NewUser, Role, UserChanges, UserRecord } from "./repositories/users";
 export type { LibraryRecord, NewLibrary, ReadingDirection, SeriesStrategy } from "./repositories/libraries";
 export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTrigger } from "./repositories/scans";

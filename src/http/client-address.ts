@@ -30,7 +30,19 @@ export function requestOrigin(request: Request, trustProxy: boolean): string {
   }
 }
 
-/** application.base_url when configured, else the origin the request was addressed to. */
+/**
+ * application.base_url when configured, else the origin the request was addressed to: scheme,
+ * host and any path prefix, without a trailing slash.
+ */
 export function publicOrigin(request: Request, baseUrl: string, trustProxy: boolean): string {
   return baseUrl ? baseUrl.replace(/\/+$/, "") : requestOrigin(request, trustProxy);
+}
+
+/**
+ * The path prefix of the public address (`/longbox` for application.base_url
+ * `https://host/longbox`; empty without one): a reverse proxy that strips it forwards requests
+ * without it, so paths sent back to clients must put it back.
+ */
+export function publicPathPrefix(baseUrl: string): string {
+  return baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
 }

@@ -1,15 +1,18 @@
 /**
  * Paged lists, per the contract: query `page` (1-based, default 1, at most MAX_PAGE) and
  * `pageSize` (default 50, at most 500); anything else is a 400 (see `integerQuery`), answered with the spec's PaginatedResponse. Link URLs are
- * absolute paths with the rest of the query preserved.
+ * absolute paths with the rest of the query preserved, under the path prefix of
+ * `application.base_url` (a proxy may serve the service under `/longbox` and strip that).
  *
  *   .get("/api/v1/things", async ({ query, request }) => {
  *     const page = pageRequest(query);
  *     const { rows, total } = await things.list(page.offset, page.pageSize);
- *     return paginated(request, page, total, rows.map(toThingDto));
+ *     return paginated(request, services.config.application, page, total, rows.map(toThingDto));
  *   }, { query: pagingQuery })
  */
 import { t } from "elysia";
+import type { Config } from "../config/schema";
+import { publicPathPrefix } from "./client-address";
 import { IntegerQuery, integerQuery, type IntegerRange } from "./params";
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -46,12 +49,19 @@ export function pageRequest(query: { page?: string; pageSize?: string }): PageRe
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
-export function paginated<T>(request: Request, { page, pageSize }: PageRequest, total: number, data: T[]): PaginatedResponse<T> {
+export function paginated<T>(
+  request: Request,
+  application: Pick<Config["application"], "base_url">,
+  { page, pageSize }: PageRequest,
+  total: number,
+  data: T[],
+): PaginatedResponse<T> {
   const totalPages = Math.ceil(total / pageSize);
   const url = new URL(request.url);
+  const prefix = publicPathPrefix(application.base_url);
   const link = (target: number) => {
     url.searchParams.set("page", String(target));
-    return `${url.pathname}?${url.searchParams.toString()}`;
+    return `${prefix}${url.pathname}?${url.searchParams.toString()}`;
   };
   const last = Math.max(totalPages, 1);
   return {

@@ -12,8 +12,16 @@
  * Only books the caller may see are found: a hidden book is unknown here. When one document id
  * names several visible books (the same file in two libraries), a push records the position on
  * each of them and a pull answers the most recent.
+ *
+ * A document that names no visible book is kept as the official kosync server keeps any: the
+ * position is stored per user and document id (unmatched progress) and pulled back as pushed,
+ * so a device's books that Longbox does not have never raise sync errors. Once a visible book
+ * has that id (catalogued later, or made visible), the next pull or push of the document takes
+ * the stored position over: a pull records it as the book's read progress unless the book has
+ * newer progress (last writer wins), a push supersedes it; either way it is then dropped.
  */
-import type { BookView, ProgressRecord } from "../db";
+import type { BookView, ProgressRecord, Repositories, UnmatchedKoreaderRecord } from "../db";
+import { DomainError } from "../errors";
 import type { FormatRegistry } from "../formats/registry";
 import type { BookService, Caller } from "./books";
 import type { ProgressService, ProgressUpdate } from "./progress";
@@ -35,29 +43,66 @@ export interface KoreaderRecordedPosition extends KoreaderPosition {
 const LONGBOX_DEVICE = "Longbox";
 /** More books than this under one document id is not a real library; the rest are ignored. */
 const MAX_BOOKS_PER_DOCUMENT = 20;
+/** Bounds what one account can store for unknown documents; its least recently pushed go first. */
+const MAX_UNMATCHED_PER_USER = 5000;
 
 export class KoreaderSyncService {
   constructor(
+    private readonly repositories: Repositories,
     private readonly books: BookService,
     private readonly progress: ProgressService,
     private readonly formats: FormatRegistry,
   ) {}
 
-  /** The caller's position in the document; null when the book is unknown (or hidden) or unread. */
+  /** The caller's position in the document; null when they have none there. */
   async pull(caller: Caller, document: string): Promise<KoreaderRecordedPosition | null> {
+    let books = await this.booksNamed(caller, document);
+    const unmatched = await this.repositories.unmatchedKoreaderProgress.find(caller.id, document);
+    if (unmatched) {
+      if (books.length === 0 || !(await this.adopt(caller, document, books, unmatched))) {
+        return { ...unmatched, timestamp: epochSeconds(unmatched.updatedAt) };
+      }
+      books = await this.booksNamed(caller, document);
+    }
     let latest: { book: BookView; progress: ProgressRecord } | undefined;
-    for (const book of await this.booksNamed(caller, document)) {
+    for (const book of books) {
       if (book.progress && (!latest || book.progress.updatedAt > latest.progress.updatedAt)) latest = { book, progress: book.progress };
     }
     return latest ? this.describe(latest.book, latest.progress) : null;
   }
 
-  /** Records the position on the books the document id names; null when there is none (or it is hidden). */
-  async push(caller: Caller, document: string, position: KoreaderPosition): Promise<{ timestamp: number } | null> {
+  /** Records the position on the books the document id names, or for the document alone when none is visible. */
+  async push(caller: Caller, document: string, position: KoreaderPosition): Promise<{ timestamp: number }> {
     const books = await this.booksNamed(caller, document);
+    if (books.length === 0) {
+      const stored = await this.repositories.unmatchedKoreaderProgress.save(caller.id, document, position, MAX_UNMATCHED_PER_USER);
+      return { timestamp: epochSeconds(stored.updatedAt) };
+    }
     let recorded: ProgressRecord | undefined;
     for (const book of books) recorded = await this.progress.record(caller, book, this.toUpdate(book, position));
-    return recorded ? { timestamp: epochSeconds(recorded.updatedAt) } : null;
+    // Whatever was pushed before the book was known is older than this.
+    await this.repositories.unmatchedKoreaderProgress.delete(caller.id, document);
+    return { timestamp: epochSeconds(recorded!.updatedAt) };
+  }
+
+  /**
+   * Takes a position pushed while no visible book had this id over as the books' read progress
+   * and drops it, or just drops it when one of the books has newer progress (last writer wins).
+   * False when a book refuses the position (say, it has no pages): it stays stored, and is
+   * still what the device pulls.
+   */
+  private async adopt(caller: Caller, document: string, books: BookView[], stored: UnmatchedKoreaderRecord): Promise<boolean> {
+    const newerThere = books.some((book) => book.progress && book.progress.updatedAt >= stored.updatedAt);
+    if (!newerThere) {
+      try {
+        for (const book of books) await this.progress.record(caller, book, this.toUpdate(book, stored));
+      } catch (error) {
+        if (error instanceof DomainError) return false;
+        throw error;
+      }
+    }
+    await this.repositories.unmatchedKoreaderProgress.delete(caller.id, document);
+    return true;
   }
 
   private async booksNamed(caller: Caller, document: string): Promise<BookView[]> {

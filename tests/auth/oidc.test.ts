@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load";
+import { createLogger } from "../../src/logging/logger";
+import { startServer } from "../../src/server";
 import { forEachDatabase, type TestServer } from "../helpers/server";
+import { rawQuery } from "../helpers/sql";
 import { adminSession, bearer } from "../helpers/auth";
 import { ADMIN_GROUP, CLIENT_ID, CLIENT_SECRET, startIdentityProvider, TestBrowser } from "./support/oidc-provider";
 
@@ -29,6 +37,33 @@ async function signIn(server: TestServer, subject: string) {
   const browser = new TestBrowser();
   const callback = await browser.signInAtProvider(await beginAtLongbox(server, browser), subject);
   return finishAtLongbox(browser, callback);
+}
+
+/** The key the suite's server encrypts stored secrets with. */
+const ENCRYPTION_KEY = "oidc-suite-encryption-key-0123456789abcdef";
+
+/**
+ * A second server on the same database as `server` with another encryption key (its own data
+ * folder): a misconfigured second instance, or the same server after the key changed.
+ */
+async function serverWithOtherKey(server: TestServer) {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-other-key-"));
+  const settings = JSON.parse(readFileSync(server.configPath, "utf8"));
+  settings.application.data_dir = join(dir, "data");
+  settings.encryption_key = "another-encryption-key-fedcba9876543210";
+  const configPath = join(dir, "config.json");
+  writeFileSync(configPath, JSON.stringify(settings));
+  const logs: string[] = [];
+  const log = createLogger({ level: "debug", format: "text", sink: (line) => void logs.push(line) });
+  const running = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log });
+  return {
+    url: running.url,
+    logs,
+    async stop() {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const me = async (server: TestServer, token: string) => (await server.json("GET", "/api/v1/auth/me", undefined, bearer(token))).body;
@@ -162,6 +197,79 @@ forEachDatabase(
       expect((await finishAtLongbox(browser, callback)).params.error).toBe("Unauthorized");
     });
 
+    test("a pending sign-in holds its PKCE verifier and nonce encrypted, and still completes", async () => {
+      idp.accounts.set("sub-sealed", { preferred_username: "sealed" });
+      const browser = new TestBrowser();
+      const authorization = await beginAtLongbox(server(), browser);
+      const state = authorization.searchParams.get("state")!;
+      const nonce = authorization.searchParams.get("nonce")!;
+      // Observation only: what a copy of the database would show.
+      const [row] = await rawQuery(server(), "SELECT code_verifier, nonce FROM oidc_pending_sign_ins WHERE state = $1", state);
+      const stored = { verifier: String(row!.code_verifier), nonce: String(row!.nonce) };
+      // The verifier is what hashes to the challenge the provider got: the stored value does not.
+      const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+      expect(challengeOf(stored.verifier)).not.toBe(authorization.searchParams.get("code_challenge"));
+      expect(stored.nonce).not.toContain(nonce);
+      for (const value of [stored.verifier, stored.nonce]) expect(value).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      // Two attempts never store the same ciphertext (fresh IVs).
+      const other = (await beginAtLongbox(server(), new TestBrowser())).searchParams.get("state")!;
+      const [otherRow] = await rawQuery(server(), "SELECT code_verifier FROM oidc_pending_sign_ins WHERE state = $1", other);
+      expect(otherRow!.code_verifier).not.toBe(stored.verifier);
+
+      const callback = await browser.signInAtProvider(authorization, "sub-sealed");
+      const { params } = await finishAtLongbox(browser, callback);
+      expect((await me(server(), params.token!)).username).toBe("sealed");
+      // The configured key was used: none was generated into the data folder.
+      expect(existsSync(join(server().server.services.paths.dataDir, "encryption-key"))).toBe(false);
+    });
+
+    test("secrets moved to another pending sign-in do not open there: that sign-in is refused", async () => {
+      idp.accounts.set("sub-swap", { preferred_username: "swapped" });
+      const donor = (await beginAtLongbox(server(), new TestBrowser())).searchParams.get("state")!;
+      const browser = new TestBrowser();
+      const authorization = await beginAtLongbox(server(), browser);
+      await rawQuery(
+        server(),
+        "UPDATE oidc_pending_sign_ins SET code_verifier = (SELECT code_verifier FROM oidc_pending_sign_ins WHERE state = $1) WHERE state = $2",
+        donor,
+        authorization.searchParams.get("state")!,
+      );
+      const { params } = await finishAtLongbox(browser, await browser.signInAtProvider(authorization, "sub-swap"));
+      expect(params.error).toBe("Unauthorized");
+      expect(params.token).toBeUndefined();
+      await Bun.sleep(20);
+      expect(server().logs.some((line) => line.includes("stored secrets do not open"))).toBe(true);
+    });
+
+    test("a sign-in started under another encryption key is refused cleanly, and the other server's own sign-ins work", async () => {
+      const other = await serverWithOtherKey(server());
+      try {
+        idp.accounts.set("sub-rekeyed", { preferred_username: "rekeyed" });
+        const browser = new TestBrowser();
+        const callback = await browser.signInAtProvider(await beginAtLongbox(server(), browser), "sub-rekeyed");
+        // The callback reaches the instance with the other key.
+        const elsewhere = new URL(`${callback.pathname}${callback.search}`, other.url);
+        const { path, params } = await finishAtLongbox(browser, elsewhere);
+        expect(path).toBe("/login");
+        expect(params.error).toBe("Unauthorized");
+        expect(params.error_description).toContain("sign in again");
+        expect(params.token).toBeUndefined();
+        await Bun.sleep(20);
+        expect(other.logs.some((line) => line.includes("started under another encryption key"))).toBe(true);
+        const users = await server().json("GET", "/api/v1/users?pageSize=500", undefined, bearer(adminToken));
+        expect(users.body.data.map((user: { username: string }) => user.username)).not.toContain("rekeyed");
+
+        // Started and finished on the same server, the sign-in completes.
+        const again = new TestBrowser();
+        const started = await again.get(`${other.url}/api/v1/auth/oidc/${PROVIDER}/login`);
+        const returned = await again.signInAtProvider(new URL(started.headers.get("location")!), "sub-rekeyed");
+        const finished = await finishAtLongbox(again, new URL(`${returned.pathname}${returned.search}`, other.url));
+        expect(finished.params.token).toEqual(expect.any(String));
+      } finally {
+        await other.stop();
+      }
+    });
+
     test("an unknown provider is 404", async () => {
       expect((await server().json("GET", "/api/v1/auth/oidc/nope/login")).status).toBe(404);
     });
@@ -177,6 +285,7 @@ forEachDatabase(
     });
   },
   {
+    encryption_key: ENCRYPTION_KEY,
     auth: {
       oidc: {
         providers: [

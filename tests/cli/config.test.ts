@@ -73,7 +73,7 @@ describe("configuration", () => {
 
   test("config check masks every secret", async () => {
     const { path } = configDir(
-      `auth:\n  jwt_secret: ${STRONG_SECRET}\nemail:\n  smtp_password: mailpw\ndatabase:\n  postgres:\n    url: postgres://u:dbpw@h/db\n`,
+      `auth:\n  jwt_secret: ${STRONG_SECRET}\nemail:\n  smtp_username: longbox\n  smtp_password: mailpw\ndatabase:\n  postgres:\n    url: postgres://u:dbpw@h/db\n`,
     );
     const result = await runLongbox(["config", "check", "--config", path]);
     expect(result.code).toBe(0);
@@ -118,6 +118,34 @@ describe("configuration", () => {
       expect(result.stderr).not.toContain("too-short");
     }
   });
+
+  test("an encryption key under 32 bytes is refused at start with exit 2", async () => {
+    const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\n`);
+    const result = await runLongbox(["serve", "--config", path], { cwd: dir, env: { SERVICE_ENCRYPTION_KEY: "short-key" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("encryption_key is too weak");
+    expect(result.stderr).not.toContain("short-key");
+  });
+
+  test("an application.base_url that is no absolute http(s) URL stops with exit 2", async () => {
+    for (const baseUrl of ["books.example.org/longbox", "ftp://books.example.org/"]) {
+      const { path } = configDir(`application:\n  base_url: ${baseUrl}\n`);
+      const result = await runLongbox(["config", "check", "--config", path]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("application.base_url must be an absolute http(s) URL");
+    }
+    expect((await effective("application:\n  base_url: https://books.example.org/longbox/\n")).application.base_url).toBe("https://books.example.org/longbox/");
+  });
+
+  test("an email password without a username stops with exit 2", async () => {
+    const { path } = configDir("email:\n  smtp_host: mail.example.org\n  smtp_password: mailpw\n");
+    const result = await runLongbox(["config", "check", "--config", path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("email.smtp_password is set without email.smtp_username");
+    expect(result.stderr).not.toContain("mailpw");
+    const withUser = await runLongbox(["config", "check", "--config", path], { env: { SERVICE_EMAIL__SMTP_USERNAME: "longbox" } });
+    expect(withUser.code).toBe(0);
+  });
 });
 
 describe("command line", () => {
@@ -140,7 +168,7 @@ describe("command line", () => {
     expect(badPort.code).toBe(2);
   });
 
-  test("first start creates the config file and a 0600 JWT secret, then stops cleanly on SIGTERM", async () => {
+  test("first start creates the config file, a 0600 JWT secret and a 0600 encryption key, then stops cleanly on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "longbox-first-run-"));
     const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "src", "main.ts"), "serve", "--port", "0"], {
       cwd: dir,
@@ -161,6 +189,11 @@ describe("command line", () => {
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(readFileSync(secretFile, "utf8").trim().length).toBeGreaterThanOrEqual(43);
     expect(output).not.toContain(readFileSync(secretFile, "utf8").trim());
+    expect(output).toContain("generated a new key for the secrets stored in the database");
+    const keyFile = join(dir, "data", "encryption-key");
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, "utf8").trim()).not.toBe(readFileSync(secretFile, "utf8").trim());
+    expect(output).not.toContain(readFileSync(keyFile, "utf8").trim());
     child.kill("SIGTERM");
     expect(await child.exited).toBe(0);
   });

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { basic, PASSWORD } from "../helpers/auth";
 import { forEachDatabase, startTestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
@@ -186,23 +187,105 @@ forEachDatabase("KOReader sync", (server) => {
     expect((await restProgress("leaves.epub")).body).toMatchObject({ completed: true, percentage: 100, progression: 1 });
   });
 
-  test("a hidden book and an unknown document are unknown to kosync; progress elsewhere is untouched", async () => {
+  test("a hidden book is an unknown document to kosync: the push is kept for the document only, the book is untouched", async () => {
     const hidden = library.books["Hidden #001.cbz"]!;
     const [row] = await rawQuery(server(), "SELECT partial_md5 FROM books WHERE id = $1", hidden.id);
     const hiddenDocument = String(row!.partial_md5);
     expect(hiddenDocument).toMatch(/^[0-9a-f]{32}$/);
     expect(await pull(hiddenDocument)).toEqual({ status: 200, body: {} });
-    const refused = await push({ document: hiddenDocument, progress: "1", percentage: 0.5, device: "Kobo", device_id: DEVICE_ID });
-    expect(refused.status).toBe(404);
-    expect(refused.body).toEqual({ code: 3001, message: expect.any(String) });
+    const kept = await push({ document: hiddenDocument, progress: "1", percentage: 0.5, device: "Kobo", device_id: DEVICE_ID });
+    expect(kept).toEqual({ status: 200, body: { document: hiddenDocument, timestamp: expect.any(Number) } });
     expect(await rawQuery(server(), "SELECT 1 FROM read_progress WHERE book_id = $1", hidden.id)).toEqual([]);
-    expect(await pull(md5("not a book"))).toEqual({ status: 200, body: {} });
+    expect((await pull(hiddenDocument)).body).toEqual({ document: hiddenDocument, percentage: 0.5, progress: "1", device: "Kobo", device_id: DEVICE_ID, timestamp: kept.body.timestamp });
 
-    // The admin sees the book, and the admin's API key syncs it.
+    // The admin sees the book, and the admin's API key syncs it; each keeps their own position.
     const adminKey = (await server().json("POST", "/api/v1/api-keys", { name: "kobo" }, bearer(library.adminToken))).body.key as string;
     expect((await push({ document: hiddenDocument, progress: "2", percentage: 0.5, device: "Kobo", device_id: DEVICE_ID }, kosyncHeaders(adminKey))).status).toBe(200);
     expect((await pull(hiddenDocument, kosyncHeaders(adminKey))).body.progress).toBe("2");
-    expect(await pull(hiddenDocument)).toEqual({ status: 200, body: {} });
+    expect((await pull(hiddenDocument)).body.progress).toBe("1");
+    expect(await rawQuery(server(), "SELECT 1 FROM read_progress WHERE book_id = $1 AND user_id = $2", hidden.id, library.readerId)).toEqual([]);
+  });
+
+  test("a document Longbox does not know is kept as the official server keeps it: 200, pulled back as pushed, per user", async () => {
+    const document = md5("a book that only lives on the device.epub");
+    expect(await pull(document)).toEqual({ status: 200, body: {} });
+    const xpointer = "/body/DocFragment[7]/body/div/p[3]/text().12";
+    const first = await push({ document, progress: xpointer, percentage: 0.3141, device: "Kobo Libra 2", device_id: DEVICE_ID });
+    expect(first).toEqual({ status: 200, body: { document, timestamp: expect.any(Number) } });
+    expect(Math.abs(first.body.timestamp - Date.now() / 1000)).toBeLessThan(60);
+    expect(await pull(document)).toEqual({
+      status: 200,
+      body: { document, percentage: 0.3141, progress: xpointer, device: "Kobo Libra 2", device_id: DEVICE_ID, timestamp: first.body.timestamp },
+    });
+    // The last push wins; no book's progress is touched.
+    await push({ document, progress: "/body/DocFragment[8].0", percentage: 0.4, device: "Kindle", device_id: "" });
+    expect((await pull(document)).body).toMatchObject({ progress: "/body/DocFragment[8].0", percentage: 0.4, device: "Kindle", device_id: "" });
+    // Another account has nothing there.
+    const adminKey = (await server().json("POST", "/api/v1/api-keys", { name: "kindle" }, bearer(library.adminToken))).body.key as string;
+    expect(await pull(document, kosyncHeaders(adminKey))).toEqual({ status: 200, body: {} });
+    // Validation and credentials are as for known books.
+    expect((await push({ document, progress: "1", device: "Kobo" })).status).toBe(403);
+    expect((await push({ document, progress: "1", percentage: 0.1, device: "Kobo" }, kosyncHeaders("reader", md5("wrong")))).status).toBe(401);
+  });
+
+  test("progress pushed before the book was catalogued is taken over as its read progress when it appears", async () => {
+    const later = "Later #001.cbz";
+    const document = md5(later);
+    const pushed = await push({ document, progress: "3", percentage: 0.5, device: "Kobo Libra 2", device_id: DEVICE_ID });
+    expect(pushed.status).toBe(200);
+    mkdirSync(join(library.root, "Later"), { recursive: true });
+    copyFileSync(fixture("cbz/stump/science_comics_001.cbz"), join(library.root, "Later", later));
+    await scan(server(), library.adminToken, library.libraryId);
+    const listed = await server().json("GET", `/api/v1/books?libraryId=${library.libraryId}&pageSize=500`, undefined, reader);
+    const book = listed.body.data.find((candidate: { title: string; id: string }) => candidate.id && !Object.values(library.books).some((known) => known.id === candidate.id));
+    expect(book).toBeDefined();
+
+    // The device's next pull finds the position, now the book's read progress in the REST API.
+    expect((await pull(document)).body).toMatchObject({ document, progress: "3", device: "Kobo Libra 2", device_id: DEVICE_ID });
+    expect((await server().json("GET", `/api/v1/books/${book.id}/progress`, undefined, reader)).body).toMatchObject({ page: 3, device: "Kobo Libra 2" });
+    expect(await rawQuery(server(), "SELECT 1 FROM koreader_unmatched_progress WHERE document = $1", document)).toEqual([]);
+
+    // Progress the book got after the push (the web reader) is newer: it wins, and the stale push goes.
+    const otherDocument = md5("Later #002.cbz");
+    await push({ document: otherDocument, progress: "1", percentage: 0.1, device: "Kobo Libra 2", device_id: DEVICE_ID });
+    copyFileSync(fixture("cbz/comicbox/Captain Science #001.cbz"), join(library.root, "Later", "Later #002.cbz"));
+    await scan(server(), library.adminToken, library.libraryId);
+    const relisted = await server().json("GET", `/api/v1/books?libraryId=${library.libraryId}&pageSize=500`, undefined, reader);
+    const second = relisted.body.data.find((candidate: { filePath?: string; title: string; id: string }) => candidate.id !== book.id && !Object.values(library.books).some((known) => known.id === candidate.id));
+    expect(second).toBeDefined();
+    expect((await server().json("PUT", `/api/v1/books/${second.id}/progress`, { page: 2 }, reader)).status).toBe(200);
+    expect((await pull(otherDocument)).body).toMatchObject({ progress: "2", device: "Longbox" });
+    expect((await server().json("GET", `/api/v1/books/${second.id}/progress`, undefined, reader)).body).toMatchObject({ page: 2 });
+    expect(await rawQuery(server(), "SELECT 1 FROM koreader_unmatched_progress WHERE document = $1", otherDocument)).toEqual([]);
+
+    // A book that cannot take the position (it has no pages) leaves it stored: the pull still answers it.
+    const pageless = md5("Later #003.cbz");
+    const kept = await push({ document: pageless, progress: "2", percentage: 0.2, device: "Kobo Libra 2", device_id: DEVICE_ID });
+    copyFileSync(fixture("cbz/comicbox/Captain Science #001-metron.cbz"), join(library.root, "Later", "Later #003.cbz"));
+    await scan(server(), library.adminToken, library.libraryId);
+    expect(await rawQuery(server(), "SELECT page_count FROM books WHERE file_name_md5 = $1", pageless)).toEqual([{ page_count: 0 }]);
+    expect(await pull(pageless)).toEqual({
+      status: 200,
+      body: { document: pageless, percentage: 0.2, progress: "2", device: "Kobo Libra 2", device_id: DEVICE_ID, timestamp: kept.body.timestamp },
+    });
+  });
+
+  test("a push for a known book supersedes what was kept before the book was known", async () => {
+    const book = library.books["tall.pdf"]!;
+    const document = md5("tall.pdf");
+    // Kept while the book was hidden from the reader, then the reader's device pushes with the book visible.
+    await rawQuery(
+      server(),
+      "INSERT INTO koreader_unmatched_progress (user_id, document, percentage, progress, device, device_id, updated_at) VALUES ($1, $2, 0.9, '9', 'Old Kobo', '', $3)",
+      library.readerId,
+      document,
+      new Date(),
+    );
+    await push({ document, progress: "1", percentage: 0.5, device: "Kobo Libra 2", device_id: DEVICE_ID });
+    expect(await rawQuery(server(), "SELECT 1 FROM koreader_unmatched_progress WHERE document = $1", document)).toEqual([]);
+    expect((await pull(document)).body).toMatchObject({ progress: "1", device: "Kobo Libra 2" });
+    expect((await restProgress("tall.pdf")).body).toMatchObject({ page: 1, device: "Kobo Libra 2" });
+    expect(book.pageCount).toBeGreaterThan(0);
   });
 
   test("every book is found by its partial MD5 and its file-name MD5; a comic takes page numbers", async () => {

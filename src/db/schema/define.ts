@@ -262,6 +262,26 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.primaryKey({ columns: [t.userId, t.bookId] })],
   );
 
+  /**
+   * Positions KOReader pushed for documents that name no book the user may see (not catalogued
+   * yet, or hidden), kept per user and document id as the official kosync server keeps any
+   * document's. Taken over as read progress once a visible book has that id
+   * (src/library/koreader-sync.ts).
+   */
+  const koreaderUnmatchedProgress = d.table(
+    "koreader_unmatched_progress",
+    {
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      document: d.text("document").notNull(),
+      percentage: d.doublePrecision("percentage").notNull(),
+      progress: d.text("progress").notNull(),
+      device: d.text("device").notNull(),
+      deviceId: d.text("device_id").notNull(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.primaryKey({ columns: [t.userId, t.document] }), d.index("koreader_unmatched_progress_user_time_idx").on(t.userId, t.updatedAt)],
+  );
+
   const sharingTags = d.table(
     "sharing_tags",
     {
@@ -417,6 +437,7 @@ export function defineSchema(d: SchemaKit) {
     {
       state: d.text("state").primaryKey(),
       providerId: d.text("provider_id").notNull(),
+      /** The PKCE verifier and the nonce, sealed by src/auth/secret-box.ts (never in clear). */
       codeVerifier: d.text("code_verifier").notNull(),
       nonce: d.text("nonce").notNull(),
       redirectUri: d.text("redirect_uri").notNull(),
@@ -426,5 +447,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { jobs, jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { jobs, jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -36,7 +36,7 @@ export function bookRoutes(services: Services) {
           { offset: page.offset, limit: page.pageSize },
           sort,
         );
-        return paginated(request, page, total, rows.map(bookDtoFor(services.access, caller.user)));
+        return paginated(request, services.config.application, page, total, rows.map(bookDtoFor(services.access, caller.user)));
       },
       {
         auth: "user",
@@ -71,6 +71,7 @@ export function bookRoutes(services: Services) {
             count: group.count,
             books: paginated(
               request,
+              services.config.application,
               page,
               group.total,
               group.books.map(({ book, errors }) => ({

@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { publicPathPrefix } from "../client-address";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
 import { IdParams } from "../params";
@@ -17,7 +18,7 @@ export function publicationRoutes(services: Services) {
       "/:id/manifest",
       async ({ caller, params }) => {
         const { book, publication } = await publications.publication(caller.user, params.id);
-        return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication)), {
+        return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication, publicPathPrefix(services.config.application.base_url))), {
           headers: { "content-type": `${WEBPUB_MEDIA_TYPE}; charset=utf-8`, "cache-control": REVALIDATE },
         });
       },

@@ -37,7 +37,7 @@ export function seriesRoutes(services: Services) {
           { offset: page.offset, limit: page.pageSize },
           sort,
         );
-        return paginated(request, page, total, rows.map(toSeriesDto));
+        return paginated(request, services.config.application, page, total, rows.map(toSeriesDto));
       },
       {
         auth: "user",
@@ -65,7 +65,7 @@ export function seriesRoutes(services: Services) {
       async ({ caller, params, query, request }) => {
         const page = pageRequest(query);
         const { rows, total } = await series.books(caller.user, params.id, { offset: page.offset, limit: page.pageSize });
-        return paginated(request, page, total, rows.map(bookDtoFor(services.access, caller.user)));
+        return paginated(request, services.config.application, page, total, rows.map(bookDtoFor(services.access, caller.user)));
       },
       {
         auth: "user",

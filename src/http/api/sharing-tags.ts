@@ -22,7 +22,7 @@ export function sharingTagRoutes(services: Services) {
       async ({ query, request }) => {
         const page = pageRequest(query);
         const { rows, total } = await sharing.list(page.offset, page.pageSize);
-        return paginated(request, page, total, rows);
+        return paginated(request, services.config.application, page, total, rows);
       },
       { auth: "admin", query: pagingQuery, detail: { summary: "List sharing tags (paged)", tags } },
     )

@@ -17,7 +17,7 @@ export function userRoutes(services: Services) {
       async ({ query, request }) => {
         const page = pageRequest(query);
         const { rows, total } = await admin.list(page.offset, page.pageSize);
-        return paginated(request, page, total, rows.map(toUserDto));
+        return paginated(request, services.config.application, page, total, rows.map(toUserDto));
       },
       { auth: "admin", query: pagingQuery, detail: { summary: "List users (paged)", tags: ["users"] } },
     )

@@ -21,8 +21,9 @@ const ROLE_FIELDS: Record<string, string> = {
   narrator: "narrator",
 };
 
-export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication) {
-  const base = `/api/v1/books/${bookId}`;
+/** `pathPrefix`: the path of application.base_url (src/http/client-address.ts), put before every href. */
+export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication, pathPrefix: string) {
+  const base = `${pathPrefix}/api/v1/books/${bookId}`;
   const href = (path: string) => {
     const [file = "", ...fragment] = path.split("#");
     const encoded = file.split("/").map(encodeURIComponent).join("/");

@@ -156,10 +156,9 @@ export function koreaderRoutes(services: Services) {
           if (!isKeyField(body.document)) throw documentMissing();
           const position = positionOf(body);
           const recorded = await koreaderSync.push(user, body.document, position);
-          if (!recorded) throw new KosyncError(404, 3001, "This book is not in your Longbox libraries.");
           return kosyncJson(200, { document: body.document, timestamp: recorded.timestamp });
         }),
-      { parse: "none", detail: { summary: "kosync push: record the position in a document", tags: ["koreader"] } },
+      { parse: "none", detail: { summary: "kosync push: record the position in a document (any document, as the official server)", tags: ["koreader"] } },
     )
     .get(
       "/syncs/progress/:document",
@@ -179,6 +178,6 @@ export function koreaderRoutes(services: Services) {
             timestamp: position.timestamp,
           });
         }),
-      { detail: { summary: "kosync pull: the position in a document ({} when none)", tags: ["koreader"] } },
+      { detail: { summary: "kosync pull: the position in a document ({} when none was recorded)", tags: ["koreader"] } },
     );
 }
