@@ -108,6 +108,13 @@ interface BookViewRow {
   progress: ProgressRecord | null;
 }
 
+/** The filters a book count can answer from the series' own counts: they select whole series. */
+const SERIES_LEVEL_FILTERS: ReadonlySet<string> = new Set<keyof BookFilter>(["libraryId", "seriesId", "libraryIds", "seriesIds", "deleted", "seriesVisible"]);
+
+function picksWholeSeries(filter: BookFilter): boolean {
+  return Object.entries(filter).every(([key, value]) => value === undefined || SERIES_LEVEL_FILTERS.has(key));
+}
+
 function toBookView(row: BookViewRow): BookView {
   return {
     ...row.book,
@@ -175,12 +182,45 @@ export class BookQueryRepository {
     const rows = pageIds.length === 0 ? [] : await this.selectViews(inArray(books.id, pageIds), userId);
     const position = new Map(pageIds.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.book.id)! - position.get(b.book.id)!);
+    return { total: await this.count(filter, where), rows: rows.map(toBookView) };
+  }
+
+  /**
+   * How many books match. A filter that only picks whole series (library, series, deletion
+   * state, visibility: the unfiltered lists) adds up the counts the series keep (migration
+   * 0010), so the total costs one row per series instead of one per book; any other filter
+   * counts the matching books.
+   */
+  private async count(filter: BookFilter, where: SQL | undefined): Promise<number> {
+    const { books, series } = this.database.tables;
+    if (picksWholeSeries(filter)) {
+      const counted =
+        filter.deleted === undefined
+          ? sql`${series.presentBookCount} + ${series.deletedBookCount}`
+          : filter.deleted
+            ? series.deletedBookCount
+            : series.presentBookCount;
+      const [row] = await this.db
+        .select({ n: sql<number>`coalesce(sum(${counted}), 0)`.mapWith(Number) })
+        .from(series)
+        .where(
+          and(
+            // A book's library is its series' library (the scanner files each book under a series of its own library).
+            filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
+            filter.seriesId ? eq(series.id, filter.seriesId) : undefined,
+            filter.libraryIds ? inArray(series.libraryId, filter.libraryIds) : undefined,
+            filter.seriesIds ? inArray(series.id, filter.seriesIds) : undefined,
+            filter.seriesVisible,
+          ),
+        );
+      return row?.n ?? 0;
+    }
     // The series join is needed for counting only when a condition looks at the series.
     const countQuery = this.db.select({ n: count() }).from(books);
     const [totalRow] = await (this.readsSeries(filter)
       ? countQuery.innerJoin(series, eq(series.id, books.seriesId)).where(where)
       : countQuery.where(where));
-    return { total: totalRow?.n ?? 0, rows: rows.map(toBookView) };
+    return totalRow?.n ?? 0;
   }
 
   async findOne(id: string, userId: string | null, seriesVisible?: SQL): Promise<BookView | undefined> {
