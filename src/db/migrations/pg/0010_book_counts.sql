@@ -5,7 +5,10 @@ ALTER TABLE "series" ADD COLUMN "deleted_book_count" integer DEFAULT 0 NOT NULL;
 -- statement with transition tables: a bulk change (a scan marking files missing, a purge)
 -- updates each series once, not once per book. Each book changed contributes (series, present,
 -- deleted) deltas; the series rows are then locked in id order, so that two statements touching
--- the same series cannot deadlock, and updated once each.
+-- the same series cannot deadlock, and updated once each. The lock is FOR NO KEY UPDATE (what
+-- an UPDATE of non-key columns takes): it does not conflict with the FOR KEY SHARE lock that
+-- inserting a book takes on its series for the foreign key, so two scan workers inserting books
+-- of one series wait for each other instead of deadlocking.
 CREATE FUNCTION books_apply_count_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   series_ids uuid[];
@@ -36,7 +39,7 @@ BEGIN
     FROM unnest(series_ids, present_deltas, deleted_deltas) AS c(series_id, present, deleted)
     GROUP BY c.series_id HAVING sum(c.present) <> 0 OR sum(c.deleted) <> 0
   ), locked AS (
-    SELECT s.id FROM series s JOIN deltas ON deltas.series_id = s.id ORDER BY s.id FOR UPDATE OF s
+    SELECT s.id FROM series s JOIN deltas ON deltas.series_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s
   )
   UPDATE series SET present_book_count = series.present_book_count + deltas.present, deleted_book_count = series.deleted_book_count + deltas.deleted
   FROM deltas JOIN locked ON locked.id = deltas.series_id
@@ -54,3 +57,8 @@ CREATE TRIGGER books_count_update AFTER UPDATE ON books REFERENCING OLD TABLE AS
 UPDATE series SET
   present_book_count = (SELECT count(*) FROM books WHERE books.series_id = series.id AND NOT books.deleted),
   deleted_book_count = (SELECT count(*) FROM books WHERE books.series_id = series.id AND books.deleted);
+--> statement-breakpoint
+-- A book moved to another series' folder kept its old series' sort name as its default-order
+-- key (fixed with this migration); deep pages now rely on the two being equal.
+UPDATE books SET order_series = (SELECT s.name_sort FROM series s WHERE s.id = books.series_id)
+WHERE order_series <> (SELECT s.name_sort COLLATE "C" FROM series s WHERE s.id = books.series_id);

@@ -24,3 +24,8 @@ END;
 UPDATE series SET
   present_book_count = (SELECT count(*) FROM books WHERE books.series_id = series.id AND books.deleted = 0),
   deleted_book_count = (SELECT count(*) FROM books WHERE books.series_id = series.id AND books.deleted = 1);
+--> statement-breakpoint
+-- A book moved to another series' folder kept its old series' sort name as its default-order
+-- key (fixed with this migration); deep pages now rely on the two being equal.
+UPDATE books SET order_series = (SELECT s.name_sort FROM series s WHERE s.id = books.series_id)
+WHERE order_series <> (SELECT s.name_sort FROM series s WHERE s.id = books.series_id);
