@@ -23,14 +23,17 @@ forEachDatabase("deep pages of the default book order", (server) => {
   let reader: Headers;
   let mainId: string;
 
-  /** One page's book ids. */
-  const page = async (headers: Headers, query: string, number: number, size: number): Promise<string[]> => {
+  /** One page's book ids and total. */
+  const page = async (headers: Headers, query: string, number: number, size: number): Promise<{ ids: string[]; total: number }> => {
     const { status, body } = await server().json("GET", `/api/v1/books?${query}&page=${number}&pageSize=${size}`, undefined, headers);
     expect(status).toBe(200);
-    return body.data.map((book: { id: string }) => book.id);
+    return { ids: body.data.map((book: { id: string }) => book.id), total: body.total };
   };
 
-  /** Every page at `size`, one after the other, equals the whole list read at once, and the page past the end is empty. */
+  /**
+   * Every page at `size`, one after the other, equals the whole list read at once with the same
+   * total, and the page past the end is empty with that total too.
+   */
   const expectPagesAgree = async (headers: Headers, query: string) => {
     const { body: whole } = await server().json("GET", `/api/v1/books?${query}&pageSize=500`, undefined, headers);
     const all: string[] = whole.data.map((book: { id: string }) => book.id);
@@ -38,9 +41,9 @@ forEachDatabase("deep pages of the default book order", (server) => {
     for (const size of [1, 2, 3, 5, 7, 50]) {
       const pages = Math.ceil(all.length / size);
       for (let number = 1; number <= pages; number++) {
-        expect(await page(headers, query, number, size)).toEqual(all.slice((number - 1) * size, number * size));
+        expect(await page(headers, query, number, size)).toEqual({ ids: all.slice((number - 1) * size, number * size), total: all.length });
       }
-      expect(await page(headers, query, pages + 1, size)).toEqual([]);
+      expect(await page(headers, query, pages + 1, size)).toEqual({ ids: [], total: all.length });
     }
     return whole.data as { seriesName: string; title: string }[];
   };
@@ -98,6 +101,12 @@ forEachDatabase("deep pages of the default book order", (server) => {
   test("filtered by library, soft-deleted books, and the default sort without a sort parameter", async () => {
     expect((await expectPagesAgree(admin, `libraryId=${mainId}`)).length).toBe(30);
     expect((await expectPagesAgree(admin, `libraryId=${mainId}&deleted=true`)).map((book) => book.title)).toEqual(["Alpha 002", "Alpha 005"]);
+  });
+
+  test("a text search's pages and totals, past the last page too", async () => {
+    const found = await expectPagesAgree(admin, "q=delta");
+    expect(found.map((book) => book.seriesName)).toEqual(Array(16).fill("Delta"));
+    expect((await expectPagesAgree(reader, "q=delta")).length).toBe(12);
   });
 
   test("a reader's pages hold only the series the reader's grant admits", async () => {
