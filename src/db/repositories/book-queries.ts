@@ -194,12 +194,21 @@ export class BookQueryRepository {
       .orderBy(...orderBy)
       .limit(page.limit)
       .offset(page.offset - (skip?.booksBefore ?? 0));
-    const pageIds = narrowRows.map((row) => row.id);
-    const rows = pageIds.length === 0 ? [] : await this.selectViews(inArray(books.id, pageIds), userId);
-    const position = new Map(pageIds.map((id, index) => [id, index]));
-    rows.sort((a, b) => position.get(a.book.id)! - position.get(b.book.id)!);
+    const rows = await this.named({ ids: narrowRows.map((row) => row.id) }, userId);
     const counted = countsMatches ? narrowRows[0]?.matches : undefined;
-    return { total: counted ?? (await this.count(filter, where)), rows: rows.map(toBookView) };
+    return { total: counted ?? (await this.count(filter, where)), rows };
+  }
+
+  /**
+   * The books `filter.ids` names that match the rest of the filter, in the order of the ids:
+   * one query, neither paged nor counted (a page of ids already cut, a series in reading order).
+   */
+  async named(filter: BookFilter & { ids: string[] }, userId: string | null): Promise<BookView[]> {
+    if (filter.ids.length === 0) return [];
+    const rows = await this.selectViews(this.conditions(filter), userId);
+    const position = new Map(filter.ids.map((id, index) => [id, index]));
+    rows.sort((a, b) => position.get(a.book.id)! - position.get(b.book.id)!);
+    return rows.map(toBookView);
   }
 
   /**

@@ -66,8 +66,19 @@ export class SeriesQueryRepository {
     page: { offset: number; limit: number },
     sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
   ): Promise<{ rows: SeriesView[]; total: number }> {
+    const rows = await this.views(filter, userId, page, sort);
+    const [totalRow] = await this.db.select({ n: count() }).from(this.database.tables.series).where(this.conditions(filter));
+    return { total: totalRow?.n ?? 0, rows };
+  }
+
+  /** One page of the matching series as the API shows them (uncounted). */
+  private async views(
+    filter: SeriesFilter,
+    userId: string,
+    page: { offset: number; limit: number },
+    sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
+  ): Promise<SeriesView[]> {
     const { series, libraries } = this.database.tables;
-    const where = this.conditions(filter);
     const order = sort.direction === "desc" ? desc : asc;
     const sortColumn = { name: bytewise(this.database, series.nameSort), createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
     // Series without a year come last on both databases (their NULL ordering differs).
@@ -76,28 +87,24 @@ export class SeriesQueryRepository {
       .select({ series, libraryName: libraries.name, libraryDirection: libraries.defaultReadingDirection })
       .from(series)
       .innerJoin(libraries, eq(libraries.id, series.libraryId))
-      .where(where)
+      .where(this.conditions(filter))
       .orderBy(...orderBy, asc(bytewise(this.database, series.nameSort)), asc(series.id))
       .limit(page.limit)
       .offset(page.offset);
-    const [totalRow] = await this.db.select({ n: count() }).from(series).where(where);
     const progress = await this.progressCounts(
       rows.map((row) => row.series.id),
       userId,
     );
-    return {
-      total: totalRow?.n ?? 0,
-      rows: rows.map((row) => {
-        const { seriesKey: _key, folderPath: _folder, presentBookCount, deletedBookCount: _deleted, readingDirection, ...fields } = row.series;
-        return {
-          ...fields,
-          libraryName: row.libraryName,
-          readingDirection: readingDirection ?? row.libraryDirection,
-          bookCount: presentBookCount,
-          ...(progress.get(row.series.id) ?? { booksReadCount: 0, booksInProgressCount: 0 }),
-        };
-      }),
-    };
+    return rows.map((row) => {
+      const { seriesKey: _key, folderPath: _folder, presentBookCount, deletedBookCount: _deleted, readingDirection, ...fields } = row.series;
+      return {
+        ...fields,
+        libraryName: row.libraryName,
+        readingDirection: readingDirection ?? row.libraryDirection,
+        bookCount: presentBookCount,
+        ...(progress.get(row.series.id) ?? { booksReadCount: 0, booksInProgressCount: 0 }),
+      };
+    });
   }
 
   /**
@@ -126,8 +133,7 @@ export class SeriesQueryRepository {
   }
 
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
-    const { rows } = await this.find({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 });
-    return rows[0];
+    return (await this.views({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 }))[0];
   }
 
   private conditions(filter: SeriesFilter): SQL | undefined {
