@@ -6,7 +6,8 @@
  * asked by `wrk --latency` with one client, then four, first as the admin, then as a reader
  * whose sharing-tag grant admits half the series (every query then carries the visibility
  * rule). The tables are written through the schema of the checkout measured (--source), so an
- * older version with other columns is measured on its own schema.
+ * older version with other columns is measured on its own schema. Beside the latencies, the
+ * CPU time the server (and its PostgreSQL backends) spent per request in the one-client run.
  *
  *   bun bench/lists.ts [--database sqlite|postgres] [--books 10000,100000] [--seconds 5]
  *                      [--source DIR]   # another checkout of Longbox to measure (before/after)
