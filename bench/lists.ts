@@ -3,14 +3,18 @@
  * process) starts on an empty SQLite or PostgreSQL database, migrates it, and the catalogue is
  * then inserted straight into its tables (1 library, a series per 100 books, books with
  * authors), so 100,000 books take seconds instead of a scan and its thumbnails. Each list is
- * asked by `wrk --latency` with one client, then four.
+ * asked by `wrk --latency` with one client, then four, first as the admin, then as a reader
+ * whose sharing-tag grant admits half the series (every query then carries the visibility
+ * rule). The tables are written through the schema of the checkout measured (--source), so an
+ * older version with other columns is measured on its own schema. Beside the latencies, the
+ * CPU time the server (and its PostgreSQL backends) spent per request in the one-client run.
  *
  *   bun bench/lists.ts [--database sqlite|postgres] [--books 10000,100000] [--seconds 5]
  *                      [--source DIR]   # another checkout of Longbox to measure (before/after)
  *
  * bench/reading.ts measures the same lists on a scanned library through the compiled binary.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,8 +22,7 @@ import { Database as SqliteClient } from "bun:sqlite";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as pgSchema from "../src/db/schema/pg";
-import * as sqliteSchema from "../src/db/schema/sqlite";
+import type * as pgSchema from "../src/db/schema/pg";
 import { startServerProcess, type ServerProcess } from "../scripts/server-process";
 import { markdownTable, wrk } from "./measure";
 
@@ -37,9 +40,41 @@ const SOURCE = resolve(values.source!);
 const POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
 const PASSWORD = "benchmark password";
 type Tables = typeof pgSchema;
+const schemaOf = async (dialect: "pg" | "sqlite"): Promise<Tables> => (await import(join(SOURCE, `src/db/schema/${dialect}.ts`))) as Tables;
+
+/**
+ * CPU time (user + system, ms) spent so far by the server process and, on PostgreSQL, by the
+ * backends serving this benchmark's database (their process titles name it). Per request, it
+ * compares versions on a machine shared with other work far better than latency does: the
+ * neighbours' load stretches waiting, not the work done.
+ */
+function cpuMs(serverPid: number, pgName: string | undefined): number {
+  const ticksOf = (pid: string) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+      return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {
+      return 0; // the process ended between listing and reading
+    }
+  };
+  let ticks = ticksOf(String(serverPid));
+  if (pgName) {
+    for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+      let title = "";
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      } catch {
+        continue;
+      }
+      if (title.startsWith("postgres: ") && title.includes(` ${pgName} `)) ticks += ticksOf(pid);
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Inserts `count` books in series of 100 through drizzle (same tables on both databases). */
-async function seed(db: { insert: (table: never) => { values: (rows: never[]) => Promise<unknown> } }, tables: Tables, count: number) {
+async function seed(db: { insert: (table: never) => { values: (rows: never[]) => Promise<unknown> } }, tables: Tables, count: number): Promise<string> {
   const insert = (table: unknown, rows: unknown[]) => db.insert(table as never).values(rows as never[]);
   const now = new Date();
   const libraryId = crypto.randomUUID();
@@ -55,6 +90,11 @@ async function seed(db: { insert: (table: never) => { values: (rows: never[]) =>
     seriesRows.push({ id, libraryId, seriesKey: name, name, nameSort: name.toLowerCase(), lockedFields: [], createdAt: now, updatedAt: now });
   }
   for (let i = 0; i < seriesRows.length; i += 500) await insert(tables.series, seriesRows.slice(i, i + 500));
+  // A sharing tag on every other series, for the reader (see measure).
+  const tagId = crypto.randomUUID();
+  await insert(tables.sharingTags, [{ id: tagId, name: "half", createdAt: now, updatedAt: now }]);
+  const tagged = seriesIds.filter((_, index) => index % 2 === 0).map((seriesId) => ({ seriesId, sharingTagId: tagId }));
+  for (let i = 0; i < tagged.length; i += 500) await insert(tables.seriesSharingTags, tagged.slice(i, i + 500));
   let rows = [];
   for (let b = 0; b < count; b++) {
     const s = Math.floor(b / 100);
@@ -93,6 +133,7 @@ async function seed(db: { insert: (table: never) => { values: (rows: never[]) =>
     }
   }
   if (rows.length > 0) await insert(tables.books, rows);
+  return tagId;
 }
 
 async function measure(books: number): Promise<string[][]> {
@@ -113,16 +154,17 @@ async function measure(books: number): Promise<string[][]> {
     const started = await startServerProcess([process.execPath, join(SOURCE, "src/main.ts"), "serve", "--config", configPath], { cwd: SOURCE, env, timeoutMs: 120_000 });
     child = started.child;
     const url = started.url;
+    let tagId: string;
     if (DATABASE === "postgres") {
       const client = postgres(`postgres://postgres@127.0.0.1:5432/${pgName}`, { max: 1, onnotice: () => undefined });
-      await seed(drizzlePg(client) as never, pgSchema, books);
+      tagId = await seed(drizzlePg(client) as never, await schemaOf("pg"), books);
       // The state autovacuum reaches after a scan: statistics and the visibility map.
       await client.unsafe("VACUUM ANALYZE");
       await client.end();
     } else {
       const client = new SqliteClient(join(work, "longbox.db"));
       client.exec("PRAGMA busy_timeout = 5000");
-      await seed(drizzleSqlite(client) as never, sqliteSchema as unknown as Tables, books);
+      tagId = await seed(drizzleSqlite(client) as never, await schemaOf("sqlite"), books);
       client.exec("ANALYZE");
       client.close();
     }
@@ -131,31 +173,44 @@ async function measure(books: number): Promise<string[][]> {
     const login = await fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
     const { token } = (await login.json()) as { token: string };
     const admin = { authorization: `Bearer ${token}` };
-    const firstSeries = ((await (await fetch(`${url}/api/v1/series?pageSize=1`, { headers: admin })).json()) as { data: { id: string }[] }).data[0]!.id;
-    const deepPage = Math.floor((books / 50) * 0.75);
-    const lists: [string, string][] = [
-      ["GET /api/v1/books?pageSize=50", "/api/v1/books?pageSize=50"],
-      [`GET /api/v1/books?pageSize=50&page=${deepPage} (3/4 deep)`, `/api/v1/books?pageSize=50&page=${deepPage}`],
-      ["GET /api/v1/books?q=series 042&pageSize=50", "/api/v1/books?q=series%20042&pageSize=50"],
-      ["GET /api/v1/books?q=author 12&pageSize=50", "/api/v1/books?q=author%2012&pageSize=50"],
-      ["GET /api/v1/series?pageSize=50", "/api/v1/series?pageSize=50"],
-      ["GET /api/v1/series?q=ies 04&pageSize=50", "/api/v1/series?q=ies%2004&pageSize=50"],
-      ["GET /api/v1/series/{id}/books?pageSize=50", `/api/v1/series/${firstSeries}/books?pageSize=50`],
-      ["GET /api/v1/libraries", "/api/v1/libraries"],
-    ];
+    const created = await fetch(`${url}/api/v1/users`, { method: "POST", headers: { ...json, ...admin }, body: JSON.stringify({ username: "reader", email: "reader@example.org", password: PASSWORD, role: "user" }) });
+    const { id: readerId } = (await created.json()) as { id: string };
+    const granted = await fetch(`${url}/api/v1/users/${readerId}/sharing-tags`, { method: "PUT", headers: { ...json, ...admin }, body: JSON.stringify({ sharingTagId: tagId, accessMode: "allow" }) });
+    if (granted.status !== 200) throw new Error(`granting the reader's tag: ${granted.status}`);
+    const readerLogin = await fetch(`${url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "reader", password: PASSWORD }) });
+    const reader = { authorization: `Bearer ${((await readerLogin.json()) as { token: string }).token}` };
     const rows: string[][] = [];
-    for (const [label, path] of lists) {
-      const check = await fetch(`${url}${path}`, { headers: admin });
-      const body = (await check.json()) as { total?: number };
-      if (check.status !== 200) throw new Error(`${path}: ${check.status}`);
-      const single = await wrk(`${url}${path}`, 1, SECONDS, admin);
-      const loaded = await wrk(`${url}${path}`, 4, SECONDS, admin);
-      rows.push([
-        `${label}, ${books} books`,
-        body.total === undefined ? "-" : String(body.total),
-        `p99 ${single.p99Ms.toFixed(1)} ms (${single.errors} errors)`,
-        `p99 ${loaded.p99Ms.toFixed(1)} ms, ${loaded.requestsPerSecond.toFixed(0)} req/s (${loaded.errors} errors)`,
-      ]);
+    const firstSeries = ((await (await fetch(`${url}/api/v1/series?pageSize=1`, { headers: admin })).json()) as { data: { id: string }[] }).data[0]!.id;
+    for (const [caller, headers] of [["admin", admin], ["reader", reader]] as const) {
+      // 3/4 into what the caller sees (the reader sees half the catalogue).
+      const visible = ((await (await fetch(`${url}/api/v1/books?pageSize=1`, { headers })).json()) as { total: number }).total;
+      const deepPage = Math.floor((visible / 50) * 0.75);
+      const lists: [string, string][] = [
+        ["GET /api/v1/books?pageSize=50", "/api/v1/books?pageSize=50"],
+        [`GET /api/v1/books?pageSize=50&page=${deepPage} (3/4 deep)`, `/api/v1/books?pageSize=50&page=${deepPage}`],
+        ["GET /api/v1/books?q=series 042&pageSize=50", "/api/v1/books?q=series%20042&pageSize=50"],
+        ["GET /api/v1/books?q=author 12&pageSize=50", "/api/v1/books?q=author%2012&pageSize=50"],
+        ["GET /api/v1/series?pageSize=50", "/api/v1/series?pageSize=50"],
+        ["GET /api/v1/series?q=ies 04&pageSize=50", "/api/v1/series?q=ies%2004&pageSize=50"],
+        ["GET /api/v1/series/{id}/books?pageSize=50", `/api/v1/series/${firstSeries}/books?pageSize=50`],
+        ["GET /api/v1/libraries", "/api/v1/libraries"],
+      ];
+      for (const [label, path] of lists) {
+        const check = await fetch(`${url}${path}`, { headers });
+        const body = (await check.json()) as { total?: number };
+        if (check.status !== 200) throw new Error(`${path}: ${check.status}`);
+        const cpuBefore = cpuMs(child.pid, DATABASE === "postgres" ? pgName : undefined);
+        const single = await wrk(`${url}${path}`, 1, SECONDS, headers);
+        const cpuPerRequest = (cpuMs(child.pid, DATABASE === "postgres" ? pgName : undefined) - cpuBefore) / single.requests;
+        const loaded = await wrk(`${url}${path}`, 4, SECONDS, headers);
+        rows.push([
+          `${label}, ${books} books, ${caller}`,
+          body.total === undefined ? "-" : String(body.total),
+          `p99 ${single.p99Ms.toFixed(1)} ms (${single.errors} errors)`,
+          `${cpuPerRequest.toFixed(2)} ms`,
+          `p99 ${loaded.p99Ms.toFixed(1)} ms, ${loaded.requestsPerSecond.toFixed(0)} req/s (${loaded.errors} errors)`,
+        ]);
+      }
     }
     return rows;
   } finally {
@@ -170,4 +225,4 @@ async function measure(books: number): Promise<string[][]> {
 const rows: string[][] = [];
 for (const books of values.books!.split(",").map(Number)) rows.push(...(await measure(books)));
 console.log(`\nLists on ${DATABASE}, source ${SOURCE} (${new Date().toISOString()})\n`);
-console.log(markdownTable(["list", "total", "one client", "4 clients"], rows));
+console.log(markdownTable(["list", "total", "one client", "CPU per request (one client)", "4 clients"], rows));

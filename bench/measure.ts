@@ -17,6 +17,8 @@ export function markdownTable(header: string[], rows: string[][]): string {
 }
 
 export interface WrkResult {
+  /** Requests completed in the run. */
+  requests: number;
   requestsPerSecond: number;
   p99Ms: number;
   maxMs: number;
@@ -48,6 +50,7 @@ export async function wrk(
   const latency = /Latency\s+[\d.]+\w+\s+[\d.]+\w+\s+([\d.]+)(us|ms|s)/.exec(output);
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0) + Number(/Socket errors:.*timeout (\d+)/.exec(output)?.[1] ?? 0);
   return {
+    requests: Number(/(\d+) requests in/.exec(output)?.[1]),
     requestsPerSecond: rate,
     p99Ms: p99 ? toMs(p99[1]!, p99[2]!) : NaN,
     maxMs: latency ? toMs(latency[1]!, latency[2]!) : NaN,

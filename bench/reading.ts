@@ -55,6 +55,7 @@ async function interleaved(reference: () => Promise<WrkResult>, subject: () => P
     runs.subject.push(await subject());
   }
   const mean = (results: WrkResult[]): WrkResult => ({
+    requests: results.reduce((sum, result) => sum + result.requests, 0),
     requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
     maxMs: Math.max(...results.map((result) => result.maxMs)),

@@ -72,6 +72,7 @@ try {
       for (const [index, [, measure]] of sides.entries()) runs[index]!.push(await measure());
     }
     const mean = runs.map((results) => ({
+      requests: results.reduce((sum, result) => sum + result.requests, 0),
       requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
       p99Ms: Math.max(...results.map((result) => result.p99Ms)),
       errors: results.reduce((sum, result) => sum + result.errors, 0),

@@ -118,7 +118,7 @@ export class BookService {
     const groups = [];
     for (const { errorType, count } of counts) {
       const ids = await this.repositories.books.bookIdsWithError(base, errorType, page);
-      const { rows } = await this.repositories.books.find({ ...base, ids }, caller.id, { offset: 0, limit: ids.length });
+      const rows = await this.repositories.books.named({ ...base, ids }, caller.id);
       const errors = await this.repositories.books.errorsOf(ids);
       const byId = new Map(rows.map((book) => [book.id, book]));
       groups.push({

@@ -102,7 +102,7 @@ export class DuplicateService {
     const ids = [...new Set(groups.flatMap((group) => group.bookIds))];
     if (ids.length === 0) return [];
     const seriesVisible = await this.access.seriesVisibility(caller);
-    const { rows } = await this.repositories.books.find({ ids, seriesVisible, deleted: false }, caller.id, { offset: 0, limit: ids.length });
+    const rows = await this.repositories.books.named({ ids, seriesVisible, deleted: false }, caller.id);
     const byId = new Map(rows.map((book) => [book.id, book]));
     return groups
       .map((group) => ({

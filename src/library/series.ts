@@ -53,9 +53,7 @@ export class SeriesService {
     const ordered = await this.orderedBookIds(seriesId);
     const ids = ordered.slice(page.offset, page.offset + page.limit);
     if (ids.length === 0) return { total: ordered.length, rows: [] };
-    const { rows } = await this.repositories.books.find({ ids }, caller.id, { offset: 0, limit: ids.length });
-    const byId = new Map(rows.map((book) => [book.id, book]));
-    return { total: ordered.length, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+    return { total: ordered.length, rows: await this.repositories.books.named({ ids }, caller.id) };
   }
 
   /** The id of the series' first book in reading order (its thumbnail stands for the series). */
@@ -73,8 +71,7 @@ export class SeriesService {
     const position = ordered.indexOf(book.id);
     const nextId = position >= 0 ? ordered[position + 1] : undefined;
     if (!nextId) return undefined;
-    const { rows } = await this.repositories.books.find({ ids: [nextId] }, caller.id, { offset: 0, limit: 1 });
-    return rows[0];
+    return (await this.repositories.books.named({ ids: [nextId] }, caller.id))[0];
   }
 
   /** The present books of a series in reading order: number (unnumbered last), then natural title order. */

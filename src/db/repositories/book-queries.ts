@@ -3,7 +3,7 @@
  * effective reading direction, and the caller's progress. Filters narrow by ids, library,
  * series, deletion state and visibility (sharing tags) so every surface shares one query.
  */
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
@@ -108,6 +108,13 @@ interface BookViewRow {
   progress: ProgressRecord | null;
 }
 
+/** The filters a book count can answer from the series' own counts: they select whole series. */
+const SERIES_LEVEL_FILTERS: ReadonlySet<string> = new Set<keyof BookFilter>(["libraryId", "seriesId", "libraryIds", "seriesIds", "deleted", "seriesVisible"]);
+
+function picksWholeSeries(filter: BookFilter): boolean {
+  return Object.entries(filter).every(([key, value]) => value === undefined || SERIES_LEVEL_FILTERS.has(key));
+}
+
 function toBookView(row: BookViewRow): BookView {
   return {
     ...row.book,
@@ -168,19 +175,107 @@ export class BookQueryRepository {
     // default listing is an index-only walk of books_list_order_idx up to the page (page 150 of
     // 50 reads 7,500 index entries, not 7,500 books with their series and progress).
     const progressJoin = userId ? and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId)) : sql`false`;
-    const narrow = this.db.select({ id: books.id }).from(books).$dynamic();
+    // Deeper still: the default order is by series first, so whole series before the page are
+    // skipped by their kept counts and the walk starts at the page's series (seriesBefore).
+    const skip = sort.field === "series" && page.offset > 0 && picksWholeSeries(filter) ? await this.seriesBefore(filter, page.offset, sort.direction) : undefined;
+    if (skip === "past the end") return { total: await this.count(filter, where), rows: [] };
+    const fromSeries = skip && (sort.direction === "desc" ? lte(books.orderSeries, skip.nameSort) : gte(books.orderSeries, skip.nameSort));
+    // A text search counts its matches in the same statement as it cuts the page: the index
+    // lookups are the cost of both, so they are made once.
+    const countsMatches = filter.q !== undefined;
+    const narrow = this.db
+      .select({ id: books.id, ...(countsMatches ? { matches: sql<number>`count(*) over ()`.mapWith(Number) } : {}) })
+      .from(books)
+      .$dynamic();
     if (this.readsSeries(filter)) narrow.innerJoin(series, eq(series.id, books.seriesId));
     if (sort.field === "lastRead") narrow.leftJoin(readProgress, progressJoin);
-    const pageIds = (await narrow.where(where).orderBy(...orderBy).limit(page.limit).offset(page.offset)).map((row) => row.id);
-    const rows = pageIds.length === 0 ? [] : await this.selectViews(inArray(books.id, pageIds), userId);
-    const position = new Map(pageIds.map((id, index) => [id, index]));
+    const narrowRows = await narrow
+      .where(and(where, fromSeries))
+      .orderBy(...orderBy)
+      .limit(page.limit)
+      .offset(page.offset - (skip?.booksBefore ?? 0));
+    const rows = await this.named({ ids: narrowRows.map((row) => row.id) }, userId);
+    const counted = countsMatches ? narrowRows[0]?.matches : undefined;
+    return { total: counted ?? (await this.count(filter, where)), rows };
+  }
+
+  /**
+   * The books `filter.ids` names that match the rest of the filter, in the order of the ids:
+   * one query, neither paged nor counted (a page of ids already cut, a series in reading order).
+   */
+  async named(filter: BookFilter & { ids: string[] }, userId: string | null): Promise<BookView[]> {
+    if (filter.ids.length === 0) return [];
+    const rows = await this.selectViews(this.conditions(filter), userId);
+    const position = new Map(filter.ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.book.id)! - position.get(b.book.id)!);
+    return rows.map(toBookView);
+  }
+
+  /**
+   * How many books match. A filter that only picks whole series (library, series, deletion
+   * state, visibility: the unfiltered lists) adds up the counts the series keep (migration
+   * 0012), so the total costs one row per series instead of one per book; any other filter
+   * counts the matching books.
+   */
+  private async count(filter: BookFilter, where: SQL | undefined): Promise<number> {
+    const { books, series } = this.database.tables;
+    if (picksWholeSeries(filter)) {
+      const [row] = await this.db
+        .select({ n: sql<number>`coalesce(sum(${this.keptCount(filter)}), 0)`.mapWith(Number) })
+        .from(series)
+        .where(this.wholeSeries(filter));
+      return row?.n ?? 0;
+    }
     // The series join is needed for counting only when a condition looks at the series.
     const countQuery = this.db.select({ n: count() }).from(books);
     const [totalRow] = await (this.readsSeries(filter)
       ? countQuery.innerJoin(series, eq(series.id, books.seriesId)).where(where)
       : countQuery.where(where));
-    return { total: totalRow?.n ?? 0, rows: rows.map(toBookView) };
+    return totalRow?.n ?? 0;
+  }
+
+  /**
+   * For a deep page of the default order (series sort name first) under a filter that picks
+   * whole series: the sort name of the series the page starts in, and how many matching books
+   * come before that name, from the series' kept counts (one row per series instead of one
+   * per skipped book). Exact because every book's `order_series` is its series' `name_sort`
+   * (refreshOrderKeys, in the transaction of every change to either).
+   */
+  private async seriesBefore(filter: BookFilter, offset: number, direction: "asc" | "desc"): Promise<{ nameSort: string; booksBefore: number } | "past the end"> {
+    const { series } = this.database.tables;
+    const books = sql<number>`sum(${this.keptCount(filter)})`.mapWith(Number);
+    const names = await this.db
+      .select({ nameSort: series.nameSort, books })
+      .from(series)
+      .where(this.wholeSeries(filter))
+      .groupBy(series.nameSort)
+      .orderBy((direction === "desc" ? desc : asc)(bytewise(this.database, series.nameSort)));
+    let booksBefore = 0;
+    for (const name of names) {
+      if (booksBefore + name.books > offset) return { nameSort: name.nameSort, booksBefore };
+      booksBefore += name.books;
+    }
+    return "past the end";
+  }
+
+  /** The series whose books a whole-series filter (picksWholeSeries) picks. */
+  private wholeSeries(filter: BookFilter): SQL | undefined {
+    const { series } = this.database.tables;
+    return and(
+      // A book's library is its series' library (the scanner files each book under a series of its own library).
+      filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
+      filter.seriesId ? eq(series.id, filter.seriesId) : undefined,
+      filter.libraryIds ? inArray(series.libraryId, filter.libraryIds) : undefined,
+      filter.seriesIds ? inArray(series.id, filter.seriesIds) : undefined,
+      filter.seriesVisible,
+    );
+  }
+
+  /** Of a series' kept counts, the books a whole-series filter's deletion state picks. */
+  private keptCount(filter: BookFilter): SQL {
+    const { series } = this.database.tables;
+    if (filter.deleted === undefined) return sql`${series.presentBookCount} + ${series.deletedBookCount}`;
+    return sql`${filter.deleted ? series.deletedBookCount : series.presentBookCount}`;
   }
 
   async findOne(id: string, userId: string | null, seriesVisible?: SQL): Promise<BookView | undefined> {

@@ -254,6 +254,8 @@ export class CatalogueRepository {
         .update(b)
         .set({ ...location, fileNameMd5: fileNameMd5(location.filePath), deleted: false, deletedAt: null, updatedAt: new Date() })
         .where(eq(b.id, id));
+      // The book may now be in another series: its place in the default order follows.
+      await refreshOrderKeys(this.database, eq(b.id, id));
     });
   }
 

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, count, eq, exists, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import type { LibraryScanningConfig } from "../schema/types";
@@ -76,21 +76,17 @@ export class LibraryRepository {
     });
   }
 
-  /** Series and present books of the library, counting only series that pass `seriesVisible`. */
+  /**
+   * Series and present books of the library, counting only series that pass `seriesVisible`:
+   * one pass over the library's series and the book counts they keep (migration 0012). Series
+   * whose books are all soft-deleted are hidden from the series list: not counted either.
+   */
   async counts(id: string, seriesVisible?: SQL): Promise<LibraryCounts> {
-    const { series, books } = this.database.tables;
-    // Series whose books are all soft-deleted are hidden from the series list: not counted either.
-    const withPresentBooks = exists(
-      this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))),
-    );
-    const [seriesRow] = await this.db
-      .select({ n: count() })
+    const { series } = this.database.tables;
+    const [row] = await this.db
+      .select({ seriesCount: count(), bookCount: sql<number>`coalesce(sum(${series.presentBookCount}), 0)`.mapWith(Number) })
       .from(series)
-      .where(and(eq(series.libraryId, id), withPresentBooks, seriesVisible));
-    // Every book has its series (foreign key): the join is needed only to test visibility.
-    const bookCount = this.db.select({ n: count() }).from(books).$dynamic();
-    if (seriesVisible) bookCount.innerJoin(series, eq(series.id, books.seriesId));
-    const [bookRow] = await bookCount.where(and(eq(books.libraryId, id), eq(books.deleted, false), seriesVisible));
-    return { seriesCount: seriesRow?.n ?? 0, bookCount: bookRow?.n ?? 0 };
+      .where(and(eq(series.libraryId, id), sql`${series.presentBookCount} > 0`, seriesVisible));
+    return { seriesCount: row?.seriesCount ?? 0, bookCount: row?.bookCount ?? 0 };
   }
 }

@@ -66,8 +66,19 @@ export class SeriesQueryRepository {
     page: { offset: number; limit: number },
     sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
   ): Promise<{ rows: SeriesView[]; total: number }> {
+    const rows = await this.views(filter, userId, page, sort);
+    const [totalRow] = await this.db.select({ n: count() }).from(this.database.tables.series).where(this.conditions(filter));
+    return { total: totalRow?.n ?? 0, rows };
+  }
+
+  /** One page of the matching series as the API shows them (uncounted). */
+  private async views(
+    filter: SeriesFilter,
+    userId: string,
+    page: { offset: number; limit: number },
+    sort: { field: SeriesSort; direction: "asc" | "desc" } = { field: "name", direction: "asc" },
+  ): Promise<SeriesView[]> {
     const { series, libraries } = this.database.tables;
-    const where = this.conditions(filter);
     const order = sort.direction === "desc" ? desc : asc;
     const sortColumn = { name: bytewise(this.database, series.nameSort), createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
     // Series without a year come last on both databases (their NULL ordering differs).
@@ -76,61 +87,53 @@ export class SeriesQueryRepository {
       .select({ series, libraryName: libraries.name, libraryDirection: libraries.defaultReadingDirection })
       .from(series)
       .innerJoin(libraries, eq(libraries.id, series.libraryId))
-      .where(where)
+      .where(this.conditions(filter))
       .orderBy(...orderBy, asc(bytewise(this.database, series.nameSort)), asc(series.id))
       .limit(page.limit)
       .offset(page.offset);
-    const [totalRow] = await this.db.select({ n: count() }).from(series).where(where);
-    const counts = await this.bookCounts(
+    const progress = await this.progressCounts(
       rows.map((row) => row.series.id),
       userId,
     );
-    return {
-      total: totalRow?.n ?? 0,
-      rows: rows.map((row) => {
-        const { seriesKey: _key, folderPath: _folder, readingDirection, ...fields } = row.series;
-        return {
-          ...fields,
-          libraryName: row.libraryName,
-          readingDirection: readingDirection ?? row.libraryDirection,
-          ...(counts.get(row.series.id) ?? { bookCount: 0, booksReadCount: 0, booksInProgressCount: 0 }),
-        };
-      }),
-    };
+    return rows.map((row) => {
+      const { seriesKey: _key, folderPath: _folder, presentBookCount, deletedBookCount: _deleted, readingDirection, ...fields } = row.series;
+      return {
+        ...fields,
+        libraryName: row.libraryName,
+        readingDirection: readingDirection ?? row.libraryDirection,
+        bookCount: presentBookCount,
+        ...(progress.get(row.series.id) ?? { booksReadCount: 0, booksInProgressCount: 0 }),
+      };
+    });
   }
 
   /**
-   * Present books per series, and how many of them the user completed or has in progress: one
-   * grouped pass over the page's series (correlated subqueries per series cost far more).
+   * Per series of the page, how many of its present books the user completed or has in
+   * progress: one grouped pass over the user's progress on those series (the book counts
+   * themselves are kept on the series, see migration 0012).
    */
-  private async bookCounts(seriesIds: string[], userId: string) {
-    const counts = new Map<string, { bookCount: number; booksReadCount: number; booksInProgressCount: number }>();
+  private async progressCounts(seriesIds: string[], userId: string) {
+    const counts = new Map<string, { booksReadCount: number; booksInProgressCount: number }>();
     if (seriesIds.length === 0) return counts;
     const { books, readProgress } = this.database.tables;
     const rows = await this.db
       .select({
         seriesId: books.seriesId,
-        bookCount: count(),
         booksReadCount: sql<number>`sum(case when ${readProgress.completed} = ${true} then 1 else 0 end)`,
         booksInProgressCount: sql<number>`sum(case when ${readProgress.completed} = ${false} then 1 else 0 end)`,
       })
-      .from(books)
-      .leftJoin(readProgress, and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId)))
-      .where(and(inArray(books.seriesId, seriesIds), eq(books.deleted, false)))
+      .from(readProgress)
+      .innerJoin(books, eq(books.id, readProgress.bookId))
+      .where(and(eq(readProgress.userId, userId), inArray(books.seriesId, seriesIds), eq(books.deleted, false)))
       .groupBy(books.seriesId);
     for (const row of rows) {
-      counts.set(row.seriesId, {
-        bookCount: Number(row.bookCount),
-        booksReadCount: Number(row.booksReadCount ?? 0),
-        booksInProgressCount: Number(row.booksInProgressCount ?? 0),
-      });
+      counts.set(row.seriesId, { booksReadCount: Number(row.booksReadCount ?? 0), booksInProgressCount: Number(row.booksInProgressCount ?? 0) });
     }
     return counts;
   }
 
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
-    const { rows } = await this.find({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 });
-    return rows[0];
+    return (await this.views({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 }))[0];
   }
 
   private conditions(filter: SeriesFilter): SQL | undefined {
@@ -150,9 +153,7 @@ export class SeriesQueryRepository {
           )
         : undefined,
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
-      filter.withPresentBooks
-        ? exists(this.db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, series.id), eq(books.deleted, false))))
-        : undefined,
+      filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.seriesVisible,
     );
   }
