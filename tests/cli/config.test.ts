@@ -58,7 +58,7 @@ describe("configuration", () => {
       SERVICE_APPLICATION__PORT: "9200",
       SERVICE_AUTH__REFRESH_TOKEN_ENABLED: "false",
       SERVICE_DATABASE__POSTGRES__PASSWORD: "pg-secret",
-      SERVICE_ENCRYPTION_KEY: "enc-key",
+      SERVICE_ENCRYPTION_KEY: "an encryption key of more than 32 bytes",
     });
     expect(config.application.port).toBe(9200);
     expect(config.auth.refresh_token_enabled).toBe(false);
@@ -119,12 +119,14 @@ describe("configuration", () => {
     }
   });
 
-  test("an encryption key under 32 bytes is refused at start with exit 2", async () => {
+  test("an encryption key under 32 bytes is refused at start, and by config check, with exit 2", async () => {
     const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\n`);
-    const result = await runLongbox(["serve", "--config", path], { cwd: dir, env: { SERVICE_ENCRYPTION_KEY: "short-key" } });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("encryption_key is too weak");
-    expect(result.stderr).not.toContain("short-key");
+    for (const command of [["serve"], ["config", "check"]]) {
+      const result = await runLongbox([...command, "--config", path], { cwd: dir, env: { SERVICE_ENCRYPTION_KEY: "short-key" } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("encryption_key is too weak");
+      expect(result.stderr).not.toContain("short-key");
+    }
   });
 
   test("an application.base_url that is no absolute http(s) URL stops with exit 2", async () => {
