@@ -23,8 +23,8 @@ import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
-import { sha256File } from "./file-hash";
-import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
+import { fileDigests, type FileDigests } from "./file-digests";
+import { fillMissingDocumentIds } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { isMountPoint } from "./mount-point";
@@ -126,25 +126,26 @@ export class LibraryScanner {
     reporter.progress(counters);
 
     const reconcile = async (item: Work) => {
-      const hash = await sha256File(item.file.path, signal);
+      const digests = await fileDigests(item.file.path, signal);
+      const hash = digests.sha256;
       if (item.kind === "new") {
         if (item.origin === undefined) {
           item.origin = movable.get(hash)?.find((book) => !claimed.has(book.id)) ?? null;
           if (item.origin) claimed.add(item.origin.id);
         }
         const moved = item.origin;
-        await this.catalogueFile(library, item.file, hash, moved?.id, signal, reporter, counters);
+        await this.catalogueFile(library, item.file, digests, moved?.id, signal, reporter, counters);
         if (!moved) counters.booksAdded++;
         else if (moved.deleted) counters.booksRestored++;
         else counters.booksMoved++;
       } else if (item.kind === "restore") {
         if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
-        else await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        else await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters);
         counters.booksRestored++;
       } else if (hash === item.book.fileHash && mode === "normal") {
         await this.relocate(item.book, item.file);
       } else {
-        await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters);
         counters.booksUpdated++;
       }
     };
@@ -224,8 +225,8 @@ export class LibraryScanner {
     }
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
     const signal = new AbortController().signal;
-    const hash = await sha256File(filePath, signal);
-    await this.catalogueFile(library, file, hash, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
+    const digests = await fileDigests(filePath, signal);
+    await this.catalogueFile(library, file, digests, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
       ...ZERO_COUNTERS,
     });
   }
@@ -251,7 +252,7 @@ export class LibraryScanner {
   private async catalogueFile(
     library: LibraryRecord,
     file: DiscoveredFile,
-    hash: string,
+    digests: FileDigests,
     bookId: string | undefined,
     signal: AbortSignal,
     reporter: ScanReporter,
@@ -273,10 +274,9 @@ export class LibraryScanner {
       }),
     );
     if (series.created) counters.seriesCreated++;
-    const partialMd5 = await partialMd5File(file.path);
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
-      { ...description.content, seriesId: series.id, fileHash: hash, partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      { ...description.content, seriesId: series.id, fileHash: digests.sha256, partialMd5: digests.partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
