@@ -5,8 +5,7 @@
  * one thread hashed at a time. With the workers, files hash on the other cores while the server
  * thread analyses and stores the books already hashed.
  *
- * Requests go round-robin to a pool of one worker per core (at most 4), started on the first
- * request. A worker with requests is ref'd, an idle one unref'd, so that the workers never
+ * Requests go round-robin to a pool of workers (POOL_SIZE), started on the first request. A worker with requests is ref'd, an idle one unref'd, so that the workers never
  * keep the process alive. A worker that dies fails its requests (`unexpected`) and is replaced.
  */
 import { availableParallelism } from "node:os";
@@ -32,7 +31,12 @@ interface DigestWorker {
   pending: Map<number, Pending>;
 }
 
-const POOL_SIZE = Math.min(4, availableParallelism());
+/**
+ * One worker per core but one, at least one and at most 4: the server thread keeps a core for
+ * requests and the books' analysis. One worker hashes a file in less time than the server
+ * thread needs to catalogue one, so on 2 cores one worker is enough to keep up.
+ */
+const POOL_SIZE = Math.min(4, Math.max(1, availableParallelism() - 1));
 
 class FileDigestPool {
   private readonly workers: DigestWorker[] = [];
