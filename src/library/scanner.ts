@@ -125,8 +125,30 @@ export class LibraryScanner {
     }
     reporter.progress(counters);
 
-    const reconcile = async (item: Work) => {
-      const digests = await fileDigests(item.file.path, signal);
+    // Files are hashed (in the digest workers) a few files ahead of those being catalogued, so
+    // that the server thread seldom waits for a hash: it analyses and stores one book while
+    // the next ones hash.
+    const digestsAhead = new Map<number, Promise<FileDigests>>();
+    const digestsOf = (index: number) => {
+      let digests = digestsAhead.get(index);
+      if (!digests) {
+        digests = fileDigests(work[index]!.file.path, signal);
+        digests.catch(() => undefined); // awaited (and its failure handled) when its turn comes
+        digestsAhead.set(index, digests);
+      }
+      return digests;
+    };
+    const hashedFirst = async (index: number) => {
+      for (let ahead = index + 1; ahead <= Math.min(work.length - 1, index + this.concurrency); ahead++) digestsOf(ahead);
+      try {
+        return await digestsOf(index);
+      } finally {
+        digestsAhead.delete(index); // a retry of the file hashes it again
+      }
+    };
+
+    const reconcile = async (item: Work, index: number) => {
+      const digests = await hashedFirst(index);
       const hash = digests.sha256;
       if (item.kind === "new") {
         if (item.origin === undefined) {
@@ -150,10 +172,10 @@ export class LibraryScanner {
       }
     };
 
-    const handle = async (item: Work) => {
+    const handle = async (item: Work, index: number) => {
       try {
         await retryTransient(
-          () => reconcile(item),
+          () => reconcile(item, index),
           signal,
           (cause, attempt) => log.warn("scan: transient failure, retrying the file", { path: item.file.path, cause, attempt }),
           this.options.transientRetryMs,
@@ -286,15 +308,16 @@ export class LibraryScanner {
   }
 }
 
-/** Runs `handle` over `items` with at most `limit` at a time; stops starting new ones once aborted. */
-async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T) => Promise<void>) {
+/** Runs `handle` over `items` (with each one's index) with at most `limit` at a time; stops starting new ones once aborted. */
+async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T, index: number) => Promise<void>) {
   let next = 0;
   let failed = false;
   const worker = async () => {
     while (next < items.length && !failed) {
       signal.throwIfAborted();
       try {
-        await handle(items[next++]!);
+        const index = next++;
+        await handle(items[index]!, index);
       } catch (error) {
         failed = true; // the other workers finish their item and stop
         throw error;
