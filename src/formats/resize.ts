@@ -24,7 +24,7 @@ async function withinBudget<T>(image: Sharp, bytes: Uint8Array, work: () => Prom
 /**
  * Thumbnail encoders. WebP at effort 2 (sharp's default is 4) spends about a third less time
  * encoding for files 1-3% larger; JPEG uses libjpeg-turbo with optimised Huffman tables rather
- * than mozjpeg, whose trellis quantisation costs 2-6 times as long for files 8-18% smaller.
+ * than mozjpeg, whose trellis quantisation costs 2-6 times as long for files 8-16% smaller.
  * Measured on comic pages, see docs/benchmarks.md "Scanning".
  */
 const THUMBNAIL_WEBP = { quality: 80, effort: 2 } as const;
