@@ -16,7 +16,8 @@
 import { availableParallelism } from "node:os";
 import type { BookErrorType } from "../../src/formats/contract.ts";
 import { failure } from "../../src/formats/errors.ts";
-import { deserializeError, type PdfJob, type PdfJobReply, type PdfJobResult } from "./worker-protocol.ts";
+import { deserializeError } from "../../src/formats/thread-errors.ts";
+import type { PdfJob, PdfJobReply, PdfJobResult } from "./worker-protocol.ts";
 
 /** One worker is enough on 2 cores (the server needs the other); never more than 2. */
 const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));

@@ -6,7 +6,8 @@
  */
 import { analyzePdf } from "./analyze.ts";
 import { renderPdfPage } from "./page-render.ts";
-import { serializeError, type PdfJob, type PdfJobReply } from "./worker-protocol.ts";
+import { serializeError } from "../../src/formats/thread-errors.ts";
+import type { PdfJob, PdfJobReply } from "./worker-protocol.ts";
 
 declare const self: Worker;
 

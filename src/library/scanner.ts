@@ -23,8 +23,8 @@ import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
-import { sha256File } from "./file-hash";
-import { fillMissingDocumentIds, partialMd5File } from "./koreader-document-id";
+import { fileDigests, type FileDigests } from "./file-digests";
+import { fillMissingDocumentIds } from "./koreader-document-id";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { isMountPoint } from "./mount-point";
@@ -125,34 +125,57 @@ export class LibraryScanner {
     }
     reporter.progress(counters);
 
-    const reconcile = async (item: Work) => {
-      const hash = await sha256File(item.file.path, signal);
+    // Files are hashed (in the digest workers) a few files ahead of those being catalogued, so
+    // that the server thread seldom waits for a hash: it analyses and stores one book while
+    // the next ones hash.
+    const digestsAhead = new Map<number, Promise<FileDigests>>();
+    const digestsOf = (index: number) => {
+      let digests = digestsAhead.get(index);
+      if (!digests) {
+        digests = fileDigests(work[index]!.file.path, signal);
+        digests.catch(() => undefined); // awaited (and its failure handled) when its turn comes
+        digestsAhead.set(index, digests);
+      }
+      return digests;
+    };
+    const hashedFirst = async (index: number) => {
+      for (let ahead = index + 1; ahead <= Math.min(work.length - 1, index + this.concurrency); ahead++) digestsOf(ahead);
+      try {
+        return await digestsOf(index);
+      } finally {
+        digestsAhead.delete(index); // a retry of the file hashes it again
+      }
+    };
+
+    const reconcile = async (item: Work, index: number) => {
+      const digests = await hashedFirst(index);
+      const hash = digests.sha256;
       if (item.kind === "new") {
         if (item.origin === undefined) {
           item.origin = movable.get(hash)?.find((book) => !claimed.has(book.id)) ?? null;
           if (item.origin) claimed.add(item.origin.id);
         }
         const moved = item.origin;
-        await this.catalogueFile(library, item.file, hash, moved?.id, signal, reporter, counters);
+        await this.catalogueFile(library, item.file, digests, moved?.id, signal, reporter, counters);
         if (!moved) counters.booksAdded++;
         else if (moved.deleted) counters.booksRestored++;
         else counters.booksMoved++;
       } else if (item.kind === "restore") {
         if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
-        else await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        else await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters);
         counters.booksRestored++;
       } else if (hash === item.book.fileHash && mode === "normal") {
         await this.relocate(item.book, item.file);
       } else {
-        await this.catalogueFile(library, item.file, hash, item.book.id, signal, reporter, counters);
+        await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters);
         counters.booksUpdated++;
       }
     };
 
-    const handle = async (item: Work) => {
+    const handle = async (item: Work, index: number) => {
       try {
         await retryTransient(
-          () => reconcile(item),
+          () => reconcile(item, index),
           signal,
           (cause, attempt) => log.warn("scan: transient failure, retrying the file", { path: item.file.path, cause, attempt }),
           this.options.transientRetryMs,
@@ -224,8 +247,8 @@ export class LibraryScanner {
     }
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
     const signal = new AbortController().signal;
-    const hash = await sha256File(filePath, signal);
-    await this.catalogueFile(library, file, hash, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
+    const digests = await fileDigests(filePath, signal);
+    await this.catalogueFile(library, file, digests, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
       ...ZERO_COUNTERS,
     });
   }
@@ -251,7 +274,7 @@ export class LibraryScanner {
   private async catalogueFile(
     library: LibraryRecord,
     file: DiscoveredFile,
-    hash: string,
+    digests: FileDigests,
     bookId: string | undefined,
     signal: AbortSignal,
     reporter: ScanReporter,
@@ -273,10 +296,9 @@ export class LibraryScanner {
       }),
     );
     if (series.created) counters.seriesCreated++;
-    const partialMd5 = await partialMd5File(file.path);
     const savedId = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
-      { ...description.content, seriesId: series.id, fileHash: hash, partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+      { ...description.content, seriesId: series.id, fileHash: digests.sha256, partialMd5: digests.partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
@@ -286,15 +308,16 @@ export class LibraryScanner {
   }
 }
 
-/** Runs `handle` over `items` with at most `limit` at a time; stops starting new ones once aborted. */
-async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T) => Promise<void>) {
+/** Runs `handle` over `items` (with each one's index) with at most `limit` at a time; stops starting new ones once aborted. */
+async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T, index: number) => Promise<void>) {
   let next = 0;
   let failed = false;
   const worker = async () => {
     while (next < items.length && !failed) {
       signal.throwIfAborted();
       try {
-        await handle(items[next++]!);
+        const index = next++;
+        await handle(items[index]!, index);
       } catch (error) {
         failed = true; // the other workers finish their item and stop
         throw error;

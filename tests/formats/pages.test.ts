@@ -1,6 +1,10 @@
 /** Reading pages, thumbnails and resources of real fixtures; page order; ComicInfo choice; entry names. */
 import { describe, expect, test } from "bun:test";
 import sharp from "sharp";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { zipSync } from "fflate";
 import { failureReason, isNotFound } from "../../src/formats/errors.ts";
 import { DEFAULT_LIMITS } from "../../src/formats/limits.ts";
 import { ZipArchive } from "../../src/formats/zip.ts";
@@ -65,6 +69,26 @@ describe("thumbnails", () => {
     expect(await sharp(webp).metadata()).toMatchObject({ format: "webp", height: 300 });
     const jpeg = await registry.thumbnail(fixture("cbr/comicbox/Captain Science #001-cix-cbi.cbr"), { height: 80, format: "jpeg" });
     expect(await sharp(jpeg).metadata()).toMatchObject({ format: "jpeg", height: 80 });
+  });
+
+  test("thumbnails of a full-size page: lossy WebP, baseline JPEG (not mozjpeg's progressive), at the asked height", async () => {
+    const root = mkdtempSync(join(tmpdir(), "longbox-thumbnail-"));
+    try {
+      // A comic-sized page (1988 x 3056): JPEG pages this size are shrunk while they decode.
+      const page = await sharp({ create: { width: 1988, height: 3056, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      const book = join(root, "Big #001.cbz");
+      writeFileSync(book, zipSync({ "001.jpg": page }, { level: 0 }));
+      const webp = await registry.thumbnail(book, { height: 400, format: "webp" });
+      expect(await sharp(webp).metadata()).toMatchObject({ format: "webp", width: 260, height: 400 });
+      // RIFF....WEBP then the first chunk: "VP8 " is lossy, "VP8L" would be lossless (several times larger).
+      expect(new TextDecoder().decode(webp.subarray(12, 16))).toBe("VP8 ");
+      const jpeg = await registry.thumbnail(book, { height: 400, format: "jpeg" });
+      expect(await sharp(jpeg).metadata()).toMatchObject({ format: "jpeg", width: 260, height: 400, isProgressive: false });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test("a reflowable EPUB's thumbnail comes from its cover image", async () => {
