@@ -3,8 +3,10 @@
  *
  * 1. Page serving from CBZ books with pages of about 100 KB, 272 KB and 686 KB, 16 concurrent
  *    clients (`wrk -c16`), against nginx (`sendfile on`, 2 workers) serving the same bytes as a
- *    static file. Runs alternate (nginx, Longbox, nginx, Longbox) so that both sides see the same
- *    machine; each figure is the mean of its two runs. Before measuring, a plain request checks
+ *    static file, and against the floor under any Bun server: a bare `Bun.serve` (one process,
+ *    ./bun-floor.ts) sending the same bytes with nothing else to do. Runs alternate (nginx,
+ *    Longbox, floor, twice) so that every side sees the same machine; each figure is the mean of
+ *    its two runs. Before measuring, a plain request checks
  *    that each side answers 200 with exactly the page's bytes, and wrk's count of non-2xx/3xx
  *    answers must stay 0. The reader is a non-admin account whose sharing-tag grant admits the
  *    series, so every request is authenticated AND checked against visibility. Credentials:
@@ -47,12 +49,12 @@ const SECONDS = Number(values.seconds);
 const PAGE_SIZES_KB = [100, 272, 686];
 const READER_PASSWORD = "reader password";
 
-/** Alternates reference and subject runs (A B A B) and averages each side. */
-async function interleaved(reference: () => Promise<WrkResult>, subject: () => Promise<WrkResult>): Promise<{ reference: WrkResult; subject: WrkResult }> {
-  const runs: { reference: WrkResult[]; subject: WrkResult[] } = { reference: [], subject: [] };
+/** Alternates the sides' runs (A B C A B C) and averages each side. */
+async function interleaved<Side extends string>(sides: Record<Side, () => Promise<WrkResult>>): Promise<Record<Side, WrkResult>> {
+  const names = Object.keys(sides) as Side[];
+  const runs = new Map<Side, WrkResult[]>(names.map((name) => [name, []]));
   for (let round = 0; round < 2; round++) {
-    runs.reference.push(await reference());
-    runs.subject.push(await subject());
+    for (const name of names) runs.get(name)!.push(await sides[name]());
   }
   const mean = (results: WrkResult[]): WrkResult => ({
     requests: results.reduce((sum, result) => sum + result.requests, 0),
@@ -61,8 +63,32 @@ async function interleaved(reference: () => Promise<WrkResult>, subject: () => P
     maxMs: Math.max(...results.map((result) => result.maxMs)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   });
-  return { reference: mean(runs.reference), subject: mean(runs.subject) };
+  return Object.fromEntries(names.map((name) => [name, mean(runs.get(name)!)])) as Record<Side, WrkResult>;
 }
+
+/** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own. */
+async function startBunFloor(root: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bun-floor.ts"), root], { stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let output = "";
+  while (!output.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the Bun.serve floor did not start");
+    output += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return {
+    url: output.trim().replace(/\/$/, ""),
+    stop: async () => {
+      child.kill();
+      await child.exited;
+    },
+  };
+}
+
+/** The reference cell: nginx, and the bare Bun floor with Longbox's share of it. */
+const referenceCell = (label: string, nginx: WrkResult, floor: WrkResult, subject: WrkResult) =>
+  `${label}: ${pageRate(nginx)}; bare Bun.serve: ${floor.requestsPerSecond.toFixed(0)} req/s (Longbox ${ratio(subject.requestsPerSecond, floor.requestsPerSecond)} of it, the floor ${ratio(floor.requestsPerSecond, nginx.requestsPerSecond)} of nginx)`;
 
 /**
  * A RAR 4 archive of `pages` noisy pages stored without compression (method 0x30, what `rar a
@@ -168,6 +194,7 @@ try {
 
   const server = await startBenchServer(binary, DATABASE);
   const nginx = await startNginx(work);
+  const floor = await startBunFloor(join(work, "www"));
   try {
     const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
     await waitForScan(server, created.id);
@@ -210,13 +237,19 @@ try {
       const book = pageBooks[PAGE_SIZES_KB.indexOf(kilobytes)]!;
       const url = `${server.url}/api/v1/books/${book.id}/pages/1`;
       const staticUrl = `${nginx.url}/${kilobytes}.jpg`;
+      const floorUrl = `${floor.url}/${kilobytes}.jpg`;
       await expectAnswer(url, headers, 200, page);
       await expectAnswer(staticUrl, {}, 200, page);
-      const { reference, subject } = await interleaved(() => wrk(staticUrl, 16, SECONDS), () => wrk(url, 16, SECONDS, headers));
+      await expectAnswer(floorUrl, {}, 200, page);
+      const { reference, subject, bare } = await interleaved({
+        reference: () => wrk(staticUrl, 16, SECONDS),
+        subject: () => wrk(url, 16, SECONDS, headers),
+        bare: () => wrk(floorUrl, 16, SECONDS),
+      });
       rows.push([
         `CBZ page ${(page.length / 1000).toFixed(0)} KB, ${credential}, 16 connections`,
         pageRate(subject),
-        `nginx, same bytes: ${pageRate(reference)}`,
+        referenceCell("nginx, same bytes", reference, bare, subject),
         ratio(subject.requestsPerSecond, reference.requestsPerSecond),
         "≥ 0.80×",
       ]);
@@ -226,15 +259,25 @@ try {
       const book = pageBooks[PAGE_SIZES_KB.indexOf(272)]!;
       const url = `${server.url}/api/v1/books/${book.id}/pages/1`;
       const staticUrl = `${nginx.url}/272.jpg`;
+      const floorUrl = `${floor.url}/272.jpg`;
       const etag = await expectAnswer(url, bearer, 200);
       const staticEtag = await expectAnswer(staticUrl, {}, 200);
+      const floorEtag = await expectAnswer(floorUrl, {}, 200);
       await expectAnswer(url, { ...bearer, "if-none-match": etag }, 304);
       await expectAnswer(staticUrl, { "if-none-match": staticEtag }, 304);
-      const { reference, subject } = await interleaved(
-        () => wrk(staticUrl, 16, SECONDS, { "if-none-match": staticEtag }),
-        () => wrk(url, 16, SECONDS, { ...bearer, "if-none-match": etag }),
-      );
-      rows.push(["304 revalidation (If-None-Match), Bearer, 16 connections", pageRate(subject), `nginx 304: ${pageRate(reference)}`, ratio(subject.requestsPerSecond, reference.requestsPerSecond), "≥ 0.80×"]);
+      await expectAnswer(floorUrl, { "if-none-match": floorEtag }, 304);
+      const { reference, subject, bare } = await interleaved({
+        reference: () => wrk(staticUrl, 16, SECONDS, { "if-none-match": staticEtag }),
+        subject: () => wrk(url, 16, SECONDS, { ...bearer, "if-none-match": etag }),
+        bare: () => wrk(floorUrl, 16, SECONDS, { "if-none-match": floorEtag }),
+      });
+      rows.push([
+        "304 revalidation (If-None-Match), Bearer, 16 connections",
+        pageRate(subject),
+        referenceCell("nginx 304", reference, bare, subject),
+        ratio(subject.requestsPerSecond, reference.requestsPerSecond),
+        "≥ 0.80×",
+      ]);
     }
 
     {
@@ -286,6 +329,7 @@ try {
     }
   } finally {
     await nginx.stop();
+    await floor.stop();
     await server.stop();
     rmSync(work, { recursive: true, force: true });
   }

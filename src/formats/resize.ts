@@ -16,10 +16,14 @@ import { readImageSize } from "./images.ts";
  * metadata() (a trip through libuv's thread pool) only reads the others. Sharp decodes the
  * first frame of an animation only, so one frame is what the decode costs.
  */
-async function withinBudget<T>(image: Sharp, bytes: Uint8Array, work: () => Promise<T>): Promise<T> {
+async function withinBudget<T>(image: Sharp, bytes: Uint8Array, maxPixels: number, work: () => Promise<T>): Promise<T> {
   const { width = 0, height = 0 } = readImageSize(bytes) ?? (await image.metadata());
+  // Refused as sharp's limitInputPixels would refuse it, before the budget is asked for a decode that will not run.
+  if (width * height > maxPixels) throw new PixelLimitExceeded();
   return decodeBudget.run(decodeCost(bytes.length, width * height), work);
 }
+
+class PixelLimitExceeded extends Error {}
 
 /**
  * Thumbnail encoders. WebP at effort 2 (sharp's default is 4) spends about a third less time
@@ -34,7 +38,7 @@ const THUMBNAIL_JPEG = { quality: 85, optimiseCoding: true, mozjpeg: false } as 
 export async function makeThumbnail(image: Uint8Array, options: ThumbnailOptions, maxPixels: number): Promise<Uint8Array> {
   try {
     const pipeline = sharp(image, { limitInputPixels: maxPixels, failOn: "none" });
-    return await withinBudget(pipeline, image, async () => {
+    return await withinBudget(pipeline, image, maxPixels, async () => {
       // A JPEG is shrunk by libjpeg while it decodes (shrink-on-load), so a 3000-pixel page is
       // never decoded at full size for a 400-pixel thumbnail.
       const scaled = pipeline
@@ -54,7 +58,7 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
     const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
     const { width, format } = await image.metadata();
     if (width !== undefined && width <= maxWidth) return page;
-    return await withinBudget(image, page.bytes, async () => {
+    return await withinBudget(image, page.bytes, maxPixels, async () => {
       const resized = image.rotate().resize({ width: maxWidth, withoutEnlargement: true });
       const keepsFormat = format === "png" || format === "webp" || format === "jpeg";
       const output = keepsFormat ? resized.toFormat(format) : resized.jpeg({ quality: 85 });
@@ -69,7 +73,7 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
 export async function reencode(page: PageImage, format: "jpeg" | "png", maxPixels: number): Promise<PageImage> {
   try {
     const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
-    return await withinBudget(image, page.bytes, async () => {
+    return await withinBudget(image, page.bytes, maxPixels, async () => {
       const rotated = image.rotate();
       const encoded = format === "jpeg" ? rotated.jpeg({ quality: 85 }) : rotated.png();
       return { bytes: new Uint8Array(await encoded.toBuffer()), mediaType: `image/${format}` };
@@ -82,7 +86,7 @@ export async function reencode(page: PageImage, format: "jpeg" | "png", maxPixel
 function decodeFailure(type: "thumbnail" | "page_extraction", error: unknown, maxPixels: number) {
   if (error instanceof BookAnalysisError) return error; // the decode budget's refusal
   const message = error instanceof Error ? error.message : String(error);
-  if (/pixel limit/i.test(message)) {
+  if (error instanceof PixelLimitExceeded || /pixel limit/i.test(message)) {
     return failure(type, "limit_exceeded", `The image is larger than the limit of ${maxPixels} pixels and was not decoded`, {
       limit: maxPixels,
     });
