@@ -31,9 +31,16 @@ forEachDatabase("Page lookups stay current", (server) => {
     expect((await server().json("PUT", `/api/v1/users/${library.readerId}/sharing-tags`, { sharingTagId: tag.body.id, accessMode: "allow" }, admin())).status).toBe(200);
     for (let request = 0; request < 3; request++) expect((await fetchAs(server(), library.readerToken, page("Shared #001.cbz"))).status).toBe(200);
 
+    const grant = (accessMode: "allow" | "deny") =>
+      server().json("PUT", `/api/v1/users/${library.readerId}/sharing-tags`, { sharingTagId: tag.body.id, accessMode }, admin());
+    const pageStatus = async () => (await fetchAs(server(), library.readerToken, page("Shared #001.cbz"))).status;
+    // Each change shows on the very next page request, whichever way it goes.
+    expect((await grant("deny")).status).toBe(200);
+    expect(await pageStatus()).toBe(404);
     expect((await server().fetch(`/api/v1/users/${library.readerId}/sharing-tags/${tag.body.id}`, { method: "DELETE", headers: admin() })).status).toBe(204);
-    await server().json("PUT", `/api/v1/users/${library.readerId}/sharing-tags`, { sharingTagId: tag.body.id, accessMode: "deny" }, admin());
-    expect((await fetchAs(server(), library.readerToken, page("Shared #001.cbz"))).status).toBe(404);
+    expect(await pageStatus()).toBe(200); // no grant left: the reader sees every series
+    expect((await grant("deny")).status).toBe(200);
+    expect(await pageStatus()).toBe(404);
 
     await server().json("PUT", `/api/v1/series/${shared.seriesId}/sharing-tags`, { sharingTagIds: [] }, admin());
     expect((await fetchAs(server(), library.readerToken, page("Shared #001.cbz"))).status).toBe(200);
@@ -62,5 +69,14 @@ forEachDatabase("Page lookups stay current", (server) => {
     const gone = await fetchAs(server(), library.readerToken, path);
     expect(gone.status).toBe(404);
     expect((await gone.json()).message).toContain("no longer on disk");
+  });
+
+  test("a disabled account is refused (403) on the next page, with its token and with Basic", async () => {
+    const path = page("Shared #001.cbz");
+    expect((await fetchAs(server(), library.readerToken, path)).status).toBe(200);
+    expect((await server().fetch(path, { headers: basic("reader", PASSWORD) })).status).toBe(200);
+    expect((await server().json("PUT", `/api/v1/users/${library.readerId}`, { disabled: true }, admin())).status).toBe(200);
+    expect((await fetchAs(server(), library.readerToken, path)).status).toBe(403);
+    expect((await server().fetch(path, { headers: basic("reader", PASSWORD) })).status).toBe(403);
   });
 });
