@@ -14,6 +14,14 @@ import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
 /** One page of one book at one width: what to read, and its validator. */
+
+/** A 404 for a page number the book does not have (the Komga API answers it with a 400). */
+export class PageOutOfRange extends DomainError {
+  constructor(number: number, pageCount: number) {
+    super("NotFound", `page ${number} does not exist: the book has ${pageCount} pages`);
+  }
+}
+
 export interface PageRef {
   book: BookFileView;
   number: number;
@@ -65,7 +73,7 @@ export class PageService {
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
     const book = await this.books.fileOf(caller, bookId);
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
-      throw new DomainError("NotFound", `page ${number} does not exist: the book has ${book.pageCount} pages`);
+      throw new PageOutOfRange(number, book.pageCount);
     }
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
     const tag = Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex");

@@ -2,7 +2,8 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { pageResponse } from "../page-response";
 import { IdParams, IntegerQuery, integerQuery, PageNumberParam, Uuid, type IntegerRange } from "../params";
 
 /** Widths a page can be scaled down to. */
@@ -24,14 +25,7 @@ export function bookPageRoutes(services: Services) {
         const etag = strongEtag(page.tag);
         // Revalidation is answered from the catalogue alone: the book is not opened.
         if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
-        const content = await pages.content(page);
-        return content.kind === "file"
-          ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), {
-              etag,
-              cacheControl: IMMUTABLE,
-              mediaType: content.mediaType,
-            })
-          : binaryResponse(request, content.image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: content.image.mediaType });
+        return pageResponse(request, pages, page, { etag, cacheControl: IMMUTABLE });
       },
       {
         auth: "user",

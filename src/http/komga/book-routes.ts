@@ -7,9 +7,11 @@ import { Elysia, t } from "elysia";
 import type { BookSort, BookView } from "../../db";
 import { DomainError, notFound } from "../../errors";
 import type { Caller } from "../../library/books";
+import { PageOutOfRange } from "../../library/pages";
 import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
 import { binaryResponse, clientHasCurrent, imageFileResponse, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { pageResponse } from "../page-response";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
@@ -103,9 +105,10 @@ export function komgaBookRoutes(services: Services) {
         const number = booleanParam(query, "zero_based") ? n + 1 : n;
         const convert = (query.get("convert") ?? "").toLowerCase();
         if (convert !== "" && !(convert in CONVERSIONS)) throw new DomainError("BadRequest", "convert must be jpeg or png");
-        const file = await books.fileOf(caller.user, id);
-        if (number < 1 || number > file.pageCount) throw new DomainError("BadRequest", `page ${number} does not exist: the book has ${file.pageCount} pages`);
-        const page = await pages.locate(caller.user, id, number);
+        // Komga answers a page the book does not have with 400, not 404.
+        const page = await pages.locate(caller.user, id, number).catch((error: unknown) => {
+          throw error instanceof PageOutOfRange ? new DomainError("BadRequest", error.message) : error;
+        });
         const etag = strongEtag(`${page.tag}${convert ? `-${convert}` : ""}`);
         if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
         if (convert) {
@@ -113,10 +116,7 @@ export function komgaBookRoutes(services: Services) {
           const image = await pages.readAs(page, [target], convert as keyof typeof CONVERSIONS);
           return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
         }
-        const content = await pages.content(page);
-        return content.kind === "file"
-          ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), { etag, cacheControl: IMMUTABLE, mediaType: content.mediaType })
-          : binaryResponse(request, content.image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: content.image.mediaType });
+        return pageResponse(request, pages, page, { etag, cacheControl: IMMUTABLE });
       },
       { komga: true, params: PageParams, detail: { summary: "Komga: one page's image (convert=jpeg|png, zero_based)", tags: ["komga"] } },
     )
