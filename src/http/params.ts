@@ -19,6 +19,7 @@ export interface IntegerRange {
 
 /** At most 10 digits: anything longer is out of every range below and never reaches Number(). */
 const DECIMAL_DIGITS = "^[0-9]{1,10}$";
+const DECIMAL_DIGITS_PATTERN = new RegExp(DECIMAL_DIGITS);
 
 /**
  * A page number in a path (`/pages/:n`): an integer, kept a string for Elysia and turned into a
@@ -45,7 +46,7 @@ export function IntegerQuery(range: IntegerRange, description: string) {
  */
 export function integerQuery(value: unknown, name: string, range: IntegerRange): number | undefined {
   if (value === undefined) return undefined;
-  const number = typeof value === "string" && new RegExp(DECIMAL_DIGITS).test(value) ? Number(value) : Number.NaN;
+  const number = typeof value === "string" && DECIMAL_DIGITS_PATTERN.test(value) ? Number(value) : Number.NaN;
   if (!(number >= range.minimum && number <= range.maximum)) {
     const problem = `must be an integer from ${range.minimum} to ${range.maximum}`;
     throw new DomainError("BadRequest", `invalid query parameters: ${name}: ${problem}`, { fields: { [name]: problem } });

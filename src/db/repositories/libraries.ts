@@ -56,7 +56,10 @@ export class LibraryRepository {
   /** What a completed scan found: whether the folder is a mount point now. */
   async recordMountPoint(id: string, rootMountPoint: boolean): Promise<void> {
     const t = this.database.tables.libraries;
-    await this.db.update(t).set({ rootMountPoint }).where(eq(t.id, id));
+    // In a transaction like every write, so that the request caches (recent-reads.ts) see it.
+    await this.database.transaction(async () => {
+      await this.db.update(t).set({ rootMountPoint }).where(eq(t.id, id));
+    });
   }
 
   async update(id: string, changes: Partial<NewLibrary>): Promise<LibraryRecord | undefined> {

@@ -116,10 +116,9 @@ const komgaCallers = new WeakMap<Request, KomgaCaller>();
 /** The `komga` route option: any signed-in account, by Komga's rules (see the top of this file). */
 export function komgaAuth(services: KomgaAuthServices) {
   return new Elysia({ name: "komga-auth" }).macro({
-    komga: (enabled: true) => ({
+    komga: (_enabled: true) => ({
       detail: { security: API_SECURITY },
       async transform({ request, server, set }) {
-        if (!enabled) return;
         try {
           const answer: SessionAnswer = { setCookies: [] };
           const caller = await resolveCaller(services, request, server, answer);

@@ -110,16 +110,17 @@ export function koreaderRoutes(services: Services) {
   const callerOf = async (request: Request, server: Server<unknown> | null): Promise<UserRecord> => {
     const user = request.headers.get("x-auth-user");
     const key = request.headers.get("x-auth-key") ?? "";
-    const ip = clientIp(request, server, services.config.application.trust_proxy);
+    // Asked for only when a credential is checked (the throttle keys on it).
+    const ip = () => clientIp(request, server, services.config.application.trust_proxy);
     try {
       if (user === null) {
         const caller = await authenticateRequest(services, request, server, { browserSession: false });
         if (caller) return caller.user;
       } else if (looksLikeApiKey(user)) {
-        const caller = await authenticator.authenticate({ authorization: null, apiKeyHeader: user, clientIp: () => ip });
+        const caller = await authenticator.authenticate({ authorization: null, apiKeyHeader: user, clientIp: ip });
         if (caller) return caller.user;
       } else if (isKeyField(user) && key !== "") {
-        return await koreaderKeys.verify(user, key, ip);
+        return await koreaderKeys.verify(user, key, ip());
       }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

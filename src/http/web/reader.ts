@@ -8,6 +8,7 @@
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
 import type { Services } from "../../services";
+import { IdParams } from "../params";
 import type { WebPageGuard } from "./page-guard";
 import { READER_SCRIPTS } from "./reader-assets";
 import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
@@ -28,8 +29,9 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     "/read/:id",
     async ({ viewer, params, query }) => {
       const book = await services.books.get(viewer.user, params.id);
-      const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), services.series.nextBook(viewer.user, book)]);
+      const pages = await services.pages.list(viewer.user, book.id);
       if (book.fileFormat === "epub") return epubReader(viewer, book, pages, query.page);
+      const next = await services.series.nextBook(viewer.user, book);
       return page("reader/comic", {
         title: book.title,
         viewer,
@@ -43,7 +45,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     },
     {
       page: "user",
-      params: t.Object({ id: t.String({ format: "uuid" }) }),
+      params: IdParams,
       query: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })) }),
       detail: { hide: true },
     },
