@@ -1,8 +1,7 @@
 /** Comic books in 7z archives (.cb7, .7z; solid or not), through 7-Zip compiled to WebAssembly. */
-import { analyzeComicArchive, readComicPage } from "../../src/formats/comic-archive.ts";
-import type { FormatPlugin, PluginContext } from "../../src/formats/contract.ts";
+import { analyzeComicArchive, comicArchiveReading } from "../../src/formats/comic-archive.ts";
+import type { FormatPlugin } from "../../src/formats/contract.ts";
 import { looksLikeSevenZip } from "../../src/formats/magic.ts";
-import { openArchives } from "../../src/formats/open-archives.ts";
 import { SevenZipComicArchive } from "./seven-zip-comic-archive.ts";
 
 const MEDIA_TYPE = "application/x-cb7";
@@ -14,14 +13,9 @@ export const cb7Plugin: FormatPlugin = {
   mediaTypes: [MEDIA_TYPE, "application/x-7z-compressed"],
   detect: (head) => (looksLikeSevenZip(head) ? 2 : 0),
   analyze: async (path, ctx) => analyzeComicArchive(await SevenZipComicArchive.open(path, ctx), { id: "cb7", mediaType: MEDIA_TYPE }, ctx),
-  readPage: async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options),
+  // An open archive is its listing (a synchronous 7-Zip run): names and sizes only, the bytes
+  // come from the extraction cache. No entry is a plain range of the file: locatePage says null.
+  ...comicArchiveReading("cb7", SevenZipComicArchive.open, (archive) => archive.fileNames.length * 256),
 };
-
-/**
- * Readers ask page after page: the listing (a synchronous 7-Zip run) is kept between requests in
- * the open-archive LRU; it holds names and sizes only, the bytes come from the extraction cache.
- */
-const forReading = (path: string, ctx: PluginContext) =>
-  openArchives.open("cb7", path, () => SevenZipComicArchive.open(path, ctx), (archive) => archive.fileNames.length * 256);
 
 export default cb7Plugin;

@@ -20,6 +20,8 @@ export class SevenZipComicArchive implements ComicArchive {
   private readonly entries: Map<string, SevenZipEntry>;
   /** Blocks that hold more than one entry. */
   private readonly solidBlocks: Set<number>;
+  /** The book's key in the extraction cache, worked out once per opening (readers keep it open). */
+  private extractionKey: Promise<string> | undefined;
 
   private constructor(
     private readonly path: string,
@@ -71,7 +73,7 @@ export class SevenZipComicArchive implements ComicArchive {
     const entry = this.entry(name);
     if (entry.block === null) return new Uint8Array(0);
     if (!this.solidBlocks.has(entry.block)) return extractEntry(this.path, name);
-    const key = await ExtractionCache.keyFor(this.path);
+    const key = await (this.extractionKey ??= ExtractionCache.keyFor(this.path));
     return ctx.extractionCache.use(
       key,
       (folder) => extractAll(this.path, folder),

@@ -1,8 +1,7 @@
 /** Comic books in ZIP archives (.cbz, .zip): pages are the images, metadata is ComicInfo.xml. */
-import { analyzeComicArchive, locateComicPage, readComicPage } from "../../src/formats/comic-archive.ts";
-import type { FormatPlugin, PluginContext } from "../../src/formats/contract.ts";
+import { analyzeComicArchive, comicArchiveReading } from "../../src/formats/comic-archive.ts";
+import type { FormatPlugin } from "../../src/formats/contract.ts";
 import { looksLikeZip } from "../../src/formats/magic.ts";
-import { openArchives } from "../../src/formats/open-archives.ts";
 import { ZipComicArchive } from "./zip-comic-archive.ts";
 
 const MEDIA_TYPE = "application/vnd.comicbook+zip";
@@ -15,12 +14,8 @@ export const cbzPlugin: FormatPlugin = {
   // Any ZIP: a .cbr or .epub that is really a plain ZIP of images is still readable as one.
   detect: (head) => (looksLikeZip(head) ? 1 : 0),
   analyze: async (path, ctx) => analyzeComicArchive(await ZipComicArchive.open(path, ctx), { id: "cbz", mediaType: MEDIA_TYPE }, ctx),
-  readPage: async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options),
-  locatePage: async (path, pageNumber, ctx) => locateComicPage(await forReading(path, ctx), pageNumber, ctx),
+  // An open archive holds its parsed central directory.
+  ...comicArchiveReading("cbz", ZipComicArchive.open, (archive) => archive.approximateBytes),
 };
-
-/** Readers ask page after page: the archive stays open between requests (analysis opens its own). */
-const forReading = (path: string, ctx: PluginContext) =>
-  openArchives.open("cbz", path, () => ZipComicArchive.open(path, ctx), (archive) => archive.approximateBytes);
 
 export default cbzPlugin;

@@ -8,6 +8,7 @@ import { parseComicInfo } from "./comicinfo.ts";
 import {
   type AnalysisResult,
   BookAnalysisError,
+  type FormatPlugin,
   type PageImage,
   type PageInfo,
   type PageLocation,
@@ -16,6 +17,7 @@ import {
 } from "./contract.ts";
 import { failure, throwIfAborted } from "./errors.ts";
 import { formatBytes } from "./limits.ts";
+import { type ArchiveWeight, openArchives } from "./open-archives.ts";
 import { decodeBudget, decodeCost } from "./decode-budget.ts";
 import { type ImageSize, pageMediaTypeForName, probeImageSize, sniffImageMediaType } from "./images.ts";
 import { scaleToWidth } from "./resize.ts";
@@ -169,4 +171,21 @@ export async function locateComicPage(archive: ComicArchive, pageNumber: number,
   const range = archive.storedRange ? await archive.storedRange(name) : null;
   if (!range || !archive.readHead) return null;
   return { ...range, mediaType: mediaTypeOf(name, await archive.readHead(name, 32, ctx)) };
+}
+
+/**
+ * A comic archive format's readPage and locatePage. Readers ask page after page: the archive
+ * stays open between requests in the open-archive LRU (analysis opens its own), and `weight`
+ * says what an open one holds in memory.
+ */
+export function comicArchiveReading<T extends ComicArchive>(
+  id: string,
+  open: (path: string, ctx: PluginContext) => Promise<T>,
+  weight: ArchiveWeight<T>,
+): Required<Pick<FormatPlugin, "readPage" | "locatePage">> {
+  const forReading = (path: string, ctx: PluginContext) => openArchives.open(id, path, () => open(path, ctx), weight);
+  return {
+    readPage: async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options),
+    locatePage: async (path, pageNumber, ctx) => locateComicPage(await forReading(path, ctx), pageNumber, ctx),
+  };
 }

@@ -42,7 +42,7 @@ export class PageService {
    * Where stored pages lie in their files, by page tag (content hash + page + width): a reader
    * paging through a book asks again and again, and a tag's answer never changes.
    */
-  private readonly locations = new Map<string, PageLocation>();
+  private readonly locations = new Map<string, PageLocation | null>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
 
@@ -87,12 +87,13 @@ export class PageService {
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
       const { path } = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const location = this.locations.get(page.tag) ?? (await this.findLocation(page, path));
-      if (location) return { kind: "file", path, ...location };
+      const location = this.locations.has(page.tag) ? this.locations.get(page.tag) : await this.findLocation(page, path);
+      return location ? { kind: "file", path, ...location } : { kind: "bytes", image: await this.read(page, path) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
+  /** Where the page lies in the file, or null when it must be read (compressed): both are remembered. */
   private async findLocation(page: PageRef, path: string): Promise<PageLocation | null> {
     let location;
     try {
@@ -100,20 +101,19 @@ export class PageService {
     } catch (error) {
       throw readFailure(error);
     }
-    if (location) {
-      // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
-      if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
-      this.locations.set(page.tag, location);
-    }
+    // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
+    if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
+    this.locations.set(page.tag, location);
     return location;
   }
 
-  async read(page: PageRef): Promise<PageImage> {
+  /** The page's image; `path`: the book's file when the caller has just resolved it. */
+  async read(page: PageRef, path?: string): Promise<PageImage> {
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
     if (cached) return cached;
     const running = this.inFlight.get(page.tag);
     if (running) return running;
-    const reading = this.readFromBook(page).finally(() => this.inFlight.delete(page.tag));
+    const reading = this.readFromBook(page, path ?? openableFile(page.book).path).finally(() => this.inFlight.delete(page.tag));
     this.inFlight.set(page.tag, reading);
     return reading;
   }
@@ -132,9 +132,8 @@ export class PageService {
     }
   }
 
-  private async readFromBook(page: PageRef): Promise<PageImage> {
+  private async readFromBook(page: PageRef, path: string): Promise<PageImage> {
     const { book } = page;
-    const { path } = openableFile(book);
     let image: PageImage;
     try {
       image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });
