@@ -4,27 +4,26 @@
  * once into <dir>/<key>/ and later pages are read from there. The key names the book's path,
  * size and modification time, so a changed file gets a fresh extraction and the stale one ages
  * out. Folders are evicted least recently used first when the total passes the cap (down to
- * 90% of it), never while a caller is using them; with a cap of 0 every extraction is removed
- * as soon as its caller is done. Each use touches the folder's modification time, so the order
+ * 90% of it, src/storage/size-capped-index.ts), never while a caller is using them; with a cap
+ * of 0 every extraction is removed as soon as its caller is done. Each use touches the folder's modification time, so the order
  * survives a restart.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
+import { type CachedItem, SizeCappedIndex } from "../storage/size-capped-index.ts";
 
-interface CachedFolder {
-  size: number;
-  lastUsed: number;
+interface CachedFolder extends CachedItem {
   users: number;
 }
 
-const EVICT_DOWN_TO = 0.9;
+type Folders = SizeCappedIndex<CachedFolder>;
+
 const TEMPORARY_SUFFIX = ".partial";
 
 export class ExtractionCache {
-  private index: Promise<Map<string, CachedFolder>> | undefined;
+  private index: Promise<Folders> | undefined;
   private readonly filling = new Map<string, Promise<void>>();
-  private totalBytes = 0;
 
   constructor(
     readonly dir: string,
@@ -79,32 +78,25 @@ export class ExtractionCache {
       await rm(partial, { recursive: true, force: true });
       throw error;
     }
-    const size = await folderSize(folder);
-    folders.set(key, { size, lastUsed: Date.now(), users: 0 });
-    this.totalBytes += size;
+    folders.set(key, { size: await folderSize(folder), lastUsed: Date.now(), users: 0 });
   }
 
-  private async evict(folders: Map<string, CachedFolder>): Promise<void> {
-    if (this.totalBytes <= this.maxBytes) return;
-    const oldestFirst = [...folders].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    for (const [key, entry] of oldestFirst) {
-      if (this.totalBytes <= this.maxBytes * EVICT_DOWN_TO) break;
-      if (entry.users > 0 || this.filling.has(key)) continue;
-      folders.delete(key);
-      this.totalBytes -= entry.size;
+  /** Removes the least recently used folders over the cap, never one in use or being filled. */
+  private async evict(folders: Folders): Promise<void> {
+    for (const [key] of folders.evictions((key, folder) => folder.users > 0 || this.filling.has(key))) {
       await rm(join(this.dir, key), { recursive: true, force: true });
     }
   }
 
-  private folders(): Promise<Map<string, CachedFolder>> {
+  private folders(): Promise<Folders> {
     this.index ??= this.load();
     return this.index;
   }
 
   /** The index from what an earlier run left (interrupted extractions are removed). */
-  private async load(): Promise<Map<string, CachedFolder>> {
+  private async load(): Promise<Folders> {
     await mkdir(this.dir, { recursive: true });
-    const folders = new Map<string, CachedFolder>();
+    const folders: Folders = new SizeCappedIndex(this.maxBytes);
     for (const name of await readdir(this.dir)) {
       const path = join(this.dir, name);
       if (name.endsWith(TEMPORARY_SUFFIX)) {
@@ -113,9 +105,7 @@ export class ExtractionCache {
       }
       const info = await stat(path);
       if (!info.isDirectory()) continue;
-      const size = await folderSize(path);
-      folders.set(name, { size, lastUsed: info.mtimeMs, users: 0 });
-      this.totalBytes += size;
+      folders.set(name, { size: await folderSize(path), lastUsed: info.mtimeMs, users: 0 });
     }
     await this.evict(folders);
     return folders;

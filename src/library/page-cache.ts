@@ -6,8 +6,7 @@
  * also touches a local file's modification time, so the order survives a restart without
  * relying on atime (often disabled by noatime mounts). Objects in a bucket cannot be touched:
  * after a restart their order is the order they were written in. When the total passes the
- * cap, the least recently used files are removed down to 90% of it, so a full cache does not
- * evict on every insert. The cache is best effort: a write that fails (a full disk, no
+ * cap, the least recently used files are removed (src/storage/size-capped-index.ts). The cache is best effort: a write that fails (a full disk, no
  * permission, the bucket away) leaves the page uncached, never fails the request that read it.
  *
  * A bucket is shared by several instances: a page missing from this process's index is looked
@@ -18,20 +17,18 @@
 import type { PageImage } from "../formats/contract";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
 import type { FileStore, ListedFile } from "../storage/file-store";
+import { type CachedItem, SizeCappedIndex } from "../storage/size-capped-index";
 
-interface CacheEntry {
+interface CacheEntry extends CachedItem {
   /** The key in the store: <2 characters>/<key>.<ext>. */
   file: string;
-  size: number;
   mediaType: string;
-  lastUsed: number;
 }
 
-const EVICT_DOWN_TO = 0.9;
+type Entries = SizeCappedIndex<CacheEntry>;
 
 export class PageCache {
-  private index: Promise<Map<string, CacheEntry>> | undefined;
-  private totalBytes = 0;
+  private index: Promise<Entries> | undefined;
 
   constructor(
     private readonly store: FileStore,
@@ -51,7 +48,6 @@ export class PageCache {
     if (!bytes) {
       // Removed behind our back (someone emptied the folder, another instance evicted it): a miss.
       entries.delete(key);
-      this.totalBytes -= entry.size;
       return undefined;
     }
     entry.lastUsed = Date.now();
@@ -60,7 +56,7 @@ export class PageCache {
   }
 
   /** A page another instance put in the shared store: found by listing its key, then indexed. */
-  private async findShared(entries: Map<string, CacheEntry>, key: string): Promise<CacheEntry | undefined> {
+  private async findShared(entries: Entries, key: string): Promise<CacheEntry | undefined> {
     try {
       for await (const file of this.store.list(`${key.slice(0, 2)}/${key}.`)) {
         const entry = this.remember(entries, file);
@@ -83,24 +79,11 @@ export class PageCache {
     } catch {
       return;
     }
-    const previous = entries.get(key);
-    if (previous) this.totalBytes -= previous.size;
     entries.set(key, { file, size: page.bytes.length, mediaType: page.mediaType, lastUsed: Date.now() });
-    this.totalBytes += page.bytes.length;
-    if (this.totalBytes > this.maxBytes) await this.evict(entries);
+    for (const [, evicted] of entries.evictions()) await this.store.remove(evicted.file).catch(() => undefined);
   }
 
-  private async evict(entries: Map<string, CacheEntry>): Promise<void> {
-    const oldestFirst = [...entries].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    for (const [key, entry] of oldestFirst) {
-      if (this.totalBytes <= this.maxBytes * EVICT_DOWN_TO) break;
-      entries.delete(key);
-      this.totalBytes -= entry.size;
-      await this.store.remove(entry.file).catch(() => undefined);
-    }
-  }
-
-  private entries(): Promise<Map<string, CacheEntry>> {
+  private entries(): Promise<Entries> {
     this.index ??= this.load();
     return this.index;
   }
@@ -110,8 +93,8 @@ export class PageCache {
    * files and anything else in the key folders that is not a page are removed. A store that cannot be listed (the
    * bucket away) starts an empty index: the cache is best effort.
    */
-  private async load(): Promise<Map<string, CacheEntry>> {
-    const entries = new Map<string, CacheEntry>();
+  private async load(): Promise<Entries> {
+    const entries: Entries = new SizeCappedIndex(this.maxBytes);
     try {
       for await (const file of this.store.list()) {
         // Files beside the key folders are not the cache's to remove.
@@ -124,16 +107,12 @@ export class PageCache {
   }
 
   /** Adds a listed file to the index: undefined when it is not a cached page. */
-  private remember(entries: Map<string, CacheEntry>, file: ListedFile): CacheEntry | undefined {
+  private remember(entries: Entries, file: ListedFile): CacheEntry | undefined {
     const name = file.key.slice(file.key.lastIndexOf("/") + 1);
     const mediaType = PAGE_IMAGE_TYPES[extensionOf(name)];
     if (name.endsWith(".tmp") || !mediaType || !file.key.includes("/")) return undefined;
-    const key = name.slice(0, name.lastIndexOf("."));
-    const previous = entries.get(key);
-    if (previous) this.totalBytes -= previous.size;
     const entry = { file: file.key, size: file.size, mediaType, lastUsed: file.modifiedAt.getTime() };
-    entries.set(key, entry);
-    this.totalBytes += file.size;
+    entries.set(name.slice(0, name.lastIndexOf(".")), entry);
     return entry;
   }
 }
