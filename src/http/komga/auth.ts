@@ -24,7 +24,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
 import { publicOrigin } from "../client-address";
-import { cookieOf } from "../cookies";
+import { cookieOf, setCookie, type CookieScope } from "../cookies";
 import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
@@ -36,21 +36,10 @@ type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "co
 const DAY_SECONDS = 24 * 3600;
 
 /** Where Komga clients find the API: the public path of the prefix, and whether it is https. */
-export function komgaCookieScope(services: Pick<Services, "config">, request: Request): { path: string; secure: boolean } {
+export function komgaCookieScope(services: Pick<Services, "config">, request: Request): CookieScope {
   const { base_url: baseUrl, trust_proxy: trustProxy } = services.config.application;
   const origin = new URL(publicOrigin(request, baseUrl, trustProxy));
   return { path: `${origin.pathname.replace(/\/+$/, "")}/${services.config.komga_api.prefix}`, secure: origin.protocol === "https:" };
-}
-
-export function cookieHeader(name: string, value: string, scope: { path: string; secure: boolean }, maxAgeSeconds?: number): string {
-  return [
-    `${name}=${value}`,
-    `Path=${scope.path}`,
-    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
-    "HttpOnly",
-    "SameSite=Lax",
-    ...(scope.secure ? ["Secure"] : []),
-  ].join("; ");
 }
 
 const REMEMBER_ME_VALUES = new Set(["true", "on", "yes", "1"]);
@@ -87,7 +76,7 @@ async function resolveCaller(
   const startSession = async (user: UserRecord): Promise<string> => {
     const { token } = await cookieSessions.start(user, config.komga_api.session_days);
     if (headerToken !== null) answer.authToken = token;
-    else answer.setCookies.push(cookieHeader(SESSION_COOKIE, token, scope));
+    else answer.setCookies.push(setCookie(SESSION_COOKIE, token, scope));
     return token;
   };
 
@@ -100,7 +89,7 @@ async function resolveCaller(
     if (credentialed.via === "basic" && rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
       const days = config.komga_api.remember_me_days;
       const remembered = await cookieSessions.start(credentialed.user, days);
-      answer.setCookies.push(cookieHeader(REMEMBER_ME_COOKIE, remembered.token, scope, days * DAY_SECONDS));
+      answer.setCookies.push(setCookie(REMEMBER_ME_COOKIE, remembered.token, scope, { maxAge: days * DAY_SECONDS }));
     }
     return { ...credentialed, sessionToken: token };
   }
