@@ -2,9 +2,11 @@
  * Where the Komga API lives and what its cookies say: a custom prefix behind a public https
  * address with a path gives cookies that path and `Secure` (Komelia keeps only cookies whose
  * path is the server address's path); browsers' XMLHttpRequest gets no Basic challenge.
+ * Strangers' bodies are never read.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
+import { endlessBody, fetchWithin } from "../helpers/request-bodies";
 import { forEachDatabase } from "../helpers/server";
 
 forEachDatabase(
@@ -72,6 +74,24 @@ forEachDatabase(
         body: JSON.stringify({ page: 1, padding: "x".repeat(100_000) }),
       });
       expect(patch.status).toBe(413);
+    });
+
+    test("a write route answers a stranger 401 before reading the body", async () => {
+      for (const [method, path] of [
+        ["PATCH", "/kg/api/v1/books/01900000-0000-7000-8000-000000000000/read-progress"],
+        ["POST", "/kg/api/v1/series/list"],
+      ]) {
+        const response = await fetchWithin(`${server().url}${path}`, {
+          method,
+          headers: { "content-type": "application/json" },
+          body: endlessBody(`{"page":1,"padding":"never ends`),
+        });
+        expect({ path, status: response === "timeout" ? "timeout" : response.status }).toEqual({ path, status: 401 });
+        if (response !== "timeout") {
+          expect(response.headers.get("www-authenticate")).toBe('Basic realm="Realm"');
+          await response.body?.cancel();
+        }
+      }
     });
 
     test("a forged or unknown session cookie is no session", async () => {
