@@ -17,6 +17,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { assertMaySignIn } from "./account-status";
 import type { IssuedRefreshToken, RefreshTokens } from "./refresh-tokens";
+import { sha256Hex } from "./token-digest";
+
+/** How many clients' sessions `startForClient` remembers in a process; the least recently used go first. */
+const REMEMBERED_CLIENTS = 4096;
 
 /** A live session's account, with the account's token version when the session began. */
 export interface CookieSession {
@@ -25,6 +29,9 @@ export interface CookieSession {
 }
 
 export class CookieSessions {
+  /** By a digest of the client key: the session last started for that client (see `startForClient`). */
+  private readonly clientSessions = new Map<string, IssuedRefreshToken>();
+
   constructor(
     private readonly repositories: Repositories,
     private readonly refreshTokens: RefreshTokens,
@@ -39,6 +46,27 @@ export class CookieSessions {
   start(user: UserRecord, lifetimeDays?: number): Promise<IssuedRefreshToken> {
     assertMaySignIn(user, this.emailConfirmationRequired);
     return this.refreshTokens.start(user, "cookie", lifetimeDays);
+  }
+
+  /**
+   * A session for a client that presents its credential on every request and may drop the
+   * cookie it is given (a script, or an app before its cookie jar has one): the live session
+   * last started for the same `client` key and user, else a new one, remembered for that key.
+   * So such a client holds one session instead of writing one per request. `client` is the
+   * slice's opaque key (credential, client name, purpose); only its digest is kept. Remembered
+   * per process, so each of several processes may start one; a session that ended (logout,
+   * password change) is replaced.
+   */
+  async startForClient(user: UserRecord, client: string, lifetimeDays: number): Promise<IssuedRefreshToken> {
+    const key = sha256Hex(`${user.id}\0${client}`);
+    const known = this.clientSessions.get(key);
+    this.clientSessions.delete(key);
+    const live = known && known.expiresAt.getTime() > Date.now() && (await this.resume(known.token))?.id === user.id;
+    const session = live ? known : await this.start(user, lifetimeDays);
+    // Map order is insertion order: re-inserting marks the key as the most recently used.
+    this.clientSessions.set(key, session);
+    if (this.clientSessions.size > REMEMBERED_CLIENTS) this.clientSessions.delete(this.clientSessions.keys().next().value!);
+    return session;
   }
 
   /**

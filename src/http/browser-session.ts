@@ -12,7 +12,7 @@ import type { CookieSessions } from "../auth/cookie-sessions";
 import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
 import { requestOrigin } from "./client-address";
-import { cookieOf } from "./cookies";
+import { cookieOf, setCookie, type CookieScope } from "./cookies";
 
 export const SESSION_COOKIE = "longbox_session";
 const CSRF_HEADER = "x-csrf-token";
@@ -26,17 +26,16 @@ export function sessionCookieOf(request: Request): string | null {
   return cookieOf(request, SESSION_COOKIE);
 }
 
-function cookieAttributes(request: Request, trustProxy: boolean): string {
-  const secure = requestOrigin(request, trustProxy).startsWith("https:") ? "; Secure" : "";
-  return `Path=/; HttpOnly; SameSite=Lax${secure}`;
+function cookieScope(request: Request, trustProxy: boolean): CookieScope {
+  return { path: "/", secure: requestOrigin(request, trustProxy).startsWith("https:") };
 }
 
 export function sessionCookie(request: Request, trustProxy: boolean, token: string, expiresAt: Date): string {
-  return `${SESSION_COOKIE}=${token}; ${cookieAttributes(request, trustProxy)}; Expires=${expiresAt.toUTCString()}`;
+  return setCookie(SESSION_COOKIE, token, cookieScope(request, trustProxy), { expires: expiresAt });
 }
 
 export function clearedSessionCookie(request: Request, trustProxy: boolean): string {
-  return `${SESSION_COOKIE}=; ${cookieAttributes(request, trustProxy)}; Max-Age=0`;
+  return setCookie(SESSION_COOKIE, "", cookieScope(request, trustProxy), { maxAge: 0 });
 }
 
 /**

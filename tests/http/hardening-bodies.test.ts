@@ -4,33 +4,11 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { adminSession, bearer } from "../helpers/auth";
+import { endlessBody, fetchWithin } from "../helpers/request-bodies";
 import { forEachDatabase } from "../helpers/server";
 
 /** application.max_request_body_bytes in this suite; the default is 1 MiB. */
 const LIMIT = 256 * 1024;
-
-/** A request body that sends `first` and then never ends (nor says how long it is). */
-function endlessBody(first: string): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(new TextEncoder().encode(first));
-    },
-  });
-}
-
-/** fetch that gives up after `ms`: a server that waits for the whole body never answers. */
-async function fetchWithin(url: string, init: RequestInit, ms = 5000): Promise<Response | "timeout"> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  try {
-    return await fetch(url, { ...init, signal: controller.signal });
-  } catch (error) {
-    if (controller.signal.aborted) return "timeout";
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 forEachDatabase(
   "bounded request bodies",

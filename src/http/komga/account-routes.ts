@@ -3,8 +3,8 @@ import { Elysia } from "elysia";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
-import { cookieOf } from "../cookies";
-import { cookieHeader, komgaAuth, komgaCookieScope, REMEMBER_ME_COOKIE, SESSION_COOKIE } from "./auth";
+import { cookieOf, setCookie } from "../cookies";
+import { komgaAuth, komgaCookieScope, REMEMBER_ME_COOKIE, SESSION_COOKIE } from "./auth";
 import { toKomgaLibrary, toKomgaUser } from "./dto";
 
 export function komgaAccountRoutes(services: Services) {
@@ -27,7 +27,7 @@ export function komgaAccountRoutes(services: Services) {
       "/api/v1/login/set-cookie",
       ({ caller, request, set }) => {
         if (!caller.sessionToken) throw new DomainError("BadRequest", "the request has no session to put into a cookie");
-        set.headers["set-cookie"] = [cookieHeader(SESSION_COOKIE, caller.sessionToken, komgaCookieScope(services, request))];
+        set.headers["set-cookie"] = [setCookie(SESSION_COOKIE, caller.sessionToken, komgaCookieScope(services, request))];
         set.status = 204;
       },
       { komga: true, detail: { summary: "Komga: put the X-Auth-Token session into the KOMGA-SESSION cookie", tags: ["komga"] } },
@@ -42,7 +42,7 @@ export function komgaAccountRoutes(services: Services) {
         }
         delete set.headers["x-auth-token"];
         const scope = komgaCookieScope(services, request);
-        set.headers["set-cookie"] = [cookieHeader(SESSION_COOKIE, "", scope, 0), cookieHeader(REMEMBER_ME_COOKIE, "", scope, 0)];
+        set.headers["set-cookie"] = [setCookie(SESSION_COOKIE, "", scope, { maxAge: 0 }), setCookie(REMEMBER_ME_COOKIE, "", scope, { maxAge: 0 })];
         set.status = 204;
       },
       { komga: true, detail: { summary: "Komga: end the session (cookie or X-Auth-Token) and remember-me", tags: ["komga"] } },

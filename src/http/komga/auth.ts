@@ -6,15 +6,20 @@
  *   header out, as Spring does, so browsers show no pop-up.
  * - `Authorization` (Basic with password or API key, Bearer) and `X-API-Key`: Longbox's own
  *   authenticator, throttling included.
- * - A successful Basic or API-key request that came without a live session of that user starts
- *   a cookie session (src/auth/cookie-sessions.ts) and sets `KOMGA-SESSION` with Path = the
- *   Komga prefix path (Komelia drops cookies for other paths), HttpOnly, SameSite=Lax, Secure on
- *   https. With `remember-me=true` Basic also sets the long-lived `komga-remember-me`.
+ * - A successful Basic or API-key request that came without a live session of that user gets
+ *   a cookie session (src/auth/cookie-sessions.ts) and `KOMGA-SESSION` with Path = the Komga
+ *   prefix path (Komelia drops cookies for other paths), HttpOnly, SameSite=Lax, Secure on
+ *   https. With `remember-me=true` Basic also sets the long-lived `komga-remember-me`. Both are
+ *   the sessions last started for the same credential and User-Agent while they live
+ *   (`startForClient`), so a client that ignores cookies holds one session, not one per request.
  * - Later requests may carry only those cookies; `komga-remember-me` alone starts a new
- *   session (a client's restart). An ended session counts as no credentials (401).
+ *   session (a client's restart; again reused while the client keeps not sending it). An ended
+ *   session counts as no credentials (401).
  * - Komga's header sessions: with an `X-Auth-Token` request header (even empty) the session
  *   travels in that header instead (a new one is answered in `X-Auth-Token`);
  *   GET /api/v1/login/set-cookie turns it into the cookie.
+ * - Credentials are checked before a request body is read (src/http/request-body.ts learns the
+ *   routes with the `komga` option), so a stranger's body is never read.
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
@@ -24,7 +29,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
 import { publicOrigin } from "../client-address";
-import { cookieOf } from "../cookies";
+import { cookieOf, setCookie, type CookieScope } from "../cookies";
 import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
@@ -33,24 +38,11 @@ const KOMGA_CHALLENGE = 'Basic realm="Realm"';
 
 type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 
-const DAY_SECONDS = 24 * 3600;
-
 /** Where Komga clients find the API: the public path of the prefix, and whether it is https. */
-export function komgaCookieScope(services: Pick<Services, "config">, request: Request): { path: string; secure: boolean } {
+export function komgaCookieScope(services: Pick<Services, "config">, request: Request): CookieScope {
   const { base_url: baseUrl, trust_proxy: trustProxy } = services.config.application;
   const origin = new URL(publicOrigin(request, baseUrl, trustProxy));
   return { path: `${origin.pathname.replace(/\/+$/, "")}/${services.config.komga_api.prefix}`, secure: origin.protocol === "https:" };
-}
-
-export function cookieHeader(name: string, value: string, scope: { path: string; secure: boolean }, maxAgeSeconds?: number): string {
-  return [
-    `${name}=${value}`,
-    `Path=${scope.path}`,
-    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
-    "HttpOnly",
-    "SameSite=Lax",
-    ...(scope.secure ? ["Secure"] : []),
-  ].join("; ");
 }
 
 const REMEMBER_ME_VALUES = new Set(["true", "on", "yes", "1"]);
@@ -66,6 +58,15 @@ export interface KomgaCaller {
 interface SessionAnswer {
   setCookies: string[];
   authToken?: string;
+}
+
+/**
+ * Which client a credentialed request comes from, for reusing its session: the credential it
+ * presents, its User-Agent, and what the session is for (the session or remember-me).
+ */
+function clientKey(request: Request, purpose: string): string {
+  const { headers } = request;
+  return [purpose, headers.get("authorization"), headers.get("x-api-key"), headers.get("user-agent")].join("\0");
 }
 
 /** Resolves the caller from credentials or a session; null when the request carries neither. */
@@ -84,32 +85,70 @@ async function resolveCaller(
   const sessionToken = headerToken || cookieOf(request, SESSION_COOKIE) || undefined;
   const sessionUser = sessionToken ? await cookieSessions.resume(sessionToken) : undefined;
   const scope = komgaCookieScope(services, request);
-  const startSession = async (user: UserRecord): Promise<string> => {
-    const { token } = await cookieSessions.start(user, config.komga_api.session_days);
+  const handOut = (token: string) => {
     if (headerToken !== null) answer.authToken = token;
-    else answer.setCookies.push(cookieHeader(SESSION_COOKIE, token, scope));
-    return token;
+    else answer.setCookies.push(setCookie(SESSION_COOKIE, token, scope));
   };
 
   if (credentialed) {
-    // Basic and API keys start a session unless the request already has one of that user.
+    // Basic and API keys get a session unless the request already has one of that user.
     // (Komga starts none for API keys; Longbox does, so that the Mihon tracker, which sends
     // only cookies, also works for users of an API key.)
-    const token = sessionUser?.id === credentialed.user.id ? sessionToken : await startSession(credentialed.user);
+    let token = sessionToken;
+    if (sessionUser?.id !== credentialed.user.id) {
+      token = (await cookieSessions.startForClient(credentialed.user, clientKey(request, "session"), config.komga_api.session_days)).token;
+      handOut(token);
+    }
     const rememberMe = new URL(request.url).searchParams.get("remember-me");
     if (credentialed.via === "basic" && rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
-      const days = config.komga_api.remember_me_days;
-      const remembered = await cookieSessions.start(credentialed.user, days);
-      answer.setCookies.push(cookieHeader(REMEMBER_ME_COOKIE, remembered.token, scope, days * DAY_SECONDS));
+      const remembered = await cookieSessions.startForClient(credentialed.user, clientKey(request, "remember-me"), config.komga_api.remember_me_days);
+      const maxAge = Math.round((remembered.expiresAt.getTime() - Date.now()) / 1000);
+      answer.setCookies.push(setCookie(REMEMBER_ME_COOKIE, remembered.token, scope, { maxAge }));
     }
     return { ...credentialed, sessionToken: token };
   }
   if (sessionUser) return { user: sessionUser, via: "session", sessionToken };
   const rememberToken = cookieOf(request, REMEMBER_ME_COOKIE);
   const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
-  if (remembered) return { user: remembered, via: "session", sessionToken: await startSession(remembered) };
-  return null;
+  if (!remembered) return null;
+  // A client's restart: a new session, the same one for each request until the client sends it.
+  const { token } = await cookieSessions.startForClient(remembered, clientKey(request, `restart\0${rememberToken}`), config.komga_api.session_days);
+  handOut(token);
+  return { user: remembered, via: "session", sessionToken: token };
 }
+
+interface Resolution {
+  caller: KomgaCaller | null;
+  answer: SessionAnswer;
+}
+
+async function resolveRequest(services: KomgaAuthServices, request: Request, server: Server<unknown> | null): Promise<Resolution> {
+  const answer: SessionAnswer = { setCookies: [] };
+  return { caller: await resolveCaller(services, request, server, answer), answer };
+}
+
+/**
+ * Resolutions made before the body was read (src/http/request-body.ts): Elysia parses before
+ * the transform phase, so a route with a body gets its credentials checked there first, and
+ * the transform below takes that verdict instead of resolving (and starting sessions) twice.
+ */
+const resolutionsBeforeBody = new WeakMap<Request, Promise<Resolution>>();
+
+/** Checks a Komga request's credentials before its body is read; false when refused (the route then answers 401). */
+export function authorizeKomgaBeforeBody(services: KomgaAuthServices, request: Request, server: Server<unknown> | null): Promise<boolean> {
+  const resolution = resolveRequest(services, request, server);
+  resolutionsBeforeBody.set(request, resolution);
+  return resolution.then(
+    ({ caller }) => caller !== null,
+    () => false,
+  );
+}
+
+/** The route detail the `komga` option adds, by which request-body.ts knows the route. */
+const KOMGA_DETAIL = "x-longbox-komga-auth";
+
+/** Whether a mounted route's `detail` says it has the `komga` option. */
+export const isKomgaRoute = (detail: unknown): boolean => typeof detail === "object" && detail !== null && KOMGA_DETAIL in detail;
 
 const komgaCallers = new WeakMap<Request, KomgaCaller>();
 
@@ -117,11 +156,10 @@ const komgaCallers = new WeakMap<Request, KomgaCaller>();
 export function komgaAuth(services: KomgaAuthServices) {
   return new Elysia({ name: "komga-auth" }).macro({
     komga: (_enabled: true) => ({
-      detail: { security: API_SECURITY },
+      detail: { security: API_SECURITY, [KOMGA_DETAIL]: true },
       async transform({ request, server, set }) {
         try {
-          const answer: SessionAnswer = { setCookies: [] };
-          const caller = await resolveCaller(services, request, server, answer);
+          const { caller, answer } = await (resolutionsBeforeBody.get(request) ?? resolveRequest(services, request, server));
           if (!caller) throw new DomainError("Unauthorized", "authentication required");
           if (answer.setCookies.length > 0) set.headers["set-cookie"] = answer.setCookies;
           if (answer.authToken) set.headers["x-auth-token"] = answer.authToken;
