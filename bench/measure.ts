@@ -1,4 +1,5 @@
 /** Small helpers shared by the benchmarks in bench/. */
+import { readFileSync } from "node:fs";
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,6 +20,8 @@ export function markdownTable(header: string[], rows: string[][]): string {
 export interface WrkResult {
   /** Requests completed in the run. */
   requests: number;
+  /** CPU time the server's processes spent per request (µs), when the run was given their pids. */
+  cpuMicrosPerRequest?: number;
   requestsPerSecond: number;
   p99Ms: number;
   maxMs: number;
@@ -56,4 +59,34 @@ export async function wrk(
     maxMs: latency ? toMs(latency[1]!, latency[2]!) : NaN,
     errors,
   };
+}
+
+/**
+ * CPU time (user + system, every thread) used so far by these processes and their children's
+ * processes (nginx's workers): read from /proc, so it works for any program on Linux.
+ */
+export function cpuSecondsOf(pids: number[]): number {
+  const ticksPerSecond = 100; // USER_HZ: 100 on every Linux architecture Longbox ships for
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone
+    }
+    // Fields after the command (which may hold spaces) in parentheses: utime is the 14th, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    if (children) ticks += cpuSecondsOf(children.split(" ").map(Number)) * ticksPerSecond;
+  }
+  return ticks / ticksPerSecond;
+}
+
+/** `wrk`, and the CPU time the server's processes (`pids`) spent per request during the run. */
+export async function wrkWithCpu(pids: number[], ...run: Parameters<typeof wrk>): Promise<WrkResult> {
+  const before = cpuSecondsOf(pids);
+  const result = await wrk(...run);
+  return { ...result, cpuMicrosPerRequest: ((cpuSecondsOf(pids) - before) / result.requests) * 1e6 };
 }

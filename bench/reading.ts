@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { markdownTable, median, ratio, wrk, type WrkResult } from "./measure";
+import { markdownTable, median, ratio, wrk, wrkWithCpu, type WrkResult } from "./measure";
 import { noisyPage, startNginx } from "./reference-pages";
 import { api, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
@@ -62,12 +62,15 @@ async function interleaved<Side extends string>(sides: Record<Side, () => Promis
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
     maxMs: Math.max(...results.map((result) => result.maxMs)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
+    cpuMicrosPerRequest:
+      results.reduce((sum, result) => sum + (result.cpuMicrosPerRequest ?? NaN) * result.requests, 0) /
+      results.reduce((sum, result) => sum + result.requests, 0),
   });
   return Object.fromEntries(names.map((name) => [name, mean(runs.get(name)!)])) as Record<Side, WrkResult>;
 }
 
 /** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own. */
-async function startBunFloor(root: string): Promise<{ url: string; stop(): Promise<void> }> {
+async function startBunFloor(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "bun-floor.ts"), root], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let output = "";
@@ -79,6 +82,7 @@ async function startBunFloor(root: string): Promise<{ url: string; stop(): Promi
   reader.releaseLock();
   return {
     url: output.trim().replace(/\/$/, ""),
+    pid: child.pid,
     stop: async () => {
       child.kill();
       await child.exited;
@@ -86,9 +90,13 @@ async function startBunFloor(root: string): Promise<{ url: string; stop(): Promi
   };
 }
 
-/** The reference cell: nginx, and the bare Bun floor with Longbox's share of it. */
+/**
+ * The reference cell: nginx, the bare Bun floor with Longbox's share of it, and the CPU time
+ * each side's processes spent per request (all threads; nginx: its workers).
+ */
 const referenceCell = (label: string, nginx: WrkResult, floor: WrkResult, subject: WrkResult) =>
-  `${label}: ${pageRate(nginx)}; bare Bun.serve: ${floor.requestsPerSecond.toFixed(0)} req/s (Longbox ${ratio(subject.requestsPerSecond, floor.requestsPerSecond)} of it, the floor ${ratio(floor.requestsPerSecond, nginx.requestsPerSecond)} of nginx)`;
+  `${label}: ${pageRate(nginx)}; bare Bun.serve: ${floor.requestsPerSecond.toFixed(0)} req/s (Longbox ${ratio(subject.requestsPerSecond, floor.requestsPerSecond)} of it, the floor ${ratio(floor.requestsPerSecond, nginx.requestsPerSecond)} of nginx); CPU per request: Longbox ${micros(subject)}, floor ${micros(floor)}, nginx ${micros(nginx)}`;
+const micros = (result: WrkResult) => `${result.cpuMicrosPerRequest!.toFixed(0)} µs`;
 
 /**
  * A RAR 4 archive of `pages` noisy pages stored without compression (method 0x30, what `rar a
@@ -242,9 +250,9 @@ try {
       await expectAnswer(staticUrl, {}, 200, page);
       await expectAnswer(floorUrl, {}, 200, page);
       const { reference, subject, bare } = await interleaved({
-        reference: () => wrk(staticUrl, 16, SECONDS),
-        subject: () => wrk(url, 16, SECONDS, headers),
-        bare: () => wrk(floorUrl, 16, SECONDS),
+        reference: () => wrkWithCpu([nginx.pid], staticUrl, 16, SECONDS),
+        subject: () => wrkWithCpu([server.pid], url, 16, SECONDS, headers),
+        bare: () => wrkWithCpu([floor.pid], floorUrl, 16, SECONDS),
       });
       rows.push([
         `CBZ page ${(page.length / 1000).toFixed(0)} KB, ${credential}, 16 connections`,
@@ -267,9 +275,9 @@ try {
       await expectAnswer(staticUrl, { "if-none-match": staticEtag }, 304);
       await expectAnswer(floorUrl, { "if-none-match": floorEtag }, 304);
       const { reference, subject, bare } = await interleaved({
-        reference: () => wrk(staticUrl, 16, SECONDS, { "if-none-match": staticEtag }),
-        subject: () => wrk(url, 16, SECONDS, { ...bearer, "if-none-match": etag }),
-        bare: () => wrk(floorUrl, 16, SECONDS, { "if-none-match": floorEtag }),
+        reference: () => wrkWithCpu([nginx.pid], staticUrl, 16, SECONDS, { "if-none-match": staticEtag }),
+        subject: () => wrkWithCpu([server.pid], url, 16, SECONDS, { ...bearer, "if-none-match": etag }),
+        bare: () => wrkWithCpu([floor.pid], floorUrl, 16, SECONDS, { "if-none-match": floorEtag }),
       });
       rows.push([
         "304 revalidation (If-None-Match), Bearer, 16 connections",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 
 /** nginx serving one folder on a free port, as a reference for static bytes. */
-export async function startNginx(root: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNginx(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const probe = Bun.serve({ port: 0, fetch: () => new Response() });
   const port = probe.port;
   probe.stop(true);
@@ -22,6 +22,7 @@ http { access_log off; sendfile on; tcp_nopush on; server { listen 127.0.0.1:${p
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGQUIT");
       await child.exited;
