@@ -9,13 +9,12 @@
  *   cancelled, time limit reached). The next job starts a fresh worker.
  * - Crash: a worker that dies (uncaught error, failed start) is dropped, and its job rejected
  *   with a BookAnalysisError (`pdf_rendering` for a rendering, `other` for an analysis).
- * - Exit: idle workers are unref'd, so they never keep the process alive (`longbox analyze`
- *   ends, a server stopped by SIGTERM exits); a worker with a job is ref'd, so that the process
- *   does not end while it waits for the answer.
+ * - Exit: idle workers are unref'd, a worker with a job is ref'd (src/formats/pool-worker.ts).
  */
 import { availableParallelism } from "node:os";
 import type { BookErrorType } from "../../src/formats/contract.ts";
 import { failure } from "../../src/formats/errors.ts";
+import { type BunWorker, startPoolWorker } from "../../src/formats/pool-worker.ts";
 import { deserializeError } from "../../src/formats/thread-errors.ts";
 import type { PdfJob, PdfJobReply, PdfJobResult } from "./worker-protocol.ts";
 
@@ -27,9 +26,6 @@ interface QueuedJob {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-
-/** The global Worker type is the DOM one (tsconfig loads lib DOM), without Bun's ref/unref. */
-type BunWorker = Worker & Pick<Bun.Worker, "ref" | "unref">;
 
 interface Slot {
   worker: BunWorker;
@@ -79,21 +75,16 @@ export class PdfWorkerPool {
   }
 
   private startWorker(): Slot {
-    const slot: Slot = { worker: new Worker(this.workerUrl) as BunWorker, running: undefined };
-    slot.worker.unref();
-    slot.worker.addEventListener("message", (event: MessageEvent<PdfJobReply>) => {
+    const onReply = (reply: PdfJobReply) => {
       const queued = slot.running;
       if (!queued) return;
       slot.running = undefined;
       slot.worker.unref();
-      const reply = event.data;
       if (reply.ok) queued.resolve(reply.value);
       else queued.reject(deserializeError(reply.error));
       this.dispatch();
-    });
-    // An uncaught error ends a Bun worker; "close" also covers a worker that exits otherwise.
-    slot.worker.addEventListener("error", (event) => this.crashed(slot, event.message));
-    slot.worker.addEventListener("close", () => this.crashed(slot, "it exited"));
+    };
+    const slot: Slot = { worker: startPoolWorker(this.workerUrl, onReply, (cause) => this.crashed(slot, cause)), running: undefined };
     this.slots.push(slot);
     return slot;
   }

@@ -5,11 +5,13 @@
  * one thread hashed at a time. With the workers, files hash on the other cores while the server
  * thread analyses and stores the books already hashed.
  *
- * Requests go round-robin to a pool of workers (POOL_SIZE), started on the first request. A worker with requests is ref'd, an idle one unref'd, so that the workers never
- * keep the process alive. A worker that dies fails its requests (`unexpected`) and is replaced.
+ * Requests go round-robin to a pool of workers (POOL_SIZE), started on the first request. A
+ * worker with requests is ref'd, an idle one unref'd (src/formats/pool-worker.ts). A worker that
+ * dies fails its requests (`unexpected`) and is replaced.
  */
 import { availableParallelism } from "node:os";
 import { failure } from "../formats/errors.ts";
+import { type BunWorker, startPoolWorker } from "../formats/pool-worker.ts";
 import { deserializeError } from "../formats/thread-errors.ts";
 import type { DigestReply, DigestRequest } from "./file-digest-protocol.ts";
 
@@ -17,9 +19,6 @@ export interface FileDigests {
   sha256: string;
   partialMd5: string;
 }
-
-/** The global Worker type is the DOM one (tsconfig loads lib DOM), without Bun's ref/unref. */
-type BunWorker = Worker & Pick<Bun.Worker, "ref" | "unref">;
 
 interface Pending {
   resolve(digests: FileDigests): void;
@@ -91,18 +90,14 @@ class FileDigestPool {
   }
 
   private startWorker(): DigestWorker {
-    const worker: DigestWorker = { thread: new Worker(this.workerUrl) as BunWorker, pending: new Map() };
-    worker.thread.unref();
-    worker.thread.addEventListener("message", (event: MessageEvent<DigestReply>) => {
-      const reply = event.data;
-      const pending = worker.pending.get(reply.id);
-      if (!pending) return; // cancelled meanwhile
-      if (reply.ok) pending.resolve({ sha256: reply.sha256, partialMd5: reply.partialMd5 });
-      else pending.reject(deserializeError(reply.error));
-    });
-    // An uncaught error ends a Bun worker; "close" also covers a worker that exits otherwise.
-    worker.thread.addEventListener("error", (event) => this.crashed(worker, event.message));
-    worker.thread.addEventListener("close", () => this.crashed(worker, "it exited"));
+    const pending = new Map<number, Pending>();
+    const onReply = (reply: DigestReply) => {
+      const waiting = pending.get(reply.id);
+      if (!waiting) return; // cancelled meanwhile
+      if (reply.ok) waiting.resolve({ sha256: reply.sha256, partialMd5: reply.partialMd5 });
+      else waiting.reject(deserializeError(reply.error));
+    };
+    const worker: DigestWorker = { thread: startPoolWorker(this.workerUrl, onReply, (cause) => this.crashed(worker, cause)), pending };
     this.workers.push(worker);
     return worker;
   }
