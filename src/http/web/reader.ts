@@ -10,7 +10,7 @@ import type { BookView, PageRecord } from "../../db";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
 import type { WebPageGuard } from "./page-guard";
-import { READER_SCRIPTS } from "./reader-assets";
+import { READER_SCRIPTS } from "./assets";
 import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
 
 /**
