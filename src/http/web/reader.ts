@@ -11,7 +11,7 @@ import type { Services } from "../../services";
 import { IdParams } from "../params";
 import type { WebPageGuard } from "./page-guard";
 import { READER_SCRIPTS } from "./assets";
-import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
+import { page, pagePolicyAllowing, type Viewer } from "./views";
 
 /**
  * The EPUB page's policy: the site's, plus what foliate-js needs to show a book. It copies each
@@ -19,10 +19,13 @@ import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
  * styles into them. Scripts stay limited to our own files; the book's documents inherit this
  * policy and also carry their own, which forbids every script (static/js/reader/epub.js).
  */
-const EPUB_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline' blob:")
-  .replace("font-src 'self'", "font-src 'self' blob: data:")
-  .replace("connect-src 'self'", "connect-src 'self' blob:")
-  .concat("; frame-src blob:; media-src 'self' blob:");
+const EPUB_CONTENT_SECURITY_POLICY = pagePolicyAllowing({
+  "style-src": ["'unsafe-inline'", "blob:"],
+  "connect-src": ["blob:"],
+  "font-src": ["blob:", "data:"],
+  "frame-src": ["blob:"],
+  "media-src": ["'self'", "blob:"],
+});
 
 export function readerPages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-reader-pages" }).use(guard).get(
