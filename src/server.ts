@@ -93,8 +93,15 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   let url = "";
   let port = 0;
   if (role !== "worker") {
-    app.listen({ hostname: config.application.host, port: options.port ?? config.application.port, reusePort: options.reusePort ?? false });
-    if (!app.server) throw new Error("the HTTP server did not start");
+    try {
+      app.listen({ hostname: config.application.host, port: options.port ?? config.application.port, reusePort: options.reusePort ?? false });
+      if (!app.server) throw new Error("the HTTP server did not start");
+    } catch (error) {
+      // A port in use: nothing but the database has started, and its connections (PostgreSQL's
+      // LISTEN among them) would keep the failed process alive.
+      await data.database.close().catch(() => undefined);
+      throw error;
+    }
     port = app.server.port ?? 0;
     url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${port}`;
   }

@@ -12,6 +12,7 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../config/schema";
+import { unavailability } from "./availability";
 import { applyMigrations } from "./migrate";
 import * as pgSchema from "./schema/pg";
 import * as sqliteSchema from "./schema/sqlite";
@@ -38,6 +39,12 @@ export interface Database {
    * remembered at one value is still current while it has not moved (./repositories/recent-reads.ts).
    */
   writeGeneration(): number;
+  /**
+   * How many transactions of this process committed, and how many the database refused (it is
+   * away, full or read-only: ./availability.ts), since it opened: what this process's own work
+   * has lately learnt about whether the database takes writes (src/http/health.ts).
+   */
+  transactionOutcomes(): TransactionOutcomes;
   migrate(): Promise<void>;
   /** Refreshes the query planner's statistics after bulk changes (a scan). */
   optimize(): Promise<void>;
@@ -45,7 +52,8 @@ export interface Database {
   ping(): Promise<void>;
   /**
    * Throws when the database answers but cannot be written (a read-only file or folder, a full
-   * disk, a read-only PostgreSQL standby): a service that cannot write is not healthy.
+   * disk, a read-only PostgreSQL standby): a service that cannot write is not healthy. Changes
+   * nothing, so neither moves writeGeneration (request caches stay) nor counts as an outcome.
    */
   checkWritable(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +62,11 @@ export interface Database {
    * database (LISTEN/NOTIFY), for events that must reach other instances.
    */
   readonly notifications?: Notifications;
+}
+
+export interface TransactionOutcomes {
+  committed: number;
+  refused: number;
 }
 
 export interface Notifications {
@@ -77,39 +90,42 @@ function openSqlite(file: string): Database {
   const drizzleDb = drizzleSqlite(client);
   const root = drizzleDb as unknown as Db;
   const scope = new AsyncLocalStorage<true>();
+  const ledger = transactionLedger();
   let queue: Promise<unknown> = Promise.resolve();
-  let generation = 0;
+  /** Runs `work` in a transaction of its own once those queued before it ended (one connection). */
+  const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = async () => {
+      client.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await scope.run(true, work);
+        client.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // SQLite rolls back by itself on some errors (a full disk, I/O errors): a second
+        // ROLLBACK would fail and hide the real cause.
+        try {
+          if (client.inTransaction) client.exec("ROLLBACK");
+        } catch {
+          // The original error says more than a failed rollback.
+        }
+        throw error;
+      }
+    };
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
 
   return {
     dialect: "sqlite",
     tables: sqliteSchema as unknown as Tables,
     handle: () => root,
     root,
-    writeGeneration: () => generation,
+    writeGeneration: ledger.writeGeneration,
+    transactionOutcomes: ledger.outcomes,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
-      const run = async () => {
-        client.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await scope.run(true, work);
-          client.exec("COMMIT");
-          return result;
-        } catch (error) {
-          // SQLite rolls back by itself on some errors (a full disk, I/O errors): a second
-          // ROLLBACK would fail and hide the real cause.
-          try {
-            if (client.inTransaction) client.exec("ROLLBACK");
-          } catch {
-            // The original error says more than a failed rollback.
-          }
-          throw error;
-        } finally {
-          generation++;
-        }
-      };
-      const next = queue.then(run, run);
-      queue = next.catch(() => undefined);
-      return next;
+      return ledger.track(exclusively(work));
     },
     migrate: async () => applyMigrations({ dialect: "sqlite", db: drizzleDb }),
     optimize: async () => {
@@ -120,7 +136,7 @@ function openSqlite(file: string): Database {
     },
     checkWritable() {
       // A real (tiny) write: rewriting the header's user version to the value it has.
-      return this.transaction(async () => {
+      return exclusively(async () => {
         const { user_version } = client.query("PRAGMA user_version").get() as { user_version: number };
         client.exec(`PRAGMA user_version = ${Number(user_version)}`);
       });
@@ -146,17 +162,18 @@ function openPostgres(config: Config): Database {
       });
   const root = drizzlePostgres(client);
   const scope = new AsyncLocalStorage<Db>();
-  let generation = 0;
+  const ledger = transactionLedger();
 
   return {
     dialect: "postgres",
     tables: pgSchema,
     handle: () => scope.getStore() ?? root,
     root,
-    writeGeneration: () => generation,
+    writeGeneration: ledger.writeGeneration,
+    transactionOutcomes: ledger.outcomes,
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
-      return root.transaction((tx) => scope.run(tx as unknown as Db, work)).finally(() => generation++);
+      return ledger.track(root.transaction((tx) => scope.run(tx as unknown as Db, work)));
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
     optimize: async () => {
@@ -178,6 +195,29 @@ function openPostgres(config: Config): Database {
       notify: async (channel, payload) => {
         await client.notify(channel, payload);
       },
+    },
+  };
+}
+
+/** Database.writeGeneration and Database.transactionOutcomes, kept as each transaction ends. */
+function transactionLedger() {
+  let generation = 0;
+  let committed = 0;
+  let refused = 0;
+  return {
+    writeGeneration: () => generation,
+    outcomes: (): TransactionOutcomes => ({ committed, refused }),
+    async track<T>(transaction: Promise<T>): Promise<T> {
+      try {
+        const result = await transaction;
+        committed++;
+        return result;
+      } catch (error) {
+        if (unavailability(error)) refused++;
+        throw error;
+      } finally {
+        generation++;
+      }
     },
   };
 }

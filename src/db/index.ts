@@ -88,7 +88,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
   };
 }
 
-export type { Database, Notifications } from "./database";
+export type { Database, Notifications, TransactionOutcomes } from "./database";
 export { isUuid } from "./ids";
 export type { ApiKeyRecord } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";

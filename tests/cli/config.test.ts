@@ -206,12 +206,13 @@ function dir_(): string {
 }
 
 /** Whether this machine lets a process listen on the default port now (something else may hold it). */
-async function portIsFree(port: number): Promise<boolean> {
+/** Holds `port` on every address, unless another program holds it already; either way it is taken until `release`. */
+function takePort(port: number): { release(): void } {
   try {
-    Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } }).stop(true);
-    return true;
+    const listener = Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } });
+    return { release: () => listener.stop(true) };
   } catch {
-    return false;
+    return { release: () => undefined };
   }
 }
 
@@ -242,12 +243,19 @@ for (const kind of DATABASE_KINDS) {
         expect(effective.database.sqlite.path).toBe("");
         expect(effective.files).toMatchObject({ thumbnail_dir: "", cover_dir: "" });
 
-        // The port itself, when nothing else on this machine holds it; else the check above proves it.
-        const onDefaultPort = await portIsFree(8080);
-        const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", ...(onDefaultPort ? [] : ["--port", "0"])];
+        // The port the server itself binds, whether or not another program on this machine uses
+        // 8080: with the port taken, a start without --port fails on 8080.
+        const port = takePort(8080);
+        try {
+          const refused = await runLongbox(["serve"], { cwd, env, timeoutMs: 30_000 });
+          expect(refused.code).toBe(1);
+          expect(refused.stderr).toContain("Is port 8080 in use?");
+        } finally {
+          port.release();
+        }
+        // The rest on a free port.
+        const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--port", "0"];
         server = await startServerProcess(command, { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
-        if (onDefaultPort) expect(server.url).toBe("http://127.0.0.1:8080");
-        else console.warn("port 8080 is taken on this machine: its default is proven by `config check` only");
 
         const call = processClient(server.url);
         const client = { json: jsonRequester(server.url) };

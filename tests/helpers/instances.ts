@@ -7,11 +7,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
+import { deepMerge } from "../../src/config/load";
 import { PROJECT_ROOT } from "./cli";
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from "./databases";
 import { TEST_AUTH } from "./server";
 
-/** `settings` are sections of the configuration file; `env` variables are added to every process's environment. */
+/** `settings` are merged into the configuration file; `env` variables are added to every process's environment. */
 export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Record<string, unknown> = {}, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "longbox-instances-"));
   const database = await createTestDatabase(kind, join(dir, "data"));
@@ -37,18 +38,15 @@ export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Recor
   };
 }
 
-/** Writes `<dir>/config.yaml` for a `serve` process on `database` (one process, a free port); returns its path. */
+/** Writes `<dir>/config.yaml` for a `serve` process on `database` (one process, a free port) with `settings` merged in; returns its path. */
 export function writeInstanceConfig(dir: string, database: TestDatabase, settings: Record<string, unknown> = {}): string {
   const configPath = join(dir, "config.yaml");
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
-      database: database.config,
-      auth: TEST_AUTH,
-      ...settings,
-    }),
-  );
+  const base = {
+    application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },
+    database: database.config,
+    auth: TEST_AUTH,
+  };
+  writeFileSync(configPath, JSON.stringify(deepMerge(base, settings)));
   return configPath;
 }
 

@@ -7,10 +7,10 @@ import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { chromium } from "playwright-core";
 import { adminSession, basic, bearer, PASSWORD } from "../helpers/auth";
 import { createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
+import { launchChromium } from "../web/browser";
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -152,10 +152,7 @@ forEachDatabase("security headers", (server) => {
     expect(bundle.headers.get("content-type")).toStartWith("text/javascript");
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
 
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage();
       const foreign: string[] = [];

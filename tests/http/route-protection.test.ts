@@ -29,11 +29,10 @@ const OPEN = new Set([
   "GET /api/docs/json",
   "GET /api/docs/scalar.js",
   "POST /koreader/users/create",
-  // The web interface's assets and the pages of signing in, first-run setup and registration.
+  // The web interface's assets (the readers' bundled code included), the web app's home-screen
+  // icons, and the pages of signing in, first-run setup and registration.
   "GET /static/*",
-  // The readers' bundled code and the web app's home-screen icons.
-  "GET /static/reader/:file",
-  "GET /icons/:file",
+  "GET /icons/*",
   "GET /login",
   "POST /login",
   "POST /login/token",

@@ -215,6 +215,21 @@ forEachDatabase("comic reader", (server) => {
     });
   }, TIMEOUT);
 
+  test("?page opens that page (the last one past the end); anything but decimal digits from 1 is 400", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await asAdmin(browser(), server(), DESKTOP, async ({ page }) => {
+      const startPage = async (query: string) => {
+        const response = await page.request.get(`/read/${cbz.id}?page=${query}`);
+        const html = await response.text();
+        return response.status() === 200 ? /data-start-page="(\d+)"/.exec(html)?.[1] : response.status();
+      };
+      expect(await startPage("12")).toBe("12");
+      expect(await startPage("036")).toBe("36");
+      expect(await startPage("5000")).toBe("36");
+      for (const bad of ["0", "-1", "1e1", "0x10", "%207", "abc", "12345678901"]) expect({ bad, answer: await startPage(bad) }).toEqual({ bad, answer: 400 });
+    });
+  }, TIMEOUT);
+
   test("the first page is drawn within 300 ms of the click on Read, and a preloaded page turns without a request", async () => {
     const cbz = book("Science Comics 001.cbz");
     await server().json("DELETE", `/api/v1/books/${cbz.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });

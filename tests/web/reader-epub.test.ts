@@ -218,6 +218,23 @@ forEachDatabase("EPUB reader", (server) => {
       const directives = (readerPage.headers()["content-security-policy"] ?? "").split(";").map((directive) => directive.trim());
       expect(directives).toContain("script-src 'self'");
       expect(directives).toContain("frame-src blob:");
+      // Exactly: the site's page policy plus what foliate-js needs to show the book's copies,
+      // and nothing that would let a script run (no worker-src or child-src falling back wider).
+      const policy = (response: { headers(): Record<string, string> }) =>
+        Object.fromEntries((response.headers()["content-security-policy"] ?? "").split(";").map((directive) => {
+          const [name, ...sources] = directive.trim().split(/\s+/);
+          return [name, sources];
+        }));
+      const site = policy(await page.request.get(`/books/${hostile.id}`));
+      expect(site["script-src"]).toEqual(["'self'"]);
+      expect(policy(readerPage)).toEqual({
+        ...site,
+        "style-src": [...site["style-src"]!, "'unsafe-inline'", "blob:"],
+        "connect-src": [...site["connect-src"]!, "blob:"],
+        "font-src": [...site["font-src"]!, "blob:", "data:"],
+        "frame-src": ["blob:"],
+        "media-src": ["'self'", "blob:"],
+      });
     });
   }, TIMEOUT);
 });

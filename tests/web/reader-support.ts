@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
-import { booksOf, createLibrary, libraryRoot, placeFixture, scanToCompletion } from "../helpers/library";
+import { booksOf, libraryRoot, scannedLibrary } from "../helpers/library";
 import type { TestServer } from "../helpers/server";
+import { launchChromium, signIn } from "./browser";
 
 export const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "readers");
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -18,10 +19,7 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 export function useChromium(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -40,10 +38,7 @@ export async function signedIn(browser: Browser, server: TestServer, username: s
   const context = await browser.newContext({ ...options, baseURL: server.url });
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto("/login");
-  await page.fill("#username", username);
-  await page.fill("#password", password);
-  await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.click("button[type=submit]")]);
+  await signIn(page, username, password);
   return { context, page, errors };
 }
 
@@ -91,17 +86,15 @@ export interface ReaderLibrary {
   books: Record<string, Record<string, any>>;
 }
 
-/** Fixtures placed in a library (target path -> fixture path), scanned; books by file name. */
+/** Fixtures placed in a library (target path -> fixture path) beside what `extra` writes, scanned; books by file name. */
 export async function readerLibrary(server: TestServer, layout: Record<string, string>, extra: (root: string) => Promise<void> = async () => {}) {
   const { token } = await adminSession(server);
-  const root = libraryRoot(server, "readers");
+  const root = libraryRoot(server, "Readers");
   mkdirSync(root, { recursive: true });
-  for (const [target, source] of Object.entries(layout)) placeFixture(source, join(root, target));
   await extra(root);
-  const library = await createLibrary(server, bearer(token), { name: "Readers", path: root });
-  await scanToCompletion(server, token, library.id);
+  const libraryId = await scannedLibrary(server, token, "Readers", layout);
   const books: Record<string, Record<string, any>> = {};
-  for (const book of await booksOf(server, bearer(token), library.id)) books[String(book.filePath).split("/").pop()!] = book;
+  for (const book of await booksOf(server, bearer(token), libraryId)) books[String(book.filePath).split("/").pop()!] = book;
   return { adminToken: token, books };
 }
 

@@ -1,11 +1,11 @@
 /**
  * Answers of hot-path reads (the book behind a page request under a viewer's sharing-tag
- * grants; the API key behind a request), reused while nothing can have changed them: no
- * transaction of this process has ended since the read began (Database.writeGeneration), and
- * for at most `maxAgeMs`, which bounds how long a change made by ANOTHER process (a second
- * server on the same PostgreSQL) goes unseen, as the account cache does (users.ts). Every write
- * of this process goes through a transaction, so revoking a grant, deleting a key or removing
- * a book takes effect at once. Bounded; the oldest entry goes first.
+ * grants; the API key and the account behind a request), reused while nothing can have changed
+ * them: no transaction of this process has ended since the read began (Database.writeGeneration),
+ * and for at most `maxAgeMs`, which bounds how long a change made by ANOTHER process (a second
+ * server on the same PostgreSQL) goes unseen. Every write of this process goes through a
+ * transaction, so revoking a grant, deleting a key, disabling an account or removing a book
+ * takes effect at once. Bounded; the oldest entry goes first.
  */
 import type { Database } from "../database";
 

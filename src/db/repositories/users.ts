@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
+import { RecentReads } from "./recent-reads";
 
 export type Role = "admin" | "user";
 
@@ -28,14 +29,13 @@ export interface NewUser {
 
 export type UserChanges = Partial<Pick<UserRecord, "email" | "passwordHash" | "role" | "emailVerified" | "disabled">>;
 
-/** How long an account read for authentication may be reused (see `findForRequest`). */
-const REQUEST_CACHE_MS = 2000;
-
 export class UserRepository {
-  /** Accounts recently read to authenticate a request, by id, with the time they were read. */
-  private readonly requestCache = new Map<string, { user: UserRecord; readAt: number }>();
+  /** Accounts recently read to authenticate a request, by id. */
+  private readonly recentForRequest: RecentReads<UserRecord | undefined>;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    this.recentForRequest = new RecentReads(database);
+  }
 
   private get db() {
     return this.database.handle();
@@ -77,20 +77,12 @@ export class UserRepository {
 
   /**
    * The account behind a request's credentials. A reader sends a request per page, so the row
-   * read for one is reused for up to two seconds; every change made through this repository
-   * drops it at once (before and after the write, so a request read in between cannot keep the
-   * old row), so disabling, demoting, deleting or a password change takes effect immediately
+   * read for one is reused (./recent-reads.ts) until a write of this process ends, for at most
+   * two seconds: disabling, demoting, deleting or a password change takes effect immediately
    * (changes made by another process within those seconds take effect when they pass).
    */
-  async findForRequest(id: string): Promise<UserRecord | undefined> {
-    const cached = this.requestCache.get(id);
-    if (cached && Date.now() - cached.readAt < REQUEST_CACHE_MS) return cached.user;
-    const user = await this.findById(id);
-    if (user) {
-      if (this.requestCache.size >= 10_000) this.requestCache.clear();
-      this.requestCache.set(id, { user, readAt: Date.now() });
-    } else this.requestCache.delete(id);
-    return user;
+  findForRequest(id: string): Promise<UserRecord | undefined> {
+    return this.recentForRequest.get(id, () => this.findById(id));
   }
 
   /**
@@ -115,7 +107,6 @@ export class UserRepository {
 
   /** With `endSessions`, the token version is raised in the same write (a password change). */
   async update(id: string, changes: UserChanges, options: { endSessions?: boolean } = {}): Promise<UserRecord | undefined> {
-    this.requestCache.delete(id);
     return this.database.transaction(async () => {
       const [row] = await this.db
         .update(this.t)
@@ -123,11 +114,10 @@ export class UserRepository {
         .where(eq(this.t.id, id))
         .returning();
       return row;
-    }).finally(() => this.requestCache.delete(id));
+    });
   }
 
   async delete(id: string): Promise<boolean> {
-    this.requestCache.delete(id);
     return this.database.transaction(async () => {
       const removed = await this.db.delete(this.t).where(eq(this.t.id, id)).returning({ id: this.t.id });
       return removed.length > 0;

@@ -32,7 +32,7 @@ export function embeddedTemplates(): Record<string, string> {
 /** static/** plus htmx and its SSE extension from their npm packages, under vendor/. */
 export function embeddedStaticFiles(): Record<string, string> {
   const requireFromProject = createRequire(join(projectRoot, "package.json"));
-  // The readers' sources import npm packages: they are served only as bundles (./reader-assets.ts).
+  // The readers' sources import npm packages: they are served only as bundles (./reader-assets-macro.ts).
   const files = Object.entries(readAll(join(projectRoot, "static"), [".css", ".js", ".svg", ".webmanifest"])).filter(
     ([path]) => !path.startsWith("js/reader/"),
   );

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { Services } from "../../services";
-import { staticAssetRoutes } from "./assets";
+import { assetRoutes } from "./assets";
 import { pageGuard } from "./page-guard";
 import { adminLibraryPages } from "./pages/admin/libraries";
 import { adminMaintenancePages } from "./pages/admin/maintenance";
@@ -22,7 +22,6 @@ import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
 import { sessionPages } from "./pages/session";
 import { setupPage } from "./pages/setup";
-import { readerAssetRoutes } from "./reader-assets";
 import { readerPages } from "./reader";
 
 export { htmlErrorPages } from "./error-pages";
@@ -30,7 +29,7 @@ export { htmlErrorPages } from "./error-pages";
 export function webRoutes(services: Services) {
   const guard = pageGuard(services);
   return new Elysia({ name: "web-routes" })
-    .use(staticAssetRoutes())
+    .use(assetRoutes())
     .use(setupPage(services, guard))
     .use(sessionPages(services, guard))
     .use(registrationPages(services, guard))
@@ -46,6 +45,5 @@ export function webRoutes(services: Services) {
     .use(adminSharingTagPages(services, guard))
     .use(adminMaintenancePages(services, guard))
     .use(accountPages(services, guard))
-    .use(readerAssetRoutes())
     .use(readerPages(services, guard));
 }

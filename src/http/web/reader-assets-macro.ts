@@ -4,7 +4,7 @@
  * bundleReaders: bundles the browser code of the readers (static/js/reader/comic.js and
  * epub.js, with @panzoom/panzoom and foliate-js) while Bun transpiles or compiles the server,
  * so the single executable carries ready bundles and needs no node_modules. Imported
- * `with { type: "macro" }` from ./reader-assets.ts.
+ * `with { type: "macro" }` from ./assets.ts.
  *
  * Bun.build cannot run inside a macro (the bundler would wait on itself), so the Bun CLI is run
  * into a temporary folder. Code splitting keeps what both readers share in one chunk, and the

@@ -8,10 +8,10 @@
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
 import type { Services } from "../../services";
-import { IdParams } from "../params";
+import { IdParams, IntegerQuery, integerQuery, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
-import { READER_SCRIPTS } from "./reader-assets";
-import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
+import { READER_SCRIPTS } from "./assets";
+import { page, pagePolicyAllowing, type Viewer } from "./views";
 
 /**
  * The EPUB page's policy: the site's, plus what foliate-js needs to show a book. It copies each
@@ -19,18 +19,25 @@ import { CONTENT_SECURITY_POLICY, page, type Viewer } from "./views";
  * styles into them. Scripts stay limited to our own files; the book's documents inherit this
  * policy and also carry their own, which forbids every script (static/js/reader/epub.js).
  */
-const EPUB_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline' blob:")
-  .replace("font-src 'self'", "font-src 'self' blob: data:")
-  .replace("connect-src 'self'", "connect-src 'self' blob:")
-  .concat("; frame-src blob:; media-src 'self' blob:");
+const EPUB_CONTENT_SECURITY_POLICY = pagePolicyAllowing({
+  "style-src": ["'unsafe-inline'", "blob:"],
+  "connect-src": ["blob:"],
+  "font-src": ["blob:", "data:"],
+  "frame-src": ["blob:"],
+  "media-src": ["'self'", "blob:"],
+});
+
+/** `?page`: a page, or an EPUB's spine item; past the end the comic reader opens the last page. */
+const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
 
 export function readerPages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-reader-pages" }).use(guard).get(
     "/read/:id",
     async ({ viewer, params, query }) => {
+      const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
       const pages = await services.pages.list(viewer.user, book.id);
-      if (book.fileFormat === "epub") return epubReader(viewer, book, pages, query.page);
+      if (book.fileFormat === "epub") return epubReader(viewer, book, pages, requestedPage);
       const next = await services.series.nextBook(viewer.user, book);
       return page("reader/comic", {
         title: book.title,
@@ -38,7 +45,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         fullscreen: true,
         book,
         next: next ? { id: next.id, title: next.title } : null,
-        startPage: Math.min(query.page ?? resumePage(book), Math.max(book.pageCount, 1)),
+        startPage: Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1)),
         sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
         readerScript: READER_SCRIPTS.comic,
       });
@@ -46,7 +53,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     {
       page: "user",
       params: IdParams,
-      query: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })) }),
+      query: t.Object({ page: IntegerQuery(START_PAGE, "the page to open (an EPUB's spine item)") }),
       detail: { hide: true },
     },
   );

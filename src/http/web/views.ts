@@ -28,22 +28,52 @@ export interface PageData {
   [key: string]: unknown;
 }
 
+type CspDirective =
+  | "default-src"
+  | "script-src"
+  | "style-src"
+  | "img-src"
+  | "connect-src"
+  | "font-src"
+  | "media-src"
+  | "frame-src"
+  | "object-src"
+  | "base-uri"
+  | "form-action"
+  | "frame-ancestors";
+
 /**
  * Content-Security-Policy of every page: scripts and styles only from our own files (no inline
  * script, no inline style, no eval), images from ourselves, nothing may frame us.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+const PAGE_POLICY: Partial<Record<CspDirective, string[]>> = {
+  "default-src": ["'self'"],
+  "script-src": ["'self'"],
+  "style-src": ["'self'"],
+  "img-src": ["'self'", "data:", "blob:"],
+  "connect-src": ["'self'"],
+  "font-src": ["'self'"],
+  "object-src": ["'none'"],
+  "base-uri": ["'none'"],
+  "form-action": ["'self'"],
+  "frame-ancestors": ["'none'"],
+};
+
+/**
+ * The page policy with more sources allowed (directives it lacks come last). Scripts cannot be
+ * widened: no page may let anything but our own files run with the site's privileges.
+ */
+export function pagePolicyAllowing(additions: Partial<Record<Exclude<CspDirective, "script-src">, string[]>>): string {
+  const policy = { ...PAGE_POLICY };
+  for (const [directive, sources] of Object.entries(additions) as [CspDirective, string[]][]) {
+    policy[directive] = [...(policy[directive] ?? []), ...sources];
+  }
+  return Object.entries(policy)
+    .map(([directive, sources]) => `${directive} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+const CONTENT_SECURITY_POLICY = pagePolicyAllowing({});
 
 const eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: true });
 for (const [name, source] of Object.entries(embeddedTemplates())) eta.loadTemplate(name, source);
