@@ -4,7 +4,7 @@
  * never leaves half a book behind.
  */
 import { basename } from "node:path";
-import { and, eq, inArray, isNotNull, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, notExists, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
 import { lockingRead } from "./row-lock";
@@ -82,20 +82,30 @@ function fileNameMd5(filePath: string): string {
 const UNNUMBERED = 1e15;
 
 /**
+ * The default-order keys of a book: its series' sort name, its number (unnumbered last), its
+ * lower-cased title. From the row's own columns (refreshOrderKeys) or from the values of a book
+ * being inserted, so that both compute them alike (the same SQL lower()).
+ */
+function orderKeys(database: Database, of: { seriesId: SQLWrapper | string; numberSort: SQLWrapper | number | null; title: SQLWrapper | string }) {
+  const { series } = database.tables;
+  return {
+    orderSeries: sql`coalesce((select ${series.nameSort} from ${series} where ${series.id} = ${of.seriesId}), '')`,
+    orderNumber: typeof of.numberSort === "number" || of.numberSort === null ? (of.numberSort ?? UNNUMBERED) : sql`coalesce(${of.numberSort}, ${UNNUMBERED})`,
+    orderTitle: sql`lower(cast(${of.title} as text))`,
+  };
+}
+
+/**
  * Recomputes the stored default-order keys of the books matching `condition` from their own
  * columns and their series' sort name. Called wherever a title, a number, a book's series or
  * a series' name changes, in the same transaction.
  */
 export async function refreshOrderKeys(database: Database, condition: SQL): Promise<void> {
-  const { books, series } = database.tables;
+  const { books } = database.tables;
   await database
     .handle()
     .update(books)
-    .set({
-      orderSeries: sql`coalesce((select ${series.nameSort} from ${series} where ${series.id} = ${books.seriesId}), '')`,
-      orderNumber: sql`coalesce(${books.numberSort}, ${UNNUMBERED})`,
-      orderTitle: sql`lower(${books.title})`,
-    })
+    .set(orderKeys(database, books))
     .where(condition);
 }
 
@@ -128,15 +138,46 @@ export class CatalogueRepository {
   }
 
   /**
+   * A scanned book stored with its series (created or refreshed, see upsertSeries) in one
+   * transaction: one commit per book rather than two. `target.bookId`: the book it replaces.
+   */
+  async saveScannedBook(
+    target: { libraryId: string; bookId?: string },
+    identity: SeriesIdentity,
+    content: Omit<BookContent, "seriesId">,
+    pages: PageRecord[],
+    errors: BookErrorRecord[],
+  ): Promise<{ bookId: string; seriesCreated: boolean }> {
+    return this.database.transaction(async () => {
+      const series = await this.upsertSeries(target.libraryId, identity);
+      const bookId = await this.saveBook(target, { ...content, seriesId: series.id }, pages, errors);
+      return { bookId, seriesCreated: series.created };
+    });
+  }
+
+  /**
    * The series with this key in the library, created when missing. Fields an admin edited
    * (lockedFields) are never overwritten; others follow the newest metadata.
    */
-  async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
+  private async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
-    return this.database.transaction(async () => {
-      const now = new Date();
-      // Insert first, doing nothing on conflict: two scan workers meeting the same new series
-      // at once (PostgreSQL runs them concurrently) must not both try to create it.
+    const now = new Date();
+    const lockSeries = async () => {
+      const [found] = await lockingRead(
+        this.database,
+        this.db
+          .select({ id: s.id, lockedFields: s.lockedFields })
+          .from(s)
+          .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
+      );
+      return found;
+    };
+    // Every book but a series' first finds it: looked up first, that is one statement per book
+    // fewer than inserting first.
+    let existing = await lockSeries();
+    if (!existing) {
+      // Doing nothing on conflict: two scan workers meeting the same new series at once
+      // (PostgreSQL runs them concurrently) must not both try to create it.
       const [inserted] = await this.db
         .insert(s)
         .values({
@@ -158,30 +199,24 @@ export class CatalogueRepository {
         .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
         .returning({ id: s.id });
       if (inserted) return { id: inserted.id, created: true };
-      const [existing] = await lockingRead(
-        this.database,
-        this.db
-          .select({ id: s.id, lockedFields: s.lockedFields })
-          .from(s)
-          .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
-      );
+      existing = await lockSeries(); // the other worker's, committed meanwhile
       if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
-      const locked = new Set(existing.lockedFields);
-      // The name stays what the series was created with: one book arriving (moved in from
-      // another series, or carrying other metadata) must not rename a whole series. Admins
-      // rename through an edit.
-      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-      if (!locked.has("year") && identity.year) changes.year = identity.year;
-      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-      return { id: existing.id, created: false };
-    });
+    }
+    const locked = new Set(existing.lockedFields);
+    // The name stays what the series was created with: one book arriving (moved in from
+    // another series, or carrying other metadata) must not rename a whole series. Admins
+    // rename through an edit.
+    const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+    if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+    if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+    if (!locked.has("year") && identity.year) changes.year = identity.year;
+    if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+    await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+    return { id: existing.id, created: false };
   }
 
   /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
-  async saveBook(
+  private async saveBook(
     target: { libraryId: string; bookId?: string },
     content: BookContent,
     pages: PageRecord[],
@@ -209,6 +244,8 @@ export class CatalogueRepository {
         await this.db.update(books).set(changes).where(eq(books.id, id));
         await this.db.delete(bookPages).where(eq(bookPages.bookId, id));
         await this.db.delete(bookErrors).where(eq(bookErrors.bookId, id));
+        // From the stored row: locked fields kept their values.
+        await refreshOrderKeys(this.database, eq(books.id, id));
       } else {
         id = newId();
         await this.db.insert(books).values({
@@ -217,10 +254,9 @@ export class CatalogueRepository {
           ...content,
           fileNameMd5: fileNameMd5(content.filePath),
           searchText: bookSearchText(content.title, content.metadata),
-          // Placeholders: refreshOrderKeys below computes them from the stored row.
-          orderSeries: "",
-          orderNumber: UNNUMBERED,
-          orderTitle: "",
+          // Computed in the insert itself: a second statement per book (refreshOrderKeys) cost
+          // a fresh scan more than the insert.
+          ...orderKeys(this.database, content),
           lockedFields: [],
           thumbnailPath: null,
           customCoverPath: null,
@@ -231,7 +267,6 @@ export class CatalogueRepository {
         });
       }
       const bookId = id;
-      await refreshOrderKeys(this.database, eq(books.id, bookId));
       // Batches keep each statement under SQLite's bound-parameter limit.
       for (let start = 0; start < pages.length; start += 500) {
         await this.db.insert(bookPages).values(pages.slice(start, start + 500).map((page) => ({ bookId, ...page })));
