@@ -42,6 +42,8 @@ const ZIP64_LOCATOR_SIZE = 20;
 const ZIP64_EOCD_SIZE = 56;
 const MAX_COMMENT_SIZE = 0xffff;
 const LOCAL_HEADER_SIZE = 30;
+/** Bytes read past a local header for its file name and extra field, to read them with the data. */
+const LOCAL_FIELDS_ALLOWANCE = 1024;
 const CENTRAL_HEADER_SIZE = 46;
 const ZIP64_EXTRA_ID = 0x0001;
 const FLAG_ENCRYPTED = 0x0001;
@@ -147,14 +149,28 @@ export class ZipArchive {
 
   private async inflate(entry: ZipEntry, wanted: number, options: ZipReadOptions): Promise<Uint8Array> {
     this.assertReadable(entry);
-    const dataStart = await this.dataOffset(entry);
     if (entry.method === METHOD_STORED) {
       if (entry.compressedSize !== entry.uncompressedSize) {
         throw corrupt(this.path, `stored entry "${entry.name}" has different compressed and uncompressed sizes`);
       }
-      return readSlice(this.path, dataStart, dataStart + wanted);
+      return this.readStored(entry, wanted);
     }
-    return this.inflateDeflated(entry, dataStart, wanted, options.signal);
+    return this.inflateDeflated(entry, await this.dataOffset(entry), wanted, options.signal);
+  }
+
+  /**
+   * The first `wanted` bytes of a stored entry, read together with its local header when the
+   * header's name and extra field fit LOCAL_FIELDS_ALLOWANCE (they nearly always do): analysis
+   * reads the head of every page, and each read costs far more than its few bytes.
+   */
+  private async readStored(entry: ZipEntry, wanted: number): Promise<Uint8Array> {
+    const headerStart = entry.localHeaderOffset;
+    const end = Math.min(this.fileSize, headerStart + LOCAL_HEADER_SIZE + LOCAL_FIELDS_ALLOWANCE + wanted);
+    const bytes = await readSlice(this.path, headerStart, end);
+    const dataStart = this.dataStart(entry, bytes);
+    const at = dataStart - headerStart;
+    if (at + wanted <= bytes.length) return bytes.subarray(at, at + wanted);
+    return readSlice(this.path, dataStart, dataStart + wanted);
   }
 
   private async inflateDeflated(entry: ZipEntry, dataStart: number, wanted: number, signal?: AbortSignal): Promise<Uint8Array> {
@@ -203,7 +219,11 @@ export class ZipArchive {
   }
 
   private async dataOffset(entry: ZipEntry): Promise<number> {
-    const header = await readSlice(this.path, entry.localHeaderOffset, entry.localHeaderOffset + LOCAL_HEADER_SIZE);
+    return this.dataStart(entry, await readSlice(this.path, entry.localHeaderOffset, entry.localHeaderOffset + LOCAL_HEADER_SIZE));
+  }
+
+  /** Where the entry's data starts, from the bytes read at its local header. */
+  private dataStart(entry: ZipEntry, header: Uint8Array): number {
     const view = dataView(header);
     if (header.length < LOCAL_HEADER_SIZE || view.getUint32(0, true) !== SIG_LOCAL_HEADER) {
       throw corrupt(this.path, `the local header of entry "${entry.name}" is missing`);
