@@ -349,18 +349,16 @@ export class CatalogueRepository {
     });
   }
 
-  /** Series left with no book at all (not even soft-deleted ones) disappear. */
+  /**
+   * Series left with no book at all (not even soft-deleted ones) disappear. Read from the
+   * series' book counts, which the database keeps on every change of books (migration 0012).
+   */
   async removeEmptySeries(libraryId: string): Promise<void> {
-    const { series, books } = this.database.tables;
+    const { series } = this.database.tables;
     await this.database.transaction(async () => {
       await this.db
         .delete(series)
-        .where(
-          and(
-            eq(series.libraryId, libraryId),
-            notExists(this.db.select({ one: sql`1` }).from(books).where(eq(books.seriesId, series.id))),
-          ),
-        );
+        .where(and(eq(series.libraryId, libraryId), eq(series.presentBookCount, 0), eq(series.deletedBookCount, 0)));
     });
   }
 
