@@ -76,6 +76,31 @@ export interface Notifications {
   notify(channel: string, payload: string): Promise<void>;
 }
 
+/** Distinct statements kept prepared; the oldest go first beyond this (query shapes are few). */
+const PREPARED_STATEMENTS_MAX = 500;
+
+/**
+ * drizzle prepares every statement anew on each call (its bun-sqlite session calls
+ * `prepare`); a fresh scan spent as much time in SQLite preparing its statements as in running
+ * them. Prepared statements are kept by SQL text and reused: drizzle binds the parameters on
+ * every run and never finalizes, and bun:sqlite runs a statement to its end synchronously, so
+ * callers never share one mid-run.
+ */
+function reuseStatements(client: SqliteClient): void {
+  const prepare = client.prepare.bind(client);
+  const statements = new Map<string, ReturnType<typeof prepare>>();
+  client.prepare = ((sqlText: string, ...rest: unknown[]) => {
+    if (rest.length > 0) return prepare(sqlText, ...(rest as []));
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      statement = prepare(sqlText);
+      if (statements.size >= PREPARED_STATEMENTS_MAX) statements.delete(statements.keys().next().value!);
+      statements.set(sqlText, statement);
+    }
+    return statement;
+  }) as typeof client.prepare;
+}
+
 export function openDatabase(config: Config, sqliteFile: string): Database {
   return config.database.type === "postgres" ? openPostgres(config) : openSqlite(sqliteFile);
 }
@@ -87,6 +112,7 @@ function openSqlite(file: string): Database {
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
   client.exec("PRAGMA synchronous = NORMAL");
+  reuseStatements(client);
   const drizzleDb = drizzleSqlite(client);
   const root = drizzleDb as unknown as Db;
   const scope = new AsyncLocalStorage<true>();
