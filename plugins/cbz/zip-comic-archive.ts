@@ -2,7 +2,7 @@
 import type { ComicArchive } from "../../src/formats/comic-archive.ts";
 import type { PluginContext } from "../../src/formats/contract.ts";
 import { failure, throwIfAborted } from "../../src/formats/errors.ts";
-import { type ImageSize, probeImageSize } from "../../src/formats/images.ts";
+import { IMAGE_HEADER_PROBE_BYTES, type ImageSize, probeImageSize } from "../../src/formats/images.ts";
 import { ZipArchive, type ZipEntry } from "../../src/formats/zip.ts";
 
 /** A parsed entry (name, sizes, offsets) in memory, roughly. */
@@ -35,10 +35,18 @@ export class ZipComicArchive implements ComicArchive {
 
   async probePageSizes(names: readonly string[], ctx: PluginContext): Promise<Map<string, ImageSize | null>> {
     const sizes = new Map<string, ImageSize | null>();
+    const [firstProbe] = IMAGE_HEADER_PROBE_BYTES;
+    const heads = await this.zip.storedHeads(names.map((name) => this.entryNamed(name)), firstProbe);
     for (const name of names) {
       throwIfAborted(ctx.signal);
       const entry = this.entryNamed(name);
-      sizes.set(name, await probeImageSize((byteCount) => this.zip.readHead(entry, byteCount, { signal: ctx.signal })));
+      const head = heads.get(entry);
+      sizes.set(
+        name,
+        await probeImageSize(async (byteCount) =>
+          head && byteCount === firstProbe ? head : this.zip.readHead(entry, byteCount, { signal: ctx.signal }),
+        ),
+      );
     }
     return sizes;
   }

@@ -175,3 +175,47 @@ describe("the cover page", () => {
     expect((await registry.analyze(withoutMarker)).result?.coverPage).toBe(1);
   });
 });
+
+describe("page sizes of a CBZ", () => {
+  const png = async (width: number, height: number) =>
+    new Uint8Array(await sharp({ create: { width, height, channels: 3, background: "#456" } }).png().toBuffer());
+
+  test("every page is measured, whether its neighbours lie close, far or it is compressed", async () => {
+    const filler = new Uint8Array(300 * 1024).map((_, index) => (index * 7919) % 251); // no image: not a page
+    const path = join(workDir, "sizes.cbz");
+    writeFileSync(
+      path,
+      zipSync(
+        {
+          "01.png": [await png(11, 21), { level: 0 }],
+          "02.png": [await png(12, 22), { level: 0 }],
+          "03.bin": [filler, { level: 0 }],
+          "04.png": [await png(14, 24), { level: 0 }],
+          "05.png": [await png(15, 25), { level: 9 }],
+          "06.png": [await png(16, 26), { level: 0 }],
+        },
+        { level: 0 },
+      ),
+    );
+    const analysis = await registry.analyze(path);
+    expect(analysis.errors).toEqual([]);
+    expect(analysis.result?.pages.map((page) => [page.fileName, page.width, page.height])).toEqual([
+      ["01.png", 11, 21],
+      ["02.png", 12, 22],
+      ["04.png", 14, 24],
+      ["05.png", 15, 25],
+      ["06.png", 16, 26],
+    ]);
+  });
+
+  test("a page whose local header is damaged fails the analysis, naming that page", async () => {
+    const bytes = zipSync({ "1.png": [await png(11, 21), { level: 0 }], "2.png": [await png(12, 22), { level: 0 }] }, { level: 0 });
+    const header = Buffer.from(bytes).indexOf("2.png") - 30; // the local header comes before the central directory's
+    bytes.set([0, 0, 0, 0], header);
+    const path = join(workDir, "damaged-header.cbz");
+    writeFileSync(path, bytes);
+    const analysis = await registry.analyze(path);
+    expect(analysis.result).toBeNull();
+    expect(analysis.errors.map((error) => error.message)).toEqual([expect.stringContaining('the local header of entry "2.png" is missing')]);
+  });
+});
