@@ -88,7 +88,12 @@ export class ZipArchive {
     const directory = await locateCentralDirectory(path, fileSize);
     checkEntryCount(limits, directory.entryCount);
     if (options.signal) throwIfAborted(options.signal);
-    const bytes = await readSlice(path, directory.start, directory.start + directory.size);
+    // A small archive's directory lies within the tail read to find its end record: no second read.
+    const inTail = directory.start - directory.tailStart;
+    const bytes =
+      inTail >= 0 && inTail + directory.size <= directory.tail.length
+        ? directory.tail.subarray(inTail, inTail + directory.size)
+        : await readSlice(path, directory.start, directory.start + directory.size);
     if (bytes.length !== directory.size) throw corrupt(path, "the central directory is truncated");
     const entries = parseCentralDirectory(path, bytes, directory.entryCount, directory.bias);
     return new ZipArchive(path, fileSize, entries, limits);
@@ -284,6 +289,9 @@ interface CentralDirectoryLocation {
   entryCount: number;
   /** Bytes of leading junk: every stored offset must be shifted by this much. */
   bias: number;
+  /** The file's last bytes, read to find the end record, and where they start. */
+  tail: Uint8Array;
+  tailStart: number;
 }
 
 async function locateCentralDirectory(path: string, fileSize: number): Promise<CentralDirectoryLocation> {
@@ -325,7 +333,7 @@ async function locateCentralDirectory(path: string, fileSize: number): Promise<C
 
   const bias = endOfDirectory - (offset + size);
   if (bias < 0) throw corrupt(path, "the central directory offset points past its end record");
-  return { start: offset + bias, size, entryCount, bias };
+  return { start: offset + bias, size, entryCount, bias, tail, tailStart };
 }
 
 async function readZip64Record(
