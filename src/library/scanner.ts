@@ -286,22 +286,25 @@ export class LibraryScanner {
     const transient = analysis.errors.find((error) => transientCause(error));
     if (transient) throw transient;
     const description = describeBook(library.path, file.path, analysis, this.guessFormat(file.path));
-    const saved = await this.repositories.catalogue.saveScannedBook(
-      { libraryId: library.id, bookId },
+    const series = await this.repositories.catalogue.upsertSeries(
+      library.id,
       seriesFor(library.seriesStrategy, {
         libraryRoot: library.path,
         filePath: file.path,
         metadata: description.metadata,
         seriesSource: description.sources.series,
       }),
-      { ...description.content, fileHash: digests.sha256, partialMd5: digests.partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
+    );
+    if (series.created) counters.seriesCreated++;
+    const savedId = await this.repositories.catalogue.saveBook(
+      { libraryId: library.id, bookId },
+      { ...description.content, seriesId: series.id, fileHash: digests.sha256, partialMd5: digests.partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
       description.errors,
     );
-    if (saved.seriesCreated) counters.seriesCreated++;
     // Counted once stored, so the counter matches what /books/errors lists.
     if (description.errors.length > 0) counters.errors++;
-    reporter.bookChanged(saved.bookId);
+    reporter.bookChanged(savedId);
   }
 }
 

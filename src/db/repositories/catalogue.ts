@@ -138,30 +138,11 @@ export class CatalogueRepository {
   }
 
   /**
-   * A scanned book stored with its series (created or refreshed, see upsertSeries) in one
-   * transaction: one commit per book rather than two. `target.bookId`: the book it replaces.
-   */
-  async saveScannedBook(
-    target: { libraryId: string; bookId?: string },
-    identity: SeriesIdentity,
-    content: Omit<BookContent, "seriesId">,
-    pages: PageRecord[],
-    errors: BookErrorRecord[],
-  ): Promise<{ bookId: string; seriesCreated: boolean }> {
-    return this.database.transaction(async () => {
-      const series = await this.upsertSeries(target.libraryId, identity);
-      const bookId = await this.saveBook(target, { ...content, seriesId: series.id }, pages, errors);
-      return { bookId, seriesCreated: series.created };
-    });
-  }
-
-  /**
    * The series with this key in the library, created when missing. Fields an admin edited
    * (lockedFields) are never overwritten; others follow the newest metadata.
    */
-  private async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
+  async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
-    const now = new Date();
     const lockSeries = async () => {
       const [found] = await lockingRead(
         this.database,
@@ -172,51 +153,54 @@ export class CatalogueRepository {
       );
       return found;
     };
-    // Every book but a series' first finds it: looked up first, that is one statement per book
-    // fewer than inserting first.
-    let existing = await lockSeries();
-    if (!existing) {
-      // Doing nothing on conflict: two scan workers meeting the same new series at once
-      // (PostgreSQL runs them concurrently) must not both try to create it.
-      const [inserted] = await this.db
-        .insert(s)
-        .values({
-          id: newId(),
-          libraryId,
-          seriesKey: identity.seriesKey,
-          name: identity.name,
-          nameSort: sortName(identity.name),
-          folderPath: identity.folderPath,
-          summary: identity.summary,
-          publisher: identity.publisher,
-          year: identity.year,
-          readingDirection: identity.readingDirection,
-          lockedFields: [],
-          customCoverPath: null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
-        .returning({ id: s.id });
-      if (inserted) return { id: inserted.id, created: true };
-      existing = await lockSeries(); // the other worker's, committed meanwhile
-      if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
-    }
-    const locked = new Set(existing.lockedFields);
-    // The name stays what the series was created with: one book arriving (moved in from
-    // another series, or carrying other metadata) must not rename a whole series. Admins
-    // rename through an edit.
-    const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-    if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-    if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-    if (!locked.has("year") && identity.year) changes.year = identity.year;
-    if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-    await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-    return { id: existing.id, created: false };
+    return this.database.transaction(async () => {
+      const now = new Date();
+      // Every book but a series' first finds it: looked up first, that is one statement per
+      // book fewer than inserting first.
+      let existing = await lockSeries();
+      if (!existing) {
+        // Doing nothing on conflict: two scan workers meeting the same new series at once
+        // (PostgreSQL runs them concurrently) must not both try to create it.
+        const [inserted] = await this.db
+          .insert(s)
+          .values({
+            id: newId(),
+            libraryId,
+            seriesKey: identity.seriesKey,
+            name: identity.name,
+            nameSort: sortName(identity.name),
+            folderPath: identity.folderPath,
+            summary: identity.summary,
+            publisher: identity.publisher,
+            year: identity.year,
+            readingDirection: identity.readingDirection,
+            lockedFields: [],
+            customCoverPath: null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
+          .returning({ id: s.id });
+        if (inserted) return { id: inserted.id, created: true };
+        existing = await lockSeries(); // the other worker's, committed meanwhile
+        if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
+      }
+      const locked = new Set(existing.lockedFields);
+      // The name stays what the series was created with: one book arriving (moved in from
+      // another series, or carrying other metadata) must not rename a whole series. Admins
+      // rename through an edit.
+      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
+      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
+      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
+      if (!locked.has("year") && identity.year) changes.year = identity.year;
+      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
+      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
+      return { id: existing.id, created: false };
+    });
   }
 
   /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
-  private async saveBook(
+  async saveBook(
     target: { libraryId: string; bookId?: string },
     content: BookContent,
     pages: PageRecord[],
