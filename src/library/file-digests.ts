@@ -32,8 +32,10 @@ interface DigestWorker {
 
 /**
  * One worker per core but one, at least one and at most 4: the server thread keeps a core for
- * requests and the books' analysis. One worker hashes a file in less time than the server
- * thread needs to catalogue one, so on 2 cores one worker is enough to keep up.
+ * requests and the books' analysis. Since the server thread catalogues a book in less time
+ * than one worker hashes it, the worker sets a fresh scan's pace on 2 cores; a second one there
+ * (sharing the server thread's core) was not clearly faster on a loaded machine (see
+ * docs/benchmarks.md, Scanning).
  */
 const POOL_SIZE = Math.min(4, Math.max(1, availableParallelism() - 1));
 
