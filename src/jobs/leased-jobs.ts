@@ -3,18 +3,19 @@
  * process that runs jobs. It claims up to `concurrency` jobs at a time from the database, so
  * work asked for by any process (a web-role process, another instance) is done by whichever
  * process with jobs claims it; it renews the leases of the jobs it works on every third of
- * `leaseMs`, so a process that dies (SIGKILL, a crashed machine) leaves its jobs to be claimed
+ * `leaseMs` (./lease-heartbeat.ts), so a process that dies (SIGKILL, a crashed machine) leaves its jobs to be claimed
  * again once their lease expired. A transient failure (database away, full disk) is retried
  * with doubling pauses; a job claimed `maxAttempts` times without an outcome (its process died
  * each time, or it kept failing transiently) is given up, so a job that kills its process
- * cannot take every process down in turn. The database side is src/db/repositories/jobs.ts,
- * the same on SQLite and PostgreSQL.
+ * cannot take every process down in turn. The database side is src/db/repositories/jobs.ts
+ * (leases: src/db/repositories/lease.ts, shared with scans), the same on SQLite and PostgreSQL.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ClaimedJob, JobKind, JobRecord, Repositories } from "../db";
 import { transientCause } from "../library/transient";
 import type { Logger } from "../logging/logger";
+import { LeaseHeartbeat } from "./lease-heartbeat";
 
 /** Who holds a job (or a scan) run by this process: readable by an operator in the database. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -44,15 +45,15 @@ export interface LeasedJobSettings {
 export type JobWork = (job: JobRecord) => Promise<string | undefined>;
 
 export class LeasedJobs {
-  /** Ids of the jobs this process works on: the ones whose leases the heartbeat renews. */
-  private readonly held = new Set<string>();
+  /** The jobs this process works on, whose leases it renews. */
+  private readonly held: LeaseHeartbeat;
   private readonly working = new Set<Promise<void>>();
   private claiming: Promise<void> | undefined;
   private claimAgain = false;
   private started = false;
   private stopped = false;
   private paused = false;
-  private timers: ReturnType<typeof setInterval>[] = [];
+  private poller: ReturnType<typeof setInterval> | undefined;
   /** Jobs of this kind pending or running anywhere, as last counted (metrics, scan events). */
   queued = 0;
 
@@ -62,23 +63,22 @@ export class LeasedJobs {
     private readonly settings: LeasedJobSettings,
     private readonly work: JobWork,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.held = new LeaseHeartbeat((ids) => repositories.jobs.renewLeases(INSTANCE_ID, ids, settings.leaseMs), settings.leaseMs / 3);
+  }
 
   /** This process runs jobs (role all or worker): claim what is queued, and keep looking. */
   async start(): Promise<void> {
     const released = await this.repositories.jobs.releaseAbandoned();
     if (released > 0) this.log.warn("jobs of a stopped process queued again", { count: released });
     this.started = true;
-    this.timers = [
-      setInterval(() => void this.poll(), this.settings.pollMs ?? 1000),
-      setInterval(() => void this.renewLeases(), this.settings.leaseMs / 3),
-    ];
+    this.poller = setInterval(() => void this.poll(), this.settings.pollMs ?? 1000);
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    clearInterval(this.poller);
     await this.claiming;
     await Promise.all(this.working);
   }
@@ -146,9 +146,10 @@ export class LeasedJobs {
         return;
       }
       for (const claim of claimed) {
-        this.held.add(claim.job.id);
+        // A job lost meanwhile runs on: its outcome is written only if it is still held.
+        this.held.hold(claim.job.id);
         const running: Promise<void> = this.runOne(claim).finally(() => {
-          this.held.delete(claim.job.id);
+          this.held.drop(claim.job.id);
           this.working.delete(running);
           this.kick();
         });
@@ -192,15 +193,6 @@ export class LeasedJobs {
     } catch (error) {
       // Left running under a lease nobody renews: another claim runs it again once it expires.
       log.warn("a job's outcome could not be recorded; it runs again after its lease", { cause: transientCause(error) ?? (error as Error).message });
-    }
-  }
-
-  private async renewLeases(): Promise<void> {
-    if (this.held.size === 0) return;
-    try {
-      await this.repositories.jobs.renewLeases(INSTANCE_ID, [...this.held], this.settings.leaseMs);
-    } catch {
-      // The database is away: the next beat tries again (or the jobs are taken over).
     }
   }
 }
