@@ -33,6 +33,7 @@ import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
+import { LibraryRefresher } from "./library/library-refresher";
 import { LibraryScanner } from "./library/scanner";
 import { LibraryWatcher } from "./library/library-watcher";
 import { ScanService, type ScanStatusDto } from "./library/scans";
@@ -71,6 +72,7 @@ export interface Services extends ServiceInputs {
   scans: ScanService;
   schedules: ScanSchedules;
   watcher: LibraryWatcher;
+  libraryRefresher: LibraryRefresher;
   access: AccessService;
   sharingTags: SharingTagService;
   books: BookService;
@@ -151,12 +153,15 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
   libraries.observe(scans);
-  const watcher = new LibraryWatcher(repositories, scans, log, {
+  const watcher = new LibraryWatcher(scans, log, {
     enabled: config.scanner.watch_enabled,
     quietMs: config.scanner.watch_quiet_seconds * 1000,
     extensions: new Set(formats.extensions()),
   });
   libraries.observe(watcher);
+  // Libraries changed through other processes, for the schedules and the watcher.
+  const libraryRefresher = new LibraryRefresher(repositories, [schedules, watcher]);
+  libraries.observe(libraryRefresher);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
   const bookFiles = new BookFileService(repositories, books);
@@ -192,6 +197,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     scans,
     schedules,
     watcher,
+    libraryRefresher,
     access,
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
@@ -216,10 +222,12 @@ export async function startBackgroundWork(services: Services): Promise<void> {
   await services.thumbnails.start();
   await services.duplicates.start();
   await services.schedules.start();
-  await services.watcher.start();
+  services.watcher.start();
+  await services.libraryRefresher.start();
 }
 
 export async function stopBackgroundWork(services: Services): Promise<void> {
+  services.libraryRefresher.stop();
   services.watcher.stop();
   services.schedules.stop();
   await services.scans.stop();
