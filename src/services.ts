@@ -21,6 +21,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
@@ -67,6 +68,7 @@ export interface Services extends ServiceInputs {
   formats: FormatRegistry;
   scanEvents: ScanEvents<ScanStatusDto>;
   readingEvents: ReadingEvents;
+  jobEvents: JobEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -130,6 +132,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const access = new AccessService(repositories);
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
+  const jobEvents = new JobEvents();
   // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
   const jobSettings = {
     leaseMs: config.scanner.job_lease_seconds * 1000,
@@ -148,7 +151,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, jobSettings);
-  const duplicates = new DuplicateService(repositories, access, jobSettings, log);
+  const duplicates = new DuplicateService(repositories, access, jobEvents, jobSettings, log);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
@@ -192,6 +195,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     formats,
     scanEvents,
     readingEvents,
+    jobEvents,
     thumbnails,
     libraries,
     scans,

@@ -13,6 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ClaimedJob, JobKind, JobRecord, Repositories } from "../db";
+import type { JobEvents } from "../events/job-events";
 import { transientCause } from "../library/transient";
 import type { Logger } from "../logging/logger";
 import { LeaseHeartbeat } from "./lease-heartbeat";
@@ -63,6 +64,8 @@ export class LeasedJobs {
     private readonly settings: LeasedJobSettings,
     private readonly work: JobWork,
     private readonly log: Logger,
+    /** Told when a job's outcome is written (for someone waiting for it); none: nobody waits. */
+    private readonly events?: JobEvents,
   ) {
     this.held = new LeaseHeartbeat((ids) => repositories.jobs.renewLeases(INSTANCE_ID, ids, settings.leaseMs), settings.leaseMs / 3);
   }
@@ -190,6 +193,7 @@ export class LeasedJobs {
         }
         await this.repositories.jobs.finish(job, INSTANCE_ID, failure, this.settings.keepFinished);
       }
+      this.events?.publish({ kind: this.kind, key: job.key });
     } catch (error) {
       // Left running under a lease nobody renews: another claim runs it again once it expires.
       log.warn("a job's outcome could not be recorded; it runs again after its lease", { cause: transientCause(error) ?? (error as Error).message });
