@@ -56,7 +56,10 @@ export class LeasedJobs {
   private paused = false;
   private poller: ReturnType<typeof setInterval> | undefined;
   /** Jobs of this kind pending or running anywhere, as last counted (metrics, scan events). */
-  queued = 0;
+  private counted = { queued: 0, at: 0 };
+  private counting: Promise<number> | undefined;
+  /** When this process last queued jobs of this kind: a count started before is out of date. */
+  private queuedHereAt = 0;
 
   constructor(
     private readonly repositories: Repositories,
@@ -68,6 +71,36 @@ export class LeasedJobs {
     private readonly events?: JobEvents,
   ) {
     this.held = new LeaseHeartbeat((ids) => repositories.jobs.renewLeases(INSTANCE_ID, ids, settings.leaseMs), settings.leaseMs / 3);
+  }
+
+  /** Jobs of this kind pending or running anywhere, as last counted. */
+  get queued(): number {
+    return this.counted.queued;
+  }
+
+  /**
+   * Counts the jobs of this kind pending or running anywhere, unless the last count is younger
+   * than `maxAgeMs` (a process with jobs counts at every poll); callers at once share one count.
+   */
+  async countQueued(maxAgeMs = 0): Promise<number> {
+    const { queued, at } = this.counted;
+    if (at > this.queuedHereAt && Date.now() - at < maxAgeMs) return queued;
+    this.counting ??= (async () => {
+      const at = Date.now();
+      try {
+        const queued = await this.repositories.jobs.countActive(this.kind);
+        if (at >= this.counted.at) this.counted = { queued, at };
+        return queued;
+      } finally {
+        this.counting = undefined;
+      }
+    })();
+    return this.counting;
+  }
+
+  /** This process queued jobs: the last count is out of date. */
+  countAgain(): void {
+    this.queuedHereAt = Date.now();
   }
 
   /** This process runs jobs (role all or worker): claim what is queued, and keep looking. */
@@ -121,7 +154,7 @@ export class LeasedJobs {
       await this.claiming;
       await Promise.all(this.working);
       if (this.paused) return;
-      this.queued = await this.repositories.jobs.countActive(this.kind);
+      await this.countQueued();
       if (this.held.size === 0 && !this.claiming && (await this.repositories.jobs.countClaimable(this.kind)) === 0) return;
       this.kick();
       await Bun.sleep(20);
@@ -131,7 +164,7 @@ export class LeasedJobs {
   private async poll(): Promise<void> {
     this.kick();
     try {
-      this.queued = await this.repositories.jobs.countActive(this.kind);
+      await this.countQueued();
     } catch {
       // The database is away: the count stays as it was.
     }

@@ -33,6 +33,11 @@ import { retryTransient, transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
 
 const WORKER_RETRY_MS = 5000;
+/**
+ * How old a count of the thumbnail queue a scan status may show: a client polling the status
+ * does not count the queue with every request (a process with jobs counts it every second anyway).
+ */
+const THUMBNAILS_COUNT_MAX_AGE_MS = 1000;
 /** The longest pause between two tries of a scan's final write. */
 const FINAL_WRITE_MAX_PAUSE_MS = 5000;
 
@@ -167,7 +172,7 @@ export class ScanService implements LibraryObserver {
   async status(libraryId: string): Promise<ScanStatusDto> {
     if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
     const scan = await this.repositories.scans.latestForLibrary(libraryId);
-    await this.thumbnails.countPending();
+    await this.thumbnails.countPending(THUMBNAILS_COUNT_MAX_AGE_MS);
     return scan ? this.toDto(scan) : this.idleStatus(libraryId);
   }
 
