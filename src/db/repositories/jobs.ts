@@ -105,7 +105,7 @@ export class JobRepository {
    * an attempt.
    */
   async claim(kind: JobKind, owner: string, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
-    const claimed = await this.lease.claim(eq(this.t.kind, kind), owner, leaseMs, limit, { attempts: sql`${this.t.attempts} + 1` as unknown as number });
+    const claimed = await this.lease.claim(eq(this.t.kind, kind), owner, leaseMs, limit, { attempts: sql`${this.t.attempts} + 1` });
     return claimed.map(({ row, takenOver }) => ({ job: row, takenOver }));
   }
 

@@ -13,6 +13,8 @@ import { claimingRead } from "./row-lock";
 
 type LeasedTable = Tables["scans"] | Tables["jobs"];
 type LeasedRow<T extends LeasedTable> = T["$inferSelect"];
+/** Columns a claim or a release sets: values, or SQL (`attempts + 1`). */
+type Changes<T extends LeasedTable> = { [K in keyof LeasedRow<T>]?: LeasedRow<T>[K] | SQL };
 
 export interface Claimed<Row> {
   row: Row;
@@ -52,10 +54,11 @@ export class Lease<T extends LeasedTable> {
    * Claims up to `limit` claimable rows that also match `where`, oldest request first, for
    * `owner` until `leaseMs` from now; `set` adds what the kind of row resets on a claim.
    */
-  async claim(where: SQL | undefined, owner: string, leaseMs: number, limit: number, set: Partial<LeasedRow<T>>): Promise<Claimed<LeasedRow<T>>[]> {
+  async claim(where: SQL | undefined, owner: string, leaseMs: number, limit: number, set: Changes<T>): Promise<Claimed<LeasedRow<T>>[]> {
     const t = this.t as Tables["jobs"];
-    const db = this.database.handle();
     return this.database.transaction(async () => {
+      // The transaction's handle: the FOR UPDATE lock holds until the update.
+      const db = this.database.handle();
       const now = new Date();
       const claimable = and(where, this.claimable(now));
       const candidates = await claimingRead(
@@ -92,7 +95,7 @@ export class Lease<T extends LeasedTable> {
    * Puts a row `owner` holds (and that matches `also`) back to pending, with `changes`: any
    * process may claim it once due. Undefined when `owner` no longer held it.
    */
-  async release(id: string, owner: string, changes: Partial<LeasedRow<T>>, also?: SQL): Promise<LeasedRow<T> | undefined> {
+  async release(id: string, owner: string, changes: Changes<T>, also?: SQL): Promise<LeasedRow<T> | undefined> {
     const t = this.t as Tables["jobs"];
     const [row] = await this.database.transaction(() =>
       this.database
