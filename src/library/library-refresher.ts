@@ -1,16 +1,17 @@
 /**
  * Libraries changed through another process (role web, `--workers`, another instance) reach the
  * observers of a process that runs jobs (schedules, the watcher) through one look at the
- * database every `refreshMs`: a library that is new or whose `updatedAt` moved is announced as
- * changed, one that is gone as removed. Changes made through this process reach them at once
+ * database every `refreshMs`: a library that is new, or whose folder, scanning settings or
+ * `updatedAt` differ from the last seen (an operator may edit the settings in the row without
+ * moving `updatedAt`), is announced as changed; one that is gone as removed. Changes made through this process reach them at once
  * (LibraryService tells its observers, this one included, so they are not announced twice).
  */
 import type { LibraryRecord, Repositories } from "../db";
 import type { LibraryObserver } from "./libraries";
 
 export class LibraryRefresher implements LibraryObserver {
-  /** The libraries the observers know, by id: their `updatedAt`. */
-  private readonly known = new Map<string, number>();
+  /** The libraries the observers know, by id: what they follow of each (`followed`). */
+  private readonly known = new Map<string, string>();
   /** Moves with every change made through this process: a look that overlaps one is dropped. */
   private localChanges = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -33,7 +34,7 @@ export class LibraryRefresher implements LibraryObserver {
 
   libraryChanged(library: LibraryRecord): void {
     this.localChanges++;
-    this.known.set(library.id, library.updatedAt.getTime());
+    this.known.set(library.id, followed(library));
   }
 
   libraryRemoved(libraryId: string): void {
@@ -52,8 +53,9 @@ export class LibraryRefresher implements LibraryObserver {
     // A change made here meanwhile may be missing from (or newer than) this list: the next look.
     if (this.localChanges !== before) return;
     for (const library of libraries) {
-      if (this.known.get(library.id) === library.updatedAt.getTime()) continue;
-      this.known.set(library.id, library.updatedAt.getTime());
+      const seen = followed(library);
+      if (this.known.get(library.id) === seen) continue;
+      this.known.set(library.id, seen);
       for (const observer of this.observers) observer.libraryChanged(library);
     }
     const present = new Set(libraries.map((library) => library.id));
@@ -63,4 +65,14 @@ export class LibraryRefresher implements LibraryObserver {
       for (const observer of this.observers) observer.libraryRemoved(id);
     }
   }
+}
+
+/**
+ * What the observers act on: the folder and the scanning settings (and any edit through the API).
+ * Keys sorted: PostgreSQL's jsonb orders them its own way, unlike the record a create returns.
+ */
+function followed(library: LibraryRecord): string {
+  return JSON.stringify([library.path, library.scanningConfig, library.updatedAt], (_key, value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort()) : value,
+  );
 }
