@@ -3,8 +3,8 @@
  * process that runs jobs. It claims up to `concurrency` jobs at a time from the database, so
  * work asked for by any process (a web-role process, another instance) is done by whichever
  * process with jobs claims it; it renews the leases of the jobs it works on every third of
- * `leaseMs` (./lease-heartbeat.ts), so a process that dies (SIGKILL, a crashed machine) leaves its jobs to be claimed
- * again once their lease expired. A transient failure (database away, full disk) is retried
+ * `leaseMs` (./lease-heartbeat.ts), so a process that dies (SIGKILL, a crashed machine) leaves
+ * its jobs to be claimed again once their lease expired. A transient failure (database away, full disk) is retried
  * with doubling pauses; a job claimed `maxAttempts` times without an outcome (its process died
  * each time, or it kept failing transiently) is given up, so a job that kills its process
  * cannot take every process down in turn. The database side is src/db/repositories/jobs.ts
@@ -55,7 +55,7 @@ export class LeasedJobs {
   private stopped = false;
   private paused = false;
   private poller: ReturnType<typeof setInterval> | undefined;
-  /** Jobs of this kind pending or running anywhere, as last counted (metrics, scan events). */
+  /** Jobs of this kind pending or running anywhere (metrics, scan status), as counted at `at`. */
   private counted = { queued: 0, at: 0 };
   private counting: Promise<number> | undefined;
   /** When this process last queued jobs of this kind: a count started before is out of date. */
@@ -86,11 +86,11 @@ export class LeasedJobs {
     const { queued, at } = this.counted;
     if (at > this.queuedHereAt && Date.now() - at < maxAgeMs) return queued;
     this.counting ??= (async () => {
-      const at = Date.now();
+      const startedAt = Date.now();
       try {
-        const queued = await this.repositories.jobs.countActive(this.kind);
-        if (at >= this.counted.at) this.counted = { queued, at };
-        return queued;
+        const counted = await this.repositories.jobs.countActive(this.kind);
+        if (startedAt >= this.counted.at) this.counted = { queued: counted, at: startedAt };
+        return counted;
       } finally {
         this.counting = undefined;
       }
