@@ -84,7 +84,8 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   });
   const notifications = data.database.notifications;
   if (notifications) {
-    // Scan progress and reading changes reach event streams held by the other instances.
+    // Scan progress and reading changes reach event streams held by the other instances, job
+    // outcomes the requests waiting for them.
     await relayEventsThroughDatabase(services, notifications, (error) => log.warn("an event could not be sent to the other instances", { error }));
   }
   const role = options.role ?? "all";

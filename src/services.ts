@@ -21,6 +21,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
 import { formatRegistryFor } from "./formats/from-config";
@@ -33,6 +34,7 @@ import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
+import { LibraryRefresher } from "./library/library-refresher";
 import { LibraryScanner } from "./library/scanner";
 import { LibraryWatcher } from "./library/library-watcher";
 import { ScanService, type ScanStatusDto } from "./library/scans";
@@ -66,11 +68,13 @@ export interface Services extends ServiceInputs {
   formats: FormatRegistry;
   scanEvents: ScanEvents<ScanStatusDto>;
   readingEvents: ReadingEvents;
+  jobEvents: JobEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
   schedules: ScanSchedules;
   watcher: LibraryWatcher;
+  libraryRefresher: LibraryRefresher;
   access: AccessService;
   sharingTags: SharingTagService;
   books: BookService;
@@ -128,6 +132,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const access = new AccessService(repositories);
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
+  const jobEvents = new JobEvents();
   // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
   const jobSettings = {
     leaseMs: config.scanner.job_lease_seconds * 1000,
@@ -146,17 +151,20 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
   const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, jobSettings);
-  const duplicates = new DuplicateService(repositories, access, jobSettings, log);
+  const duplicates = new DuplicateService(repositories, access, jobEvents, jobSettings, log);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);
   libraries.observe(schedules);
   libraries.observe(scans);
-  const watcher = new LibraryWatcher(repositories, scans, log, {
+  const watcher = new LibraryWatcher(scans, log, {
     enabled: config.scanner.watch_enabled,
     quietMs: config.scanner.watch_quiet_seconds * 1000,
     extensions: new Set(formats.extensions()),
   });
   libraries.observe(watcher);
+  // Libraries changed through other processes, for the schedules and the watcher.
+  const libraryRefresher = new LibraryRefresher(repositories, [schedules, watcher]);
+  libraries.observe(libraryRefresher);
   const books = new BookService(repositories, access, scanner, thumbnails);
   const series = new SeriesService(repositories, access);
   const bookFiles = new BookFileService(repositories, books);
@@ -187,11 +195,13 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     formats,
     scanEvents,
     readingEvents,
+    jobEvents,
     thumbnails,
     libraries,
     scans,
     schedules,
     watcher,
+    libraryRefresher,
     access,
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
@@ -216,10 +226,12 @@ export async function startBackgroundWork(services: Services): Promise<void> {
   await services.thumbnails.start();
   await services.duplicates.start();
   await services.schedules.start();
-  await services.watcher.start();
+  services.watcher.start();
+  await services.libraryRefresher.start();
 }
 
 export async function stopBackgroundWork(services: Services): Promise<void> {
+  services.libraryRefresher.stop();
   services.watcher.stop();
   services.schedules.stop();
   await services.scans.stop();

@@ -1,27 +1,34 @@
 /**
  * Events between the processes of one server (`longbox serve --workers N`): each process's
- * locally produced scan and reading events go out through `send`; events from the others come
+ * locally produced scan, reading and job events go out through `send`; events from the others come
  * in through the returned function and reach only local subscribers (so nothing loops back).
  * Two transports: IPC between the supervisor and its web processes (SQLite), and the database
  * itself on PostgreSQL, which reaches every process of every instance.
  */
 import type { Notifications } from "../db";
+import type { JobEvent, JobEvents } from "./job-events";
 import type { ProgressEvent, ReadingEvents } from "./reading-events";
 import type { RelayedScanEvent, ScanEvents } from "./scan-events";
 
-export type RelayMessage<T = unknown> = { channel: "scan"; event: RelayedScanEvent<T> } | { channel: "reading"; event: ProgressEvent };
+export type RelayMessage<T = unknown> =
+  | { channel: "scan"; event: RelayedScanEvent<T> }
+  | { channel: "reading"; event: ProgressEvent }
+  | { channel: "job"; event: JobEvent };
 
 export interface EventChannels<T> {
   scanEvents: ScanEvents<T>;
   readingEvents: ReadingEvents;
+  jobEvents: JobEvents;
 }
 
 export function relayEvents<T>(channels: EventChannels<T>, send: (message: RelayMessage<T>) => void): (message: RelayMessage<T>) => void {
   channels.scanEvents.onLocal((event) => send({ channel: "scan", event }));
   channels.readingEvents.onLocal((event) => send({ channel: "reading", event }));
+  channels.jobEvents.onLocal((event) => send({ channel: "job", event }));
   return (message) => {
     if (message.channel === "scan") channels.scanEvents.deliver(message.event);
-    else channels.readingEvents.deliver(message.event);
+    else if (message.channel === "reading") channels.readingEvents.deliver(message.event);
+    else channels.jobEvents.deliver(message.event);
   };
 }
 

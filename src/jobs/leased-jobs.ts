@@ -3,18 +3,20 @@
  * process that runs jobs. It claims up to `concurrency` jobs at a time from the database, so
  * work asked for by any process (a web-role process, another instance) is done by whichever
  * process with jobs claims it; it renews the leases of the jobs it works on every third of
- * `leaseMs`, so a process that dies (SIGKILL, a crashed machine) leaves its jobs to be claimed
- * again once their lease expired. A transient failure (database away, full disk) is retried
+ * `leaseMs` (./lease-heartbeat.ts), so a process that dies (SIGKILL, a crashed machine) leaves
+ * its jobs to be claimed again once their lease expired. A transient failure (database away, full disk) is retried
  * with doubling pauses; a job claimed `maxAttempts` times without an outcome (its process died
  * each time, or it kept failing transiently) is given up, so a job that kills its process
- * cannot take every process down in turn. The database side is src/db/repositories/jobs.ts,
- * the same on SQLite and PostgreSQL.
+ * cannot take every process down in turn. The database side is src/db/repositories/jobs.ts
+ * (leases: src/db/repositories/lease.ts, shared with scans), the same on SQLite and PostgreSQL.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ClaimedJob, JobKind, JobRecord, Repositories } from "../db";
+import type { JobEvents } from "../events/job-events";
 import { transientCause } from "../library/transient";
 import type { Logger } from "../logging/logger";
+import { LeaseHeartbeat } from "./lease-heartbeat";
 
 /** Who holds a job (or a scan) run by this process: readable by an operator in the database. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -44,17 +46,20 @@ export interface LeasedJobSettings {
 export type JobWork = (job: JobRecord) => Promise<string | undefined>;
 
 export class LeasedJobs {
-  /** Ids of the jobs this process works on: the ones whose leases the heartbeat renews. */
-  private readonly held = new Set<string>();
+  /** The jobs this process works on, whose leases it renews. */
+  private readonly held: LeaseHeartbeat;
   private readonly working = new Set<Promise<void>>();
   private claiming: Promise<void> | undefined;
   private claimAgain = false;
   private started = false;
   private stopped = false;
   private paused = false;
-  private timers: ReturnType<typeof setInterval>[] = [];
-  /** Jobs of this kind pending or running anywhere, as last counted (metrics, scan events). */
-  queued = 0;
+  private poller: ReturnType<typeof setInterval> | undefined;
+  /** Jobs of this kind pending or running anywhere (metrics, scan status), as counted at `at`. */
+  private counted = { queued: 0, at: 0 };
+  private counting: Promise<number> | undefined;
+  /** When this process last queued jobs of this kind: a count started before is out of date. */
+  private queuedHereAt = 0;
 
   constructor(
     private readonly repositories: Repositories,
@@ -62,23 +67,54 @@ export class LeasedJobs {
     private readonly settings: LeasedJobSettings,
     private readonly work: JobWork,
     private readonly log: Logger,
-  ) {}
+    /** Told when a job's outcome is written (for someone waiting for it); none: nobody waits. */
+    private readonly events?: JobEvents,
+  ) {
+    this.held = new LeaseHeartbeat((ids) => repositories.jobs.renewLeases(INSTANCE_ID, ids, settings.leaseMs), settings.leaseMs / 3);
+  }
+
+  /** Jobs of this kind pending or running anywhere, as last counted. */
+  get queued(): number {
+    return this.counted.queued;
+  }
+
+  /**
+   * Counts the jobs of this kind pending or running anywhere, unless the last count is younger
+   * than `maxAgeMs` (a process with jobs counts at every poll); callers at once share one count.
+   */
+  async countQueued(maxAgeMs = 0): Promise<number> {
+    const { queued, at } = this.counted;
+    if (at > this.queuedHereAt && Date.now() - at < maxAgeMs) return queued;
+    this.counting ??= (async () => {
+      const startedAt = Date.now();
+      try {
+        const counted = await this.repositories.jobs.countActive(this.kind);
+        if (startedAt >= this.counted.at) this.counted = { queued: counted, at: startedAt };
+        return counted;
+      } finally {
+        this.counting = undefined;
+      }
+    })();
+    return this.counting;
+  }
+
+  /** This process queued jobs: the last count is out of date. */
+  countAgain(): void {
+    this.queuedHereAt = Date.now();
+  }
 
   /** This process runs jobs (role all or worker): claim what is queued, and keep looking. */
   async start(): Promise<void> {
     const released = await this.repositories.jobs.releaseAbandoned();
     if (released > 0) this.log.warn("jobs of a stopped process queued again", { count: released });
     this.started = true;
-    this.timers = [
-      setInterval(() => void this.poll(), this.settings.pollMs ?? 1000),
-      setInterval(() => void this.renewLeases(), this.settings.leaseMs / 3),
-    ];
+    this.poller = setInterval(() => void this.poll(), this.settings.pollMs ?? 1000);
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearInterval(timer);
+    clearInterval(this.poller);
     await this.claiming;
     await Promise.all(this.working);
   }
@@ -118,7 +154,7 @@ export class LeasedJobs {
       await this.claiming;
       await Promise.all(this.working);
       if (this.paused) return;
-      this.queued = await this.repositories.jobs.countActive(this.kind);
+      await this.countQueued();
       if (this.held.size === 0 && !this.claiming && (await this.repositories.jobs.countClaimable(this.kind)) === 0) return;
       this.kick();
       await Bun.sleep(20);
@@ -128,7 +164,7 @@ export class LeasedJobs {
   private async poll(): Promise<void> {
     this.kick();
     try {
-      this.queued = await this.repositories.jobs.countActive(this.kind);
+      await this.countQueued();
     } catch {
       // The database is away: the count stays as it was.
     }
@@ -146,9 +182,10 @@ export class LeasedJobs {
         return;
       }
       for (const claim of claimed) {
-        this.held.add(claim.job.id);
+        // A job lost meanwhile runs on: its outcome is written only if it is still held.
+        this.held.hold(claim.job.id);
         const running: Promise<void> = this.runOne(claim).finally(() => {
-          this.held.delete(claim.job.id);
+          this.held.drop(claim.job.id);
           this.working.delete(running);
           this.kick();
         });
@@ -189,18 +226,10 @@ export class LeasedJobs {
         }
         await this.repositories.jobs.finish(job, INSTANCE_ID, failure, this.settings.keepFinished);
       }
+      this.events?.publish({ kind: this.kind, key: job.key });
     } catch (error) {
       // Left running under a lease nobody renews: another claim runs it again once it expires.
       log.warn("a job's outcome could not be recorded; it runs again after its lease", { cause: transientCause(error) ?? (error as Error).message });
-    }
-  }
-
-  private async renewLeases(): Promise<void> {
-    if (this.held.size === 0) return;
-    try {
-      await this.repositories.jobs.renewLeases(INSTANCE_ID, [...this.held], this.settings.leaseMs);
-    } catch {
-      // The database is away: the next beat tries again (or the jobs are taken over).
     }
   }
 }

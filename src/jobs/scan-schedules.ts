@@ -7,9 +7,9 @@
  * (./fire-once.ts), and a library's scan-on-start runs once for the processes that start within
  * the same minute (a deployment starting its instances together).
  *
- * Only the process that runs the jobs keeps schedules (`start()`); it re-reads the libraries
- * every `refreshMs`, so a library changed through another process (role web, `--workers`)
- * is scheduled after at most that long.
+ * Only the process that runs the jobs keeps schedules (`start()`); a library changed through
+ * another process (role web, `--workers`) reaches it through the LibraryRefresher
+ * (src/library/library-refresher.ts), within its refresh interval.
  */
 import type { CronJob } from "cron";
 import type { LibraryRecord, Repositories } from "../db";
@@ -22,46 +22,27 @@ import { cronJobOnceAcrossInstances, firstToClaim } from "./fire-once";
 export class ScanSchedules implements LibraryObserver {
   private readonly jobs = new Map<string, { schedule: string; job: CronJob }>();
   private started = false;
-  private refresher: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly repositories: Repositories,
     private readonly scans: ScanService,
     private readonly log: Logger,
-    private readonly refreshMs = 5000,
   ) {}
 
-  /** Schedules every library and requests the scans marked scan-on-start. */
+  /** Requests the scans marked scan-on-start; the LibraryRefresher then announces every library to schedule. */
   async start(): Promise<void> {
     this.started = true;
     for (const library of await this.repositories.libraries.list()) {
-      this.libraryChanged(library);
       if (library.scanningConfig.scanOnStart && (await firstToClaim(this.repositories, this.log, `scan-on-start:${library.id}`, startMinute()))) {
         await this.trigger(library.id, "startup");
       }
     }
-    this.refresher = setInterval(() => void this.refresh(), this.refreshMs);
   }
 
   stop(): void {
     this.started = false;
-    clearInterval(this.refresher);
     for (const { job } of this.jobs.values()) void job.stop();
     this.jobs.clear();
-  }
-
-  /** Brings the schedules in step with the libraries in the database. */
-  private async refresh(): Promise<void> {
-    let libraries;
-    try {
-      libraries = await this.repositories.libraries.list();
-    } catch {
-      return; // The database is away: keep the schedules we have.
-    }
-    if (!this.started) return;
-    for (const library of libraries) this.libraryChanged(library);
-    const present = new Set(libraries.map((library) => library.id));
-    for (const id of [...this.jobs.keys()]) if (!present.has(id)) this.libraryRemoved(id);
   }
 
   /** Library ids with an active schedule, and their cron expressions (metrics, tests). */

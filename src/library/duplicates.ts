@@ -6,16 +6,22 @@
  * Detection is a leased job (`jobs`, kind `duplicates`, one row: src/jobs/leased-jobs.ts) run by
  * a process that runs jobs, one detection at a time across every process and instance; asking
  * while one is queued joins it, asking while one runs runs it once more afterwards. The asking
- * request waits up to `waitMs` for the outcome, so a detection that is quick answers as it is.
+ * request waits up to `waitMs` for the outcome, so a detection that is quick answers as it is:
+ * it wakes on the job's event (src/events/job-events.ts, relayed from the process that ran it),
+ * and looks at the row every `SAFETY_LOOK_MS` for processes no relay joins (separate role web
+ * and worker processes on SQLite).
  */
 import type { BookView, JobRecord, Repositories } from "../db";
 import type { AccessService } from "../access/visibility";
+import type { JobEvents } from "../events/job-events";
 import { LeasedJobs, type LeasedJobSettings } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { Caller } from "./books";
 
 /** The key of the one duplicate detection job. */
 const DETECTION = "all";
+/** How often a waiting request looks at the job without an event. */
+const SAFETY_LOOK_MS = 1000;
 
 export interface DuplicateGroup {
   id: string;
@@ -41,6 +47,7 @@ export class DuplicateService {
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessService,
+    private readonly jobEvents: JobEvents,
     jobSettings: Omit<LeasedJobSettings, "keepFinished" | "concurrency">,
     log: Logger,
     /** How long `detect` waits for the outcome before answering with the job's state. */
@@ -51,7 +58,7 @@ export class DuplicateService {
       log.info("duplicate detection ran", found);
       return undefined;
     };
-    this.jobs = new LeasedJobs(repositories, "duplicates", { ...jobSettings, concurrency: 1, keepFinished: true }, detect, log);
+    this.jobs = new LeasedJobs(repositories, "duplicates", { ...jobSettings, concurrency: 1, keepFinished: true }, detect, log, jobEvents);
   }
 
   /** This process runs queued detections (role all or worker). */
@@ -65,15 +72,36 @@ export class DuplicateService {
 
   /** Queues a detection and waits for it (up to `waitMs`): its state, with the counts once completed. */
   async detect(caller: Caller): Promise<DuplicateDetection> {
-    await this.repositories.jobs.enqueue("duplicates", [DETECTION]);
-    this.jobs.kick();
     const deadline = Date.now() + this.waitMs;
-    let job = await this.repositories.jobs.find("duplicates", DETECTION);
-    while (job && (job.status === "pending" || job.status === "running") && Date.now() < deadline) {
-      await Bun.sleep(50);
-      job = await this.repositories.jobs.find("duplicates", DETECTION);
+    // Listening before asking: an outcome written meanwhile is not missed.
+    let written = false;
+    let wake: () => void = () => undefined;
+    const unsubscribe = this.jobEvents.subscribe((event) => {
+      if (event.kind !== "duplicates" || event.key !== DETECTION) return;
+      written = true;
+      wake();
+    });
+    try {
+      await this.repositories.jobs.enqueue("duplicates", [DETECTION]);
+      this.jobs.kick();
+      let job = await this.repositories.jobs.find("duplicates", DETECTION);
+      while (job && (job.status === "pending" || job.status === "running") && Date.now() < deadline) {
+        if (!written) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(SAFETY_LOOK_MS, deadline - Date.now()));
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        written = false;
+        job = await this.repositories.jobs.find("duplicates", DETECTION);
+      }
+      return this.toDetection(caller, job);
+    } finally {
+      unsubscribe();
     }
-    return this.toDetection(caller, job);
   }
 
   async detection(caller: Caller): Promise<DuplicateDetection> {

@@ -13,7 +13,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
-import type { LibraryRecord, Repositories } from "../db";
+import type { LibraryRecord } from "../db";
 import { DomainError } from "../errors";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
@@ -29,8 +29,6 @@ export interface WatchOptions {
   extensions: ReadonlySet<string>;
 }
 
-/** How often the libraries are read again, for changes made through another process (role web). */
-const REFRESH_MS = 5000;
 /** Polling interval taken when events are lost and the library had none configured. */
 const FALLBACK_POLL_SECONDS = 60;
 /** The settle check looks twice, this far apart (at most), for files still being written. */
@@ -38,44 +36,28 @@ const MAX_SETTLE_MS = 2000;
 
 export class LibraryWatcher implements LibraryObserver {
   private readonly watched = new Map<string, WatchedLibrary>();
-  /** Only a process that runs the jobs watches (start() is called there alone). */
+  /**
+   * Only a process that runs the jobs watches (start() is called there alone); the libraries
+   * come through libraryChanged, from LibraryService and, for every library and changes made
+   * through other processes, from the LibraryRefresher.
+   */
   private started = false;
   private stopped = false;
-  private refresher: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly repositories: Repositories,
     private readonly scans: ScanService,
     private readonly log: Logger,
     private readonly options: WatchOptions,
   ) {}
 
-  async start(): Promise<void> {
+  start(): void {
     this.started = true;
-    await this.refresh();
-    this.refresher = setInterval(() => void this.refresh(), REFRESH_MS);
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.refresher);
     for (const watched of this.watched.values()) watched.close();
     this.watched.clear();
-  }
-
-  /** Watches the libraries in the database: new or edited ones (anew), none that were deleted. */
-  private async refresh(): Promise<void> {
-    let libraries;
-    try {
-      libraries = await this.repositories.libraries.list();
-    } catch {
-      return; // The database is away: keep watching what we watch.
-    }
-    for (const library of libraries) {
-      if (this.watched.get(library.id)?.library.updatedAt.getTime() !== library.updatedAt.getTime()) this.libraryChanged(library);
-    }
-    const present = new Set(libraries.map((library) => library.id));
-    for (const id of [...this.watched.keys()]) if (!present.has(id)) this.libraryRemoved(id);
   }
 
   libraryChanged(library: LibraryRecord): void {

@@ -1,10 +1,12 @@
 /**
  * Scan control: scans are queued in the database (so a queued scan survives a restart), run
  * one at a time in the background, report progress on the event channel, and can be cancelled.
- * A running scan is leased: its owner (this process's instance id) renews the lease every third
- * of `leaseMs` while it runs. Another process that runs jobs takes over a scan whose lease
- * expired (its owner died) and runs it again from the start; an owner that finds it no longer
- * holds its scan stops it without writing. At start, a process fails the running scans nobody
+ * A running scan is leased (src/db/repositories/lease.ts, as the other jobs are): its owner (this
+ * process's instance id) renews the lease every third of `leaseMs` (every `pollMs` at most)
+ * while it runs. Another process that runs jobs takes over a scan whose lease expired (its owner
+ * died) and runs it again from the start; an owner that finds it no longer holds its scan (taken
+ * over, cancelled elsewhere, its library deleted) stops it, and writes its outcome only if it
+ * still owns the row (cancelled elsewhere). At start, a process fails the running scans nobody
  * holds (ScanRepository.failAbandoned); the next scan of the library completes the work (the
  * catalogue only ever holds whole books).
  *
@@ -15,20 +17,29 @@
  *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
- * looks at the queue every `pollMs`, which is also how it sees a cancellation made elsewhere.
+ * looks at the queue every `pollMs`, and its heartbeat is how it sees a cancellation made
+ * elsewhere.
  */
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
 import { ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
+import { LeaseHeartbeat } from "../jobs/lease-heartbeat";
 import { INSTANCE_ID, type LeasedJobSettings } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
-import { transientCause, TransientFailure } from "./transient";
+import { retryTransient, transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
 
 const WORKER_RETRY_MS = 5000;
+/**
+ * How old a count of the thumbnail queue a scan status may show: a client polling the status
+ * does not count the queue with every request (a process with jobs counts it every second anyway).
+ */
+const THUMBNAILS_COUNT_MAX_AGE_MS = 1000;
+/** The longest pause between two tries of a scan's final write. */
+const FINAL_WRITE_MAX_PAUSE_MS = 5000;
 
 export type ScanStatusValue = "idle" | ScanRecord["status"];
 
@@ -72,6 +83,8 @@ export class ScanService implements LibraryObserver {
   private readonly instanceId = INSTANCE_ID;
   /** How long a running scan stays held without a heartbeat (scanner.job_lease_seconds). */
   private readonly leaseMs: number;
+  /** Renews the running scan's lease, and sees it lost (taken over, cancelled elsewhere, deleted). */
+  private readonly heartbeat: LeaseHeartbeat;
 
   constructor(
     private readonly repositories: Repositories,
@@ -87,6 +100,9 @@ export class ScanService implements LibraryObserver {
     private readonly pollMs = 1000,
   ) {
     this.leaseMs = retry.leaseMs;
+    // As often as the queue is looked at (while the lease allows): a cancellation made by
+    // another process stops the scan as soon as a queued scan would start.
+    this.heartbeat = new LeaseHeartbeat((ids) => repositories.scans.renewLeases(this.instanceId, ids, this.leaseMs), Math.min(this.leaseMs / 3, pollMs));
   }
 
   /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */
@@ -94,7 +110,7 @@ export class ScanService implements LibraryObserver {
     const interrupted = await this.repositories.scans.failAbandoned("interrupted: the service stopped while the scan was running");
     if (interrupted > 0) this.log.warn("marked interrupted scans as failed", { count: interrupted });
     this.runsScans = true;
-    this.poller = setInterval(() => void this.poll(), this.pollMs);
+    this.poller = setInterval(() => this.poll(), this.pollMs);
     this.pump();
   }
 
@@ -156,7 +172,7 @@ export class ScanService implements LibraryObserver {
   async status(libraryId: string): Promise<ScanStatusDto> {
     if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
     const scan = await this.repositories.scans.latestForLibrary(libraryId);
-    await this.thumbnails.countPending();
+    await this.thumbnails.countPending(THUMBNAILS_COUNT_MAX_AGE_MS);
     return scan ? this.toDto(scan) : this.idleStatus(libraryId);
   }
 
@@ -211,25 +227,9 @@ export class ScanService implements LibraryObserver {
       });
   }
 
-  /**
-   * The runner's look at the database: scans queued by another process start, and the running
-   * scan stops when another process cancelled it or deleted its library.
-   */
-  private async poll(): Promise<void> {
-    const running = this.running;
-    if (!running) {
-      this.pump();
-      return;
-    }
-    let latest: ScanRecord | undefined;
-    try {
-      latest = await this.repositories.scans.latestForLibrary(running.libraryId);
-    } catch {
-      return; // The database is away: the scan itself notices, and the next poll looks again.
-    }
-    if (this.running === running && (!latest || latest.id !== running.scanId || !["pending", "running"].includes(latest.status))) {
-      running.controller.abort();
-    }
+  /** The runner's look at the database: scans queued by another process start. */
+  private poll(): void {
+    if (!this.running) this.pump();
   }
 
   private async work(): Promise<void> {
@@ -251,17 +251,11 @@ export class ScanService implements LibraryObserver {
     this.thumbnails.pause();
     const counters: ScanCounters = { ...ZERO_COUNTERS };
     let leaseLost = false;
-    const heartbeat = setInterval(() => {
-      this.repositories.scans.renewLease(scan.id, this.instanceId, this.leaseMs).then(
-        (held) => {
-          if (held || controller.signal.aborted) return;
-          // Taken over by another instance (this one stalled past its lease) or ended elsewhere.
-          leaseLost = true;
-          controller.abort();
-        },
-        () => undefined, // The database is away: the scan notices itself; the next beat tries again.
-      );
-    }, this.leaseMs / 3);
+    this.heartbeat.hold(scan.id, () => {
+      if (controller.signal.aborted) return;
+      leaseLost = true;
+      controller.abort();
+    });
     const scope = this.scopes.get(scan.id);
     this.scopes.delete(scan.id);
     const current = () => this.toDto({ ...scan, ...counters });
@@ -304,18 +298,17 @@ export class ScanService implements LibraryObserver {
       else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason });
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
-    clearInterval(heartbeat);
+    this.heartbeat.drop(scan.id);
     // Cataloguing is over: thumbnails go on before the final status is published, so that whoever
     // sees the scan end and then waits for its thumbnails finds them queued, not paused.
     this.thumbnails.resume();
     try {
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
-      if (leaseLost && (await this.repositories.scans.findById(scan.id))?.owner !== this.instanceId) {
-        log.warn("scan stopped: another instance took it over after this one's lease expired");
+      if (!(await this.finish(scan, counters, outcome, leaseLost, log))) {
+        log.warn("scan stopped: it is not this instance's any more (taken over after this one's lease expired, ended elsewhere, or its library deleted)");
         return;
       }
-      await this.finish(scan, counters, outcome, log);
       log.info(`scan ${outcome.status}`, { ...counters });
       if (outcome.status === "completed" && counters.booksAdded + counters.booksUpdated + counters.booksDeleted + counters.booksMoved > 0) {
         await this.repositories.catalogue.optimize().catch((error) => log.warn("planner statistics not refreshed", { error }));
@@ -339,32 +332,36 @@ export class ScanService implements LibraryObserver {
 
   /**
    * Records the final state (or the scan queued again), retrying while the database is away (up
-   * to `finalWriteBudgetMs`), and always announces it: a scan must never stay `running` because
-   * its last write failed. If the database stays away past the budget, the row is fixed at the
-   * next start.
+   * to `finalWriteBudgetMs`), and announces it: a scan must never stay `running` because its
+   * last write failed. If the database stays away past the budget, the row is fixed at the next
+   * start. Every write is conditional on this process still owning the scan: a scan that is not
+   * ours any more after a lost lease (`leaseLost`: taken over, its library deleted), or that is
+   * no longer running to be queued again, is left as it is, unannounced: returns false.
    */
-  private async finish(scan: ScanRecord, counters: ScanCounters, outcome: ScanOutcome, log: Logger): Promise<void> {
+  private async finish(scan: ScanRecord, counters: ScanCounters, outcome: ScanOutcome, leaseLost: boolean, log: Logger): Promise<boolean> {
     const changes: Partial<ScanRecord> =
       outcome.status === "retrying"
-        ? { ...counters, status: "pending", failureReason: outcome.reason, retries: scan.retries + 1, runAfter: outcome.runAfter, owner: null, leaseExpiresAt: null }
+        ? { ...counters, failureReason: outcome.reason, retries: scan.retries + 1, runAfter: outcome.runAfter }
         : { ...counters, status: outcome.status, failureReason: outcome.reason, completedAt: new Date() };
+    const write = () =>
+      outcome.status === "retrying" ? this.repositories.scans.release(scan.id, this.instanceId, changes) : this.repositories.scans.updateHeld(scan.id, this.instanceId, changes);
     let finished: ScanRecord | undefined;
-    const deadline = Date.now() + this.finalWriteBudgetMs;
-    for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
-      try {
-        finished = await this.repositories.scans.updateHeld(scan.id, this.instanceId, changes);
-        break;
-      } catch (error) {
-        if (Date.now() + pause > deadline) {
-          log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
-          break;
-        }
-        log.warn("recording the scan's final state failed, retrying", { cause: transientCause(error) ?? (error as Error).message });
-        await new Promise((resolve) => setTimeout(resolve, pause));
-      }
+    try {
+      finished = await retryTransient(
+        write,
+        new AbortController().signal,
+        (cause) => log.warn("recording the scan's final state failed, retrying", { cause }),
+        this.finalWriteBudgetMs,
+        FINAL_WRITE_MAX_PAUSE_MS,
+      );
+      if (!finished && (leaseLost || outcome.status === "retrying")) return false;
+    } catch (error) {
+      log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
     }
     await this.thumbnails.countPending().catch(() => undefined);
-    this.events.publish(scan.id, `scan.${outcome.status}`, this.toDto(finished ?? { ...scan, ...changes }));
+    const fallback: ScanRecord = outcome.status === "retrying" ? { ...scan, ...changes, status: "pending", owner: null, leaseExpiresAt: null } : { ...scan, ...changes };
+    this.events.publish(scan.id, `scan.${outcome.status}`, this.toDto(finished ?? fallback));
+    return true;
   }
 
   private idleStatus(libraryId: string): ScanStatusDto {

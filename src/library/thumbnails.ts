@@ -68,9 +68,12 @@ export class ThumbnailQueue {
     return this.jobs.queued + this.gathered.size;
   }
 
-  /** Counts the queue now (scan status, metrics). */
-  async countPending(): Promise<number> {
-    this.jobs.queued = await this.repositories.jobs.countActive("thumbnail");
+  /**
+   * Counts the queue (scan status, metrics): now, or reusing a count younger than `maxAgeMs`
+   * (one made since this process last queued thumbnails).
+   */
+  async countPending(maxAgeMs = 0): Promise<number> {
+    await this.jobs.countQueued(maxAgeMs);
     return this.pending;
   }
 
@@ -128,7 +131,10 @@ export class ThumbnailQueue {
     this.writing = this.repositories.jobs
       .enqueue("thumbnail", books)
       .then(
-        () => this.jobs.kick(),
+        () => {
+          this.jobs.countAgain();
+          this.jobs.kick();
+        },
         (error) => {
           for (const bookId of books) if (this.gathered.size < 100_000) this.gathered.add(bookId);
           this.log.warn("thumbnails could not be queued; trying again", { books: books.length, cause: transientCause(error) ?? (error as Error).message });

@@ -46,18 +46,19 @@ export class TransientFailure extends Error {
 }
 
 /**
- * Runs `work`, retrying transient failures with pauses that double from half a second while
- * their sum stays within `budgetMs`; anything else is thrown at once. `onRetry` hears each
- * pause, for the log.
+ * Runs `work`, retrying transient failures with pauses that double from half a second (up to
+ * `maxPauseMs`) while their sum stays within `budgetMs`; anything else is thrown at once.
+ * `onRetry` hears each pause, for the log.
  */
 export async function retryTransient<T>(
   work: () => Promise<T>,
   signal: AbortSignal,
   onRetry: (cause: string, attempt: number) => void,
   budgetMs: number,
+  maxPauseMs = Infinity,
 ): Promise<T> {
   let waited = 0;
-  for (let attempt = 1, pause = 500; ; attempt++, pause *= 2) {
+  for (let attempt = 1, pause = 500; ; attempt++, pause = Math.min(pause * 2, maxPauseMs)) {
     try {
       return await work();
     } catch (error) {

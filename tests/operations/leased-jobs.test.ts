@@ -8,11 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PASSWORD } from "../helpers/auth";
+import { adminSession, bearer, login } from "../helpers/auth";
 import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
-import { makeCbz, tempFolder } from "../helpers/library";
-import { processClient, waitFor, type ProcessCall } from "../helpers/server-processes";
+import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
+import { jsonRequester, type JsonClient } from "../helpers/server";
+import { waitFor } from "../helpers/server-processes";
 import type { ServerProcess } from "../../scripts/server-process";
 import { queryDatabase } from "../helpers/sql";
 
@@ -24,26 +25,11 @@ async function comicsFolder(books: number, seed: number): Promise<string> {
   return root;
 }
 
-async function adminToken(call: ProcessCall): Promise<string> {
-  await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
-  const { body } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
-  return body.token as string;
-}
+/** The JSON client of a process's HTTP server. */
+const clientOf = (server: ServerProcess): JsonClient => ({ json: jsonRequester(server.url) });
 
-async function scanToEnd(call: ProcessCall, token: string, libraryId: string): Promise<any> {
-  const { status, body: requested } = await call("POST", `/api/v1/libraries/${libraryId}/scan`, token);
-  expect(status).toBe(202);
-  let final: any;
-  await waitFor(
-    async () => {
-      final = (await call("GET", `/api/v1/libraries/${libraryId}/scan-status`, token)).body;
-      return final.scanId === requested.scanId && ["completed", "failed", "cancelled"].includes(final.status);
-    },
-    "the scan to end",
-    120_000,
-  );
-  return final;
-}
+/** The scans of these tests are long on a busy machine. */
+const SCAN_TIMEOUT_MS = 120_000;
 
 /** Instances on a fresh database of `kind` (a lease of 1.5 s) and a folder of `books` comics, for one describe block. */
 function processesWithComics(kind: DatabaseKind, books: number, seed: number, thumbnailConcurrency: number) {
@@ -73,9 +59,9 @@ for (const kind of DATABASE_KINDS) {
       web = await setup.instances.start("--role", "web");
       worker = await setup.instances.start("--role", "worker");
       expect(worker.url).toBe("");
-      const call = processClient(web.url);
-      const token = await adminToken(call);
-      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "thumbs", path: setup.libraryRoot });
+      const client = clientOf(web);
+      const admin = bearer((await adminSession(client)).token);
+      const library = await createLibrary(client, admin, { name: "thumbs", path: setup.libraryRoot });
 
       // Sample the queue while the worker drains it: at most thumbnail_concurrency (2) at once, and 2 at some point.
       let sampling = true;
@@ -86,7 +72,7 @@ for (const kind of DATABASE_KINDS) {
           await Bun.sleep(5);
         }
       })();
-      const scanned = await scanToEnd(call, token, library.id);
+      const scanned = await scan(client, admin, library.id, undefined, SCAN_TIMEOUT_MS);
       expect(scanned).toMatchObject({ status: "completed", booksAdded: BOOKS });
       await waitFor(async () => (await count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL")) === BOOKS, "every thumbnail", 60_000);
       sampling = false;
@@ -98,34 +84,33 @@ for (const kind of DATABASE_KINDS) {
       expect(existsSync(join(setup.instances.dataDir, "thumbnails", String(row!.thumbnail_path)))).toBe(true);
       expect(web.output()).not.toContain("scan started");
       expect(worker.output()).toContain("scan started");
-      const status = (await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
+      const status = (await client.json("GET", `/api/v1/libraries/${library.id}/scan-status`, undefined, admin)).body;
       expect(status.thumbnailsPending).toBe(0);
     }, 240_000);
 
     test("duplicate detection asked through the web process runs once, in a process with jobs", async () => {
       // PostgreSQL: two workers poll the queue, one runs it. SQLite: one process runs jobs.
       const workers = kind === "postgres" ? [worker, await setup.instances.start("--role", "worker")] : [worker];
-      const call = processClient(web.url);
-      const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
-      const token = session.token as string;
+      const client = clientOf(web);
+      const admin = bearer((await login(client, "admin")).token);
       const other = tempFolder();
       mkdirSync(join(other, "Copies"), { recursive: true });
       copyFileSync(join(setup.libraryRoot, "Series 1", "Issue 1.cbz"), join(other, "Copies", "Issue 1 again.cbz"));
-      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "copies", path: other });
-      expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
-      expect((await call("GET", "/api/v1/duplicates/scan", token)).body.status).toBe("idle");
+      const library = await createLibrary(client, admin, { name: "copies", path: other });
+      expect((await scan(client, admin, library.id, undefined, SCAN_TIMEOUT_MS)).status).toBe("completed");
+      expect((await client.json("GET", "/api/v1/duplicates/scan", undefined, admin)).body.status).toBe("idle");
 
-      const { status, body } = await call("POST", "/api/v1/duplicates/scan", token);
+      const { status, body } = await client.json("POST", "/api/v1/duplicates/scan", undefined, admin);
       expect(status).toBe(202);
       expect(body).toMatchObject({ status: "completed", failureReason: null });
       const runs = [web, ...workers].map((process) => process.output().match(/duplicate detection ran/g)?.length ?? 0);
       expect(runs.reduce((sum, n) => sum + n, 0)).toBe(1);
       expect(runs[0]).toBe(0);
-      const { body: found } = await call("GET", "/api/v1/duplicates", token);
+      const { body: found } = await client.json("GET", "/api/v1/duplicates", undefined, admin);
       const copy = found.groups.find((group: any) => group.books.some((book: any) => book.filePath.endsWith("Issue 1 again.cbz")));
       expect(copy).toMatchObject({ kind: "hash" });
       expect(body.hashGroups).toBe(found.groups.filter((group: any) => group.kind === "hash").length);
-      expect((await call("GET", "/api/v1/duplicates/scan", token)).body).toMatchObject({ status: "completed", hashGroups: body.hashGroups });
+      expect((await client.json("GET", "/api/v1/duplicates/scan", undefined, admin)).body).toMatchObject({ status: "completed", hashGroups: body.hashGroups });
     }, 120_000);
   });
 
@@ -136,10 +121,10 @@ for (const kind of DATABASE_KINDS) {
     test("SIGKILL mid-thumbnails: the jobs it held are made by the next process with jobs", async () => {
       const web = await setup.instances.start("--role", "web");
       const doomed = await setup.instances.start("--role", "worker");
-      const call = processClient(web.url);
-      const token = await adminToken(call);
-      const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "killed", path: setup.libraryRoot });
-      expect((await scanToEnd(call, token, library.id)).status).toBe("completed");
+      const client = clientOf(web);
+      const admin = bearer((await adminSession(client)).token);
+      const library = await createLibrary(client, admin, { name: "killed", path: setup.libraryRoot });
+      expect((await scan(client, admin, library.id, undefined, SCAN_TIMEOUT_MS)).status).toBe("completed");
       const made = () => count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL");
       await waitFor(async () => (await made()) >= 10, "some thumbnails", 60_000);
       // Frozen (SIGSTOP) at a moment it holds a job, then killed: it cannot finish the job in between.

@@ -2,18 +2,28 @@
  * Scans are leased jobs on PostgreSQL: two instances with jobs on one database, the one running
  * a long scan is killed (SIGKILL, no clean stop), and the other takes the scan over once the
  * lease expires and completes it. A live instance's running scan is left alone by an instance
- * that starts meanwhile.
+ * that starts meanwhile. On both databases, a scan cancelled through a web-role process stops in
+ * the worker running it at its next heartbeat (about a second, whatever the lease).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { PASSWORD } from "../helpers/auth";
+import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
-import { makeCbz, tempFolder } from "../helpers/library";
+import { createLibrary, makeCbz, tempFolder } from "../helpers/library";
+import { jsonRequester } from "../helpers/server";
 import { processClient, waitFor } from "../helpers/server-processes";
 import { queryDatabase } from "../helpers/sql";
 
 const BOOKS = 300;
+
+async function comicsFolder(books: number, pages: number, seed: number): Promise<string> {
+  const root = tempFolder();
+  for (let index = 1; index <= books; index++) {
+    await makeCbz(join(root, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + seed, pages });
+  }
+  return root;
+}
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance dies is taken over [postgres]", () => {
   let instances: Instances;
@@ -22,10 +32,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance die
 
   beforeAll(async () => {
     instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 1.5 } });
-    libraryRoot = tempFolder();
-    for (let index = 1; index <= BOOKS; index++) {
-      await makeCbz(join(libraryRoot, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + 50_000, pages: 3 });
-    }
+    libraryRoot = await comicsFolder(BOOKS, 3, 50_000);
   }, 120_000);
   afterAll(async () => instances?.stop());
 
@@ -82,3 +89,46 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance die
     expect(takeovers).toHaveLength(1);
   }, 240_000);
 });
+
+const CANCELLED_BOOKS = 2000;
+
+for (const kind of DATABASE_KINDS) {
+  describe(`a scan cancelled through another process [${kind}]`, () => {
+    let instances: Instances;
+    let libraryRoot: string;
+
+    beforeAll(async () => {
+      // The default lease (30 s): a renewal every third of it would see the cancellation after 10 s.
+      instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1 } });
+      // Many small books: SQLite catalogues 300 in a second, this scan must outlast a heartbeat.
+      libraryRoot = await comicsFolder(CANCELLED_BOOKS, 1, 60_000);
+    }, 120_000);
+    afterAll(async () => instances?.stop());
+
+    test("the worker running it stops it at its next heartbeat and records where it stopped", async () => {
+      const web = await instances.start("--role", "web");
+      const worker = await instances.start("--role", "worker");
+      const client = { json: jsonRequester(web.url) };
+      const admin = bearer((await adminSession(client)).token);
+      const library = await createLibrary(client, admin, { name: "cancelled", path: libraryRoot });
+      const requested = await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, admin);
+      expect(requested.status).toBe(202);
+      const catalogued = async () => (await client.json("GET", `/api/v1/books?libraryId=${library.id}&pageSize=1`, undefined, admin)).body.total as number;
+      await waitFor(async () => (await catalogued()) >= 5, "the scan to catalogue some books", 60_000);
+
+      const cancelled = await client.json("POST", `/api/v1/libraries/${library.id}/scan/cancel`, undefined, admin);
+      expect(cancelled.status).toBe(202);
+      const cancelledAt = Date.now();
+      await waitFor(() => worker.output().includes("scan cancelled"), "the worker to stop the scan", 30_000);
+      expect(Date.now() - cancelledAt).toBeLessThan(5000);
+      expect(worker.output()).not.toContain("scan completed");
+      // The runner still owned the scan: it wrote its counters with the cancellation.
+      const [row] = await queryDatabase(instances.database.target, `SELECT status, files_processed, owner FROM scans WHERE id = '${requested.body.scanId}'`);
+      expect(row).toMatchObject({ status: "cancelled" });
+      expect(Number(row!.files_processed)).toBeGreaterThan(0);
+      expect(Number(row!.files_processed)).toBeLessThan(CANCELLED_BOOKS);
+      expect(row!.owner).toContain(`:${worker.child.pid}:`);
+      expect(await catalogued()).toBeLessThan(CANCELLED_BOOKS);
+    }, 180_000);
+  });
+}

@@ -1,14 +1,13 @@
 /**
  * The job queue for background work other than scans (the `jobs` table), the same on both
- * databases: one row per (kind, key), claimed with FOR UPDATE SKIP LOCKED on PostgreSQL (SQLite
- * serialises its writers), held under a lease its owner renews, claimed again by another process
- * once the lease expired. Every write of a claimed job is conditional on its owner, so a process
- * that lost a job cannot undo the new owner's work.
+ * databases: one row per (kind, key), claimed, held and taken over under a lease (./lease.ts, as
+ * scans are). Every write of a claimed job is conditional on its owner, so a process that lost a
+ * job cannot undo the new owner's work.
  */
-import { and, asc, count, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
-import { claimingRead } from "./row-lock";
+import { Lease, RELEASED } from "./lease";
 
 export type JobKind = "thumbnail" | "duplicates";
 export type JobState = "pending" | "running" | "completed" | "failed";
@@ -35,7 +34,11 @@ export interface ClaimedJob {
 }
 
 export class JobRepository {
-  constructor(private readonly database: Database) {}
+  private readonly lease: Lease<Database["tables"]["jobs"]>;
+
+  constructor(private readonly database: Database) {
+    this.lease = new Lease(database, (tables) => tables.jobs);
+  }
 
   private get db() {
     return this.database.handle();
@@ -89,7 +92,10 @@ export class JobRepository {
 
   /** Jobs of `kind` some process could claim now (pending and due, or running past its lease). */
   async countClaimable(kind: JobKind): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(this.t).where(this.claimable(kind, new Date()));
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(this.t)
+      .where(and(eq(this.t.kind, kind), this.lease.claimable(new Date())));
     return row?.n ?? 0;
   }
 
@@ -99,31 +105,13 @@ export class JobRepository {
    * an attempt.
    */
   async claim(kind: JobKind, owner: string, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
-    return this.database.transaction(async () => {
-      const now = new Date();
-      const candidates = await claimingRead(
-        this.database,
-        this.db.select().from(this.t).where(this.claimable(kind, now)).orderBy(asc(this.t.requestedAt), asc(this.t.id)).limit(limit),
-      );
-      if (candidates.length === 0) return [];
-      const claimed = await this.db
-        .update(this.t)
-        .set({ status: "running", owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), startedAt: now, attempts: sql`${this.t.attempts} + 1` })
-        .where(inArray(this.t.id, candidates.map((candidate) => candidate.id)))
-        .returning();
-      const wasRunning = new Set(candidates.filter((candidate) => candidate.status === "running").map((candidate) => candidate.id));
-      return claimed.map((job) => ({ job, takenOver: wasRunning.has(job.id) }));
-    });
+    const claimed = await this.lease.claim(eq(this.t.kind, kind), owner, leaseMs, limit, { attempts: sql`${this.t.attempts} + 1` });
+    return claimed.map(({ row, takenOver }) => ({ job: row, takenOver }));
   }
 
-  /** The owner's heartbeat for the jobs it works on (those it still holds). */
-  async renewLeases(owner: string, ids: readonly string[], leaseMs: number): Promise<void> {
-    await this.database.transaction(() =>
-      this.db
-        .update(this.t)
-        .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
-        .where(and(inArray(this.t.id, [...ids]), eq(this.t.owner, owner), eq(this.t.status, "running"))),
-    );
+  /** The owner's heartbeat for the jobs it works on; returns the ids it still holds. */
+  renewLeases(owner: string, ids: readonly string[], leaseMs: number): Promise<Set<string>> {
+    return this.lease.renew(ids, owner, leaseMs);
   }
 
   /**
@@ -132,13 +120,9 @@ export class JobRepository {
    * an ended job (thumbnails: the book records the outcome); true keeps it as the latest state.
    */
   async finish(job: JobRecord, owner: string, failure: string | null, keep: boolean): Promise<void> {
-    const held = and(eq(this.t.id, job.id), eq(this.t.owner, owner), eq(this.t.status, "running"));
+    const held = this.lease.held([job.id], owner);
     await this.database.transaction(async () => {
-      const [again] = await this.db
-        .update(this.t)
-        .set({ status: "pending", owner: null, leaseExpiresAt: null, attempts: 0, runAfter: new Date() })
-        .where(and(held, ne(this.t.requestedAt, job.requestedAt)))
-        .returning({ id: this.t.id });
+      const again = await this.lease.release(job.id, owner, { attempts: 0, runAfter: new Date() }, ne(this.t.requestedAt, job.requestedAt));
       if (again) return;
       if (!keep) {
         await this.db.delete(this.t).where(held);
@@ -153,12 +137,7 @@ export class JobRepository {
 
   /** A transient failure: the job waits until `runAfter`, then any process may claim it again. */
   async retryLater(job: JobRecord, owner: string, runAfter: Date, cause: string): Promise<void> {
-    await this.database.transaction(() =>
-      this.db
-        .update(this.t)
-        .set({ status: "pending", owner: null, leaseExpiresAt: null, runAfter, lastError: cause })
-        .where(and(eq(this.t.id, job.id), eq(this.t.owner, owner), eq(this.t.status, "running"))),
-    );
+    await this.lease.release(job.id, owner, { runAfter, lastError: cause });
   }
 
   /** Pending jobs of `kind` waiting out a backoff are due now (a sign that the cause may have gone). */
@@ -189,18 +168,10 @@ export class JobRepository {
     return this.database.transaction(async () => {
       const rows = await this.db
         .update(this.t)
-        .set({ status: "pending", owner: null, leaseExpiresAt: null })
+        .set(RELEASED)
         .where(eq(this.t.status, "running"))
         .returning({ id: this.t.id });
       return rows.length;
     });
-  }
-
-  private claimable(kind: JobKind, now: Date) {
-    const t = this.t;
-    return and(
-      eq(t.kind, kind),
-      or(and(eq(t.status, "pending"), lte(t.runAfter, now)), and(eq(t.status, "running"), or(isNull(t.leaseExpiresAt), lt(t.leaseExpiresAt, now)))),
-    );
   }
 }

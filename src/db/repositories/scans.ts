@@ -1,7 +1,8 @@
-import { and, count, desc, eq, inArray, asc, max, lt, lte, or, isNull } from "drizzle-orm";
+import { and, count, desc, eq, inArray, max } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
-import { claimingRead, lockingRead } from "./row-lock";
+import { Lease } from "./lease";
+import { lockingRead } from "./row-lock";
 
 export type ScanMode = "normal" | "deep";
 export type ScanState = "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -65,7 +66,11 @@ export interface ScanSummary {
 }
 
 export class ScanRepository {
-  constructor(private readonly database: Database) {}
+  private readonly lease: Lease<Database["tables"]["scans"]>;
+
+  constructor(private readonly database: Database) {
+    this.lease = new Lease(database, (tables) => tables.scans);
+  }
 
   private get db() {
     return this.database.handle();
@@ -133,41 +138,27 @@ export class ScanRepository {
   }
 
   /**
-   * Claims the oldest pending scan that is due (a scan queued again after a transient failure
-   * waits for its `runAfter`), or a running one whose owner's lease expired (the owner
-   * died), for `owner` until `leaseMs` from now: it becomes running. On PostgreSQL the row is
-   * claimed with FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows;
-   * SQLite serialises writers. Returns the claimed scan and whether it was taken over.
+   * Claims the oldest claimable scan (./lease.ts: pending and due, a scan queued again after a
+   * transient failure waiting for its `runAfter`; or running past its owner's lease: the owner
+   * died) for `owner` until `leaseMs` from now: it becomes running, its counters start again.
+   * Returns the claimed scan and whether it was taken over.
    */
   async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean } | undefined> {
-    return this.database.transaction(async () => {
-      const now = new Date();
-      const due = or(isNull(this.t.runAfter), lte(this.t.runAfter, now));
-      const claimable = or(and(eq(this.t.status, "pending"), due), and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, now))));
-      const [candidate] = await claimingRead(
-        this.database,
-        this.db.select().from(this.t).where(claimable).orderBy(asc(this.t.requestedAt), asc(this.t.id)).limit(1),
-      );
-      if (!candidate) return undefined;
-      const [scan] = await this.db
-        .update(this.t)
-        .set({ status: "running", owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), startedAt: now, failureReason: null, ...ZERO_COUNTERS })
-        .where(and(eq(this.t.id, candidate.id), eq(this.t.status, candidate.status)))
-        .returning();
-      return scan && { scan, takenOver: candidate.status === "running" };
-    });
+    const [claimed] = await this.lease.claim(undefined, owner, leaseMs, 1, { failureReason: null, ...ZERO_COUNTERS });
+    return claimed && { scan: claimed.row, takenOver: claimed.takenOver };
   }
 
-  /** The owner's heartbeat: false when it no longer holds the scan (taken over, cancelled, ended). */
-  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const rows = await this.database.transaction(() =>
-      this.db
-        .update(this.t)
-        .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
-        .where(and(eq(this.t.id, id), eq(this.t.owner, owner), eq(this.t.status, "running")))
-        .returning({ id: this.t.id }),
-    );
-    return rows.length > 0;
+  /** The owner's heartbeat for the scans it runs; returns the ids it still holds (not taken over, cancelled or ended). */
+  renewLeases(owner: string, ids: readonly string[], leaseMs: number): Promise<Set<string>> {
+    return this.lease.renew(ids, owner, leaseMs);
+  }
+
+  /**
+   * A scan its owner queues again (a transient failure): pending with `changes`, for any process
+   * to claim once due. Undefined when `owner` no longer held it.
+   */
+  release(id: string, owner: string, changes: Partial<Omit<ScanRecord, "id" | "libraryId">>): Promise<ScanRecord | undefined> {
+    return this.lease.release(id, owner, changes);
   }
 
   /** Updates a scan only while `owner` holds it (a scan taken over is the new owner's to write). */
@@ -215,7 +206,7 @@ export class ScanRepository {
     const abandoned =
       this.database.dialect === "sqlite"
         ? eq(this.t.status, "running")
-        : and(eq(this.t.status, "running"), or(isNull(this.t.leaseExpiresAt), lt(this.t.leaseExpiresAt, new Date())));
+        : this.lease.expired(new Date());
     return this.database.transaction(async () => {
       const rows = await this.db
         .update(this.t)
