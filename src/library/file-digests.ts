@@ -20,8 +20,11 @@ export interface FileDigests {
   partialMd5: string;
 }
 
+/** A worker's answer: the SHA-256 is null when only the document id was asked for. */
+type Answer = { sha256: string | null; partialMd5: string };
+
 interface Pending {
-  resolve(digests: FileDigests): void;
+  resolve(answer: Answer): void;
   reject(error: unknown): void;
 }
 
@@ -50,11 +53,11 @@ class FileDigestPool {
   ) {}
 
   /** The file's digests; rejects at once, and stops the hashing, when `signal` fires. */
-  digest(path: string, signal: AbortSignal): Promise<FileDigests> {
+  digest(path: string, signal: AbortSignal, only?: "partialMd5"): Promise<Answer> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const worker = this.pickWorker();
     const id = this.nextId++;
-    return new Promise<FileDigests>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       const settled = () => {
         signal.removeEventListener("abort", abort);
         worker.pending.delete(id);
@@ -67,9 +70,9 @@ class FileDigestPool {
       };
       signal.addEventListener("abort", abort, { once: true });
       worker.pending.set(id, {
-        resolve: (digests) => {
+        resolve: (answer) => {
           settled();
-          resolve(digests);
+          resolve(answer);
         },
         reject: (error) => {
           settled();
@@ -77,7 +80,7 @@ class FileDigestPool {
         },
       });
       worker.thread.ref();
-      this.post(worker, { kind: "digest", id, path });
+      this.post(worker, { kind: "digest", id, path, only });
     });
   }
 
@@ -123,6 +126,12 @@ class FileDigestPool {
 const pool = new FileDigestPool(new URL("./file-digest-worker.ts", import.meta.url), POOL_SIZE);
 
 /** The SHA-256 and the KOReader partial MD5 of the file at `path`, hashed off the server thread. */
-export function fileDigests(path: string, signal: AbortSignal): Promise<FileDigests> {
-  return pool.digest(path, signal);
+export async function fileDigests(path: string, signal: AbortSignal): Promise<FileDigests> {
+  const { sha256, partialMd5 } = await pool.digest(path, signal);
+  return { sha256: sha256!, partialMd5 };
+}
+
+/** Only the KOReader document id (partial MD5) of the file at `path`, read off the server thread. */
+export async function documentIdOf(path: string, signal: AbortSignal): Promise<string> {
+  return (await pool.digest(path, signal, "partialMd5")).partialMd5;
 }

@@ -9,42 +9,22 @@
  * nothing ends the loop. (Komga's port hashes the whole 1 KiB buffer after a short read, so its
  * ids differ from KOReader's for most files; this one must not.)
  */
-import { open } from "node:fs/promises";
-import type { Repositories } from "../db";
-import type { Logger } from "../logging/logger";
+import { readSync } from "node:fs";
 
 const SAMPLE_BYTES = 1024;
 const SAMPLE_OFFSETS = [0, ...Array.from({ length: 11 }, (_, i) => SAMPLE_BYTES * 4 ** i)];
 
-/** The partial MD5 of the file at `path`, lowercase hex. */
-export async function partialMd5File(path: string): Promise<string> {
+/**
+ * The partial MD5 of the open file `fd`, lowercase hex. Synchronous: it runs in the digest
+ * workers (file-digests.ts), which read one file at a time, never on the server thread.
+ */
+export function partialMd5OfFile(fd: number): string {
   const hasher = new Bun.CryptoHasher("md5");
-  const file = await open(path, "r");
-  try {
-    const sample = Buffer.alloc(SAMPLE_BYTES);
-    for (const offset of SAMPLE_OFFSETS) {
-      const { bytesRead } = await file.read(sample, 0, SAMPLE_BYTES, offset);
-      if (bytesRead === 0) break;
-      hasher.update(sample.subarray(0, bytesRead));
-    }
-  } finally {
-    await file.close();
+  const sample = Buffer.alloc(SAMPLE_BYTES);
+  for (const offset of SAMPLE_OFFSETS) {
+    const bytesRead = readSync(fd, sample, 0, SAMPLE_BYTES, offset);
+    if (bytesRead === 0) break;
+    hasher.update(sample.subarray(0, bytesRead));
   }
   return hasher.digest("hex");
-}
-
-/**
- * Gives the present books of a library that have no document ids yet (catalogued before
- * Longbox computed them) their ids, so every book can be synced without a deep scan. A file
- * that cannot be read is left for the next scan.
- */
-export async function fillMissingDocumentIds(repositories: Repositories, libraryId: string, signal: AbortSignal, log: Logger): Promise<void> {
-  for (const book of await repositories.catalogue.booksWithoutDocumentIds(libraryId)) {
-    signal.throwIfAborted();
-    try {
-      await repositories.catalogue.setDocumentIds(book.id, await partialMd5File(book.filePath), book.filePath);
-    } catch (error) {
-      log.warn("scan: KOReader document id not computed", { path: book.filePath, error: error as Error });
-    }
-  }
 }

@@ -23,8 +23,7 @@ import type { FormatRegistry } from "../formats/registry";
 import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
-import { fileDigests, type FileDigests } from "./file-digests";
-import { fillMissingDocumentIds } from "./koreader-document-id";
+import { documentIdOf, fileDigests, type FileDigests } from "./file-digests";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { isMountPoint } from "./mount-point";
@@ -338,4 +337,20 @@ async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, han
   const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
   const failure = outcomes.find((outcome) => outcome.status === "rejected");
   if (failure) throw failure.reason;
+}
+
+/**
+ * Gives the present books of a library that have no document ids yet (catalogued before
+ * Longbox computed them) their ids, so every book can be synced without a deep scan. A file
+ * that cannot be read is left for the next scan.
+ */
+async function fillMissingDocumentIds(repositories: Repositories, libraryId: string, signal: AbortSignal, log: Logger): Promise<void> {
+  for (const book of await repositories.catalogue.booksWithoutDocumentIds(libraryId)) {
+    signal.throwIfAborted();
+    try {
+      await repositories.catalogue.setDocumentIds(book.id, await documentIdOf(book.filePath, signal), book.filePath);
+    } catch (error) {
+      log.warn("scan: KOReader document id not computed", { path: book.filePath, error: error as Error });
+    }
+  }
 }

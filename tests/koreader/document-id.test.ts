@@ -7,10 +7,13 @@ import { afterAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { partialMd5File } from "../../src/library/koreader-document-id";
+import { documentIdOf } from "../../src/library/file-digests";
 import { fixture } from "../helpers/fixtures";
 import { tempFolder } from "../helpers/library";
 import { referencePartialMd5, sampleOffsets } from "./support";
+
+/** The id as a scan computes it: in a digest worker thread, from one open file. */
+const partialMd5File = (path: string) => documentIdOf(path, new AbortController().signal);
 
 const folder = tempFolder("longbox-partial-md5-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
