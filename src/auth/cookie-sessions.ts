@@ -30,7 +30,7 @@ export interface CookieSession {
 
 export class CookieSessions {
   /** By a digest of the client key: the session last started for that client (see `startForClient`). */
-  private readonly clientSessions = new Map<string, IssuedRefreshToken>();
+  private readonly clientSessions = new Map<string, Promise<IssuedRefreshToken>>();
 
   constructor(
     private readonly repositories: Repositories,
@@ -52,19 +52,24 @@ export class CookieSessions {
    * A session for a client that presents its credential on every request and may drop the
    * cookie it is given (a script, or an app before its cookie jar has one): the live session
    * last started for the same `client` key and user, else a new one, remembered for that key.
-   * So such a client holds one session instead of writing one per request. `client` is the
-   * slice's opaque key (credential, client name, purpose); only its digest is kept. Remembered
-   * per process, so each of several processes may start one; a session that ended (logout,
-   * password change) is replaced.
+   * So such a client holds one session instead of writing one per request; requests of one
+   * client arriving at once share the one being started. `client` is the slice's opaque key
+   * (credential, client name, purpose), kept as a digest; the remembered sessions' tokens are
+   * held in memory to hand out again. Remembered per process, so each of several processes may
+   * start one; a session that ended (logout, password change, expiry) is replaced.
    */
-  async startForClient(user: UserRecord, client: string, lifetimeDays: number): Promise<IssuedRefreshToken> {
+  startForClient(user: UserRecord, client: string, lifetimeDays: number): Promise<IssuedRefreshToken> {
     const key = sha256Hex(`${user.id}\0${client}`);
     const known = this.clientSessions.get(key);
-    this.clientSessions.delete(key);
-    const live = known && known.expiresAt.getTime() > Date.now() && (await this.resume(known.token))?.id === user.id;
-    const session = live ? known : await this.start(user, lifetimeDays);
+    const session = (async () => {
+      const current = known && (await known.catch(() => undefined));
+      if (current && (await this.resume(current.token))?.id === user.id) return current;
+      return this.start(user, lifetimeDays);
+    })();
     // Map order is insertion order: re-inserting marks the key as the most recently used.
+    this.clientSessions.delete(key);
     this.clientSessions.set(key, session);
+    session.catch(() => this.clientSessions.get(key) === session && this.clientSessions.delete(key));
     if (this.clientSessions.size > REMEMBERED_CLIENTS) this.clientSessions.delete(this.clientSessions.keys().next().value!);
     return session;
   }

@@ -130,6 +130,14 @@ forEachDatabase(
       expect(after.sessions.size).toBe(1);
       expect(after.sessions).not.toContain([...byBasic.sessions][0]);
       expect(await storedSessions()).toBe(before + 6);
+
+      // An app that fires its first requests at once (Komelia, Mihon) still starts one session.
+      const burst = await Promise.all(
+        Array.from({ length: 8 }, () => server().fetch("/kg/api/v1/libraries", { headers: { "user-agent": "Burst/1", "x-api-key": key } })),
+      );
+      for (const response of burst) await response.body?.cancel();
+      expect(new Set(burst.map((response) => setCookieValue(response, "KOMGA-SESSION"))).size).toBe(1);
+      expect(await storedSessions()).toBe(before + 7);
     });
 
     test("a write route answers a stranger 401 before reading the body", async () => {
