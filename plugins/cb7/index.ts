@@ -14,8 +14,8 @@ export const cb7Plugin: FormatPlugin = {
   detect: (head) => (looksLikeSevenZip(head) ? 2 : 0),
   analyze: async (path, ctx) => analyzeComicArchive(await SevenZipComicArchive.open(path, ctx), { id: "cb7", mediaType: MEDIA_TYPE }, ctx),
   // An open archive is its listing (a synchronous 7-Zip run): names and sizes only, the bytes
-  // come from the extraction cache. No entry is a plain range of the file: locatePage says null.
-  ...comicArchiveReading("cb7", SevenZipComicArchive.open, (archive) => archive.fileNames.length * 256),
+  // come from the extraction cache. No entry is a plain range of the file.
+  ...comicArchiveReading("cb7", SevenZipComicArchive.open, (archive) => archive.fileNames.length * 256, { storedPages: false }),
 };
 
 export default cb7Plugin;

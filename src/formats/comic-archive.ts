@@ -176,16 +176,17 @@ export async function locateComicPage(archive: ComicArchive, pageNumber: number,
 /**
  * A comic archive format's readPage and locatePage. Readers ask page after page: the archive
  * stays open between requests in the open-archive LRU (analysis opens its own), and `weight`
- * says what an open one holds in memory.
+ * says what an open one holds in memory. A container that never stores a page as a plain range
+ * of its file (`storedPages: false`) gets no locatePage: the registry then answers null at once.
  */
 export function comicArchiveReading<T extends ComicArchive>(
   id: string,
   open: (path: string, ctx: PluginContext) => Promise<T>,
   weight: ArchiveWeight<T>,
-): Required<Pick<FormatPlugin, "readPage" | "locatePage">> {
+  { storedPages = true } = {},
+): Pick<FormatPlugin, "readPage" | "locatePage"> {
   const forReading = (path: string, ctx: PluginContext) => openArchives.open(id, path, () => open(path, ctx), weight);
-  return {
-    readPage: async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options),
-    locatePage: async (path, pageNumber, ctx) => locateComicPage(await forReading(path, ctx), pageNumber, ctx),
-  };
+  const readPage: FormatPlugin["readPage"] = async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options);
+  if (!storedPages) return { readPage };
+  return { readPage, locatePage: async (path, pageNumber, ctx) => locateComicPage(await forReading(path, ctx), pageNumber, ctx) };
 }

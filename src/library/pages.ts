@@ -13,8 +13,6 @@ import { openableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
-/** One page of one book at one width: what to read, and its validator. */
-
 /** A 404 for a page number the book does not have (the Komga API answers it with a 400). */
 export class PageOutOfRange extends DomainError {
   constructor(number: number, pageCount: number) {
@@ -22,6 +20,7 @@ export class PageOutOfRange extends DomainError {
   }
 }
 
+/** One page of one book at one width: what to read, and its validator. */
 export interface PageRef {
   book: BookFileView;
   number: number;

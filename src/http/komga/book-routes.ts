@@ -12,14 +12,15 @@ import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
 import { binaryResponse, clientHasCurrent, imageFileResponse, IMMUTABLE, notModified, strongEtag } from "../conditional";
 import { pageResponse } from "../page-response";
-import { IdParams } from "../params";
+import { IdParams, PageNumberParam, Uuid } from "../params";
 import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, type KomgaCriteria } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { booleanParam, type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
-const PageParams = t.Object({ id: t.String({ format: "uuid" }), n: t.Integer() });
+// The page number as digits, turned into a number by the handler (no TypeBox Decode per request).
+const PageParams = t.Object({ id: Uuid, n: PageNumberParam });
 const CONVERSIONS = { jpeg: "image/jpeg", png: "image/png" } as const;
 
 export function komgaBookRoutes(services: Services) {
@@ -102,7 +103,7 @@ export function komgaBookRoutes(services: Services) {
       "/api/v1/books/:id/pages/:n",
       async ({ caller, params: { id, n }, request }) => {
         const query = queryOf(request);
-        const number = booleanParam(query, "zero_based") ? n + 1 : n;
+        const number = Number(n) + (booleanParam(query, "zero_based") ? 1 : 0);
         const convert = (query.get("convert") ?? "").toLowerCase();
         if (convert !== "" && !(convert in CONVERSIONS)) throw new DomainError("BadRequest", "convert must be jpeg or png");
         // Komga answers a page the book does not have with 400, not 404.

@@ -10,6 +10,7 @@
  * by a client that accepts it, and kept.
  */
 import { Elysia } from "elysia";
+import { clientHasCurrent, notModified } from "../conditional";
 import { embeddedStaticFiles } from "./embedded-files-macro" with { type: "macro" };
 import { appIcons, bundleReaders } from "./reader-assets-macro" with { type: "macro" };
 
@@ -81,7 +82,7 @@ function assetResponse(address: string, request: Request, set: { status?: number
   const etag = `"${asset.version}"`;
   const headers: Record<string, string> = { "content-type": asset.contentType, "cache-control": asset.cacheControl, etag };
   if (asset.compressible) headers.vary = "accept-encoding";
-  if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  if (clientHasCurrent(request, etag)) return notModified(headers);
   if (!asset.compressible || !/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) return new Response(asset.body, { headers });
   asset.gzipped ??= new Uint8Array(Bun.gzipSync(asset.body, { level: 9 }));
   return new Response(asset.gzipped, { headers: { ...headers, "content-encoding": "gzip" } });

@@ -36,9 +36,9 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     async ({ viewer, params, query }) => {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
-      const pages = await services.pages.list(viewer.user, book.id);
-      if (book.fileFormat === "epub") return epubReader(viewer, book, pages, requestedPage);
-      const next = await services.series.nextBook(viewer.user, book);
+      const comic = book.fileFormat !== "epub";
+      const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), comic ? services.series.nextBook(viewer.user, book) : null]);
+      if (!comic) return epubReader(viewer, book, pages, requestedPage);
       return page("reader/comic", {
         title: book.title,
         viewer,
