@@ -21,8 +21,13 @@ import { LeaseHeartbeat } from "./lease-heartbeat";
 /** Who holds a job (or a scan) run by this process: readable by an operator in the database. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-/** The longest pause between two attempts of a job after transient failures. */
+/** The longest pause between two attempts after transient failures. */
 const MAX_BACKOFF_MS = 3600_000;
+
+/** The pause before retry number `retriesSoFar + 1`: `backoffMs`, doubling with each retry, at most an hour. */
+export function retryPause(backoffMs: number, retriesSoFar: number): number {
+  return Math.min(backoffMs * 2 ** retriesSoFar, MAX_BACKOFF_MS);
+}
 
 export interface LeasedJobSettings {
   /** Jobs of this kind run at once in this process. */
@@ -105,7 +110,7 @@ export class LeasedJobs {
 
   /** This process runs jobs (role all or worker): claim what is queued, and keep looking. */
   async start(): Promise<void> {
-    const released = await this.repositories.jobs.releaseAbandoned();
+    const released = await this.repositories.jobs.releaseAbandoned(this.kind);
     if (released > 0) this.log.warn("jobs of a stopped process queued again", { count: released });
     this.started = true;
     this.poller = setInterval(() => void this.poll(), this.settings.pollMs ?? 1000);
@@ -216,7 +221,7 @@ export class LeasedJobs {
     }
     try {
       if (transient && job.attempts < this.settings.maxAttempts) {
-        const pause = Math.min(this.settings.backoffMs * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
+        const pause = retryPause(this.settings.backoffMs, job.attempts - 1);
         log.warn("job not done, retried later", { cause: transient, attempt: job.attempts, retryInSeconds: pause / 1000 });
         await this.repositories.jobs.retryLater(job, INSTANCE_ID, new Date(Date.now() + pause), transient);
       } else {

@@ -21,11 +21,11 @@
  * elsewhere.
  */
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
-import { ZERO_COUNTERS } from "../db";
+import { RELEASED, ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import { LeaseHeartbeat } from "../jobs/lease-heartbeat";
-import { INSTANCE_ID, type LeasedJobSettings } from "../jobs/leased-jobs";
+import { INSTANCE_ID, type LeasedJobSettings, retryPause } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
@@ -320,13 +320,13 @@ export class ScanService implements LibraryObserver {
 
   /**
    * A failure's outcome: a transient cause queues the scan again while it has retries left
-   * (after `backoffMs`, doubling with each retry); anything else fails it.
+   * (after `backoffMs`, doubling with each retry, at most an hour); anything else fails it.
    */
   private failedOutcome(scan: ScanRecord, error: unknown): ScanOutcome {
     const cause = error instanceof TransientFailure ? error.message : transientCause(error);
     const retries = this.retry.maxAttempts - 1;
     if (!cause || scan.retries >= retries) return { status: "failed", reason: failureReason(error) };
-    const runAfter = new Date(Date.now() + this.retry.backoffMs * 2 ** scan.retries);
+    const runAfter = new Date(Date.now() + retryPause(this.retry.backoffMs, scan.retries));
     return { status: "retrying", reason: `${cause}; retry ${scan.retries + 1} of ${retries} at ${runAfter.toISOString()}`, runAfter };
   }
 
@@ -359,7 +359,7 @@ export class ScanService implements LibraryObserver {
       log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
     }
     await this.thumbnails.countPending().catch(() => undefined);
-    const fallback: ScanRecord = outcome.status === "retrying" ? { ...scan, ...changes, status: "pending", owner: null, leaseExpiresAt: null } : { ...scan, ...changes };
+    const fallback: ScanRecord = outcome.status === "retrying" ? { ...scan, ...changes, ...RELEASED } : { ...scan, ...changes };
     this.events.publish(scan.id, `scan.${outcome.status}`, this.toDto(finished ?? fallback));
     return true;
   }

@@ -205,7 +205,6 @@ function dir_(): string {
   return mkdtempSync(join(tmpdir(), "longbox-data-"));
 }
 
-/** Whether this machine lets a process listen on the default port now (something else may hold it). */
 /** Holds `port` on every address, unless another program holds it already; either way it is taken until `release`. */
 function takePort(port: number): { release(): void } {
   try {

@@ -64,11 +64,15 @@ for (const kind of DATABASE_KINDS) {
       const library = await createLibrary(client, admin, { name: "thumbs", path: setup.libraryRoot });
 
       // Sample the queue while the worker drains it: at most thumbnail_concurrency (2) at once, and 2 at some point.
+      // Also note who held them (a job's owner names its process id).
       let sampling = true;
       let mostRunning = 0;
+      const owners = new Set<string>();
       const sampler = (async () => {
         while (sampling) {
-          mostRunning = Math.max(mostRunning, await count("SELECT count(*) AS n FROM jobs WHERE kind = 'thumbnail' AND status = 'running'"));
+          const running = await queryDatabase(setup.instances.database.target, "SELECT owner FROM jobs WHERE kind = 'thumbnail' AND status = 'running'");
+          mostRunning = Math.max(mostRunning, running.length);
+          for (const job of running) owners.add(String(job.owner));
           await Bun.sleep(5);
         }
       })();
@@ -79,7 +83,9 @@ for (const kind of DATABASE_KINDS) {
       await sampler;
       expect(mostRunning).toBe(2);
       expect(await count("SELECT count(*) AS n FROM jobs WHERE kind = 'thumbnail'")).toBe(0);
-      // The web process ran no job: the worker's database rows and files are all there is.
+      // The web process ran no job: every job seen running was the worker's.
+      expect(owners.size).toBeGreaterThan(0);
+      for (const owner of owners) expect(owner).toContain(`:${worker.child.pid}:`);
       const [row] = await queryDatabase(setup.instances.database.target, "SELECT thumbnail_path FROM books LIMIT 1");
       expect(existsSync(join(setup.instances.dataDir, "thumbnails", String(row!.thumbnail_path)))).toBe(true);
       expect(web.output()).not.toContain("scan started");

@@ -159,17 +159,18 @@ export class JobRepository {
   }
 
   /**
-   * At the start of a process that runs jobs on SQLite, where it is the only one: the running
-   * jobs belonged to a process that stopped, so they are pending again at once instead of after
+   * At the start of a process's runner of `kind` on SQLite, where it is the only process: the running
+   * jobs of that kind belonged to a process that stopped, so they are pending again at once instead of after
    * their lease. On PostgreSQL other live instances may hold jobs: expired leases do the work.
    */
-  async releaseAbandoned(): Promise<number> {
+  async releaseAbandoned(kind: JobKind): Promise<number> {
     if (this.database.dialect !== "sqlite") return 0;
     return this.database.transaction(async () => {
       const rows = await this.db
         .update(this.t)
         .set(RELEASED)
-        .where(eq(this.t.status, "running"))
+        // Of this kind only: the runner of another kind in this process may already hold its jobs.
+        .where(and(eq(this.t.kind, kind), eq(this.t.status, "running")))
         .returning({ id: this.t.id });
       return rows.length;
     });
