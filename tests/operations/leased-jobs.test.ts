@@ -36,7 +36,9 @@ function processesWithComics(kind: DatabaseKind, books: number, seed: number, th
   const setup = { instances: undefined as unknown as Instances, libraryRoot: "" };
   beforeAll(async () => {
     setup.instances = await instancesOnOneDatabase(kind, {
-      scanner: { concurrency: 1, job_lease_seconds: 1.5 },
+      // A job that failed for a transient cause (a database briefly busy while a worker is frozen
+      // and killed) comes back after retry_backoff_seconds: 60 by default, past these tests' waits.
+      scanner: { concurrency: 1, job_lease_seconds: 1.5, retry_backoff_seconds: 1 },
       files: { thumbnail_concurrency: thumbnailConcurrency },
     });
     setup.libraryRoot = await comicsFolder(books, seed);
