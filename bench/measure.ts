@@ -92,3 +92,29 @@ export async function wrkWithCpu(pids: number[], ...run: Parameters<typeof wrk>)
   const result = await wrk(...run);
   return { ...result, cpuMicrosPerRequest: ((cpuSecondsOf(pids) - before) / result.requests) * 1e6 };
 }
+
+/**
+ * Alternates the sides' runs (A B C A B C), so that every side sees the same machine, and
+ * averages each side: mean rate, worst p99 and maximum, errors and CPU time summed over the runs.
+ */
+export async function interleaved<Side extends string>(sides: Record<Side, () => Promise<WrkResult>>): Promise<Record<Side, WrkResult>> {
+  const names = Object.keys(sides) as Side[];
+  const runs = new Map<Side, WrkResult[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < 2; round++) {
+    for (const name of names) runs.get(name)!.push(await sides[name]());
+  }
+  const mean = (results: WrkResult[]): WrkResult => ({
+    requests: results.reduce((sum, result) => sum + result.requests, 0),
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
+    p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+    maxMs: Math.max(...results.map((result) => result.maxMs)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    cpuMicrosPerRequest:
+      results.reduce((sum, result) => sum + (result.cpuMicrosPerRequest ?? NaN) * result.requests, 0) /
+      results.reduce((sum, result) => sum + result.requests, 0),
+  });
+  return Object.fromEntries(names.map((name) => [name, mean(runs.get(name)!)])) as Record<Side, WrkResult>;
+}
+
+/** The load average over 1, 5 and 15 minutes, as /proc/loadavg says it. */
+export const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

@@ -1,4 +1,4 @@
-/** Page images and the nginx reference that page-serving benchmarks compare Longbox with. */
+/** Page images and the references that page-serving benchmarks compare Longbox with: nginx and the bare Bun.serve floor. */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -25,6 +25,27 @@ http { access_log off; sendfile on; tcp_nopush on; server { listen 127.0.0.1:${p
     pid: child.pid,
     stop: async () => {
       child.kill("SIGQUIT");
+      await child.exited;
+    },
+  };
+}
+
+/** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own. */
+export async function startBunFloor(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bun-floor.ts"), root], { stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let output = "";
+  while (!output.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the Bun.serve floor did not start");
+    output += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return {
+    url: output.trim().replace(/\/$/, ""),
+    pid: child.pid,
+    stop: async () => {
+      child.kill();
       await child.exited;
     },
   };

@@ -25,7 +25,7 @@ import { parseArgs } from "node:util";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { availableParallelism } from "node:os";
 import { generateLibrary, makePages } from "./generate";
-import { markdownTable, ratio } from "./measure";
+import { loadAverage, markdownTable, ratio } from "./measure";
 import { api, peakRssMiB, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
@@ -61,7 +61,6 @@ function processCpuMs(pid: number, thread?: number): number {
 const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
 /** What else the machine is doing: the 1, 5 and 15 minute load averages. */
-const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 /** Runs one scan to its end; returns its duration in ms (from the scan's own timestamps). */
 async function scanToEnd(server: BenchServer, libraryId: string, whileRunning?: () => Promise<void>): Promise<number> {

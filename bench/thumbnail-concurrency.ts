@@ -8,7 +8,7 @@
  *
  *   bun bench/thumbnail-concurrency.ts [--books 300] [--concurrency 1,2,3] [--rounds 2]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { builtinPlugins } from "../plugins/index.ts";
 import { FormatRegistry } from "../src/formats/registry.ts";
 import { generateLibrary, makePages } from "./generate";
-import { markdownTable, ratio } from "./measure";
+import { loadAverage, markdownTable, ratio } from "./measure";
 import { ensureDebianTools } from "./tools";
 
 const { values } = parseArgs({
@@ -32,7 +32,6 @@ const ROUNDS = Number(values.rounds);
 
 await ensureDebianTools({ vipsthumbnail: "libvips-tools" });
 const root = mkdtempSync(join(tmpdir(), "longbox-thumbnail-bench-"));
-const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const loadAtStart = loadAverage();
 try {
   const pages = await makePages(20, 300, 450);

@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { markdownTable, ratio, wrk, type WrkResult } from "./measure";
+import { interleaved, markdownTable, ratio, wrk } from "./measure";
 import { noisyPage, startNginx } from "./reference-pages";
 import { api, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
@@ -62,27 +62,18 @@ try {
     const staticBody = new Uint8Array(await (await fetch(staticUrl)).arrayBuffer());
     if (Buffer.compare(staticBody, page) !== 0) throw new Error("nginx did not answer the page's exact bytes");
     const [singleUrl, pairUrl] = await Promise.all([pageUrl(single, library, page), pageUrl(pair, library, page)]);
-    const sides: [string, () => Promise<WrkResult>][] = [
-      ["nginx (static file, 2 workers)", () => wrk(staticUrl, CONNECTIONS, SECONDS)],
-      ["Longbox, one process", () => wrk(singleUrl, CONNECTIONS, SECONDS, { authorization: `Bearer ${single.token}` })],
-      ["Longbox, --workers 2", () => wrk(pairUrl, CONNECTIONS, SECONDS, { authorization: `Bearer ${pair.token}` })],
-    ];
-    const runs = sides.map((): WrkResult[] => []);
-    for (let round = 0; round < 2; round++) {
-      for (const [index, [, measure]] of sides.entries()) runs[index]!.push(await measure());
-    }
-    const mean = runs.map((results) => ({
-      requests: results.reduce((sum, result) => sum + result.requests, 0),
-      requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
-      p99Ms: Math.max(...results.map((result) => result.p99Ms)),
-      errors: results.reduce((sum, result) => sum + result.errors, 0),
-    }));
-    const rows = sides.map(([label], index) => [
+    const sides = await interleaved({
+      "nginx (static file, 2 workers)": () => wrk(staticUrl, CONNECTIONS, SECONDS),
+      "Longbox, one process": () => wrk(singleUrl, CONNECTIONS, SECONDS, { authorization: `Bearer ${single.token}` }),
+      "Longbox, --workers 2": () => wrk(pairUrl, CONNECTIONS, SECONDS, { authorization: `Bearer ${pair.token}` }),
+    });
+    const oneProcess = sides["Longbox, one process"];
+    const rows = Object.entries(sides).map(([label, result]) => [
       label,
-      `${mean[index]!.requestsPerSecond.toFixed(0)} req/s`,
-      `${mean[index]!.p99Ms.toFixed(1)} ms`,
-      String(mean[index]!.errors),
-      ratio(mean[index]!.requestsPerSecond, mean[1]!.requestsPerSecond),
+      `${result.requestsPerSecond.toFixed(0)} req/s`,
+      `${result.p99Ms.toFixed(1)} ms`,
+      String(result.errors),
+      ratio(result.requestsPerSecond, oneProcess.requestsPerSecond),
     ]);
     console.log(`\nPage of ${(page.length / 1000).toFixed(0)} KB, ${CONNECTIONS} connections, ${SECONDS} s x 2 runs per side\n`);
     console.log(markdownTable(["Server", "Throughput", "p99 (worst run)", "Errors", "vs one process"], rows));
