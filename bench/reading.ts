@@ -1,16 +1,17 @@
 /**
  * Reading benchmarks (issues 6 and 14), on the compiled binary run alone (scripts/isolated-binary.ts):
  *
- * 1. Page serving from CBZ books with pages of about 100 KB, 272 KB and 686 KB, 16 concurrent
- *    clients (`wrk -c16`), against nginx (`sendfile on`, 2 workers) serving the same bytes as a
- *    static file, and against the floor under any Bun server: a bare `Bun.serve` (one process,
- *    ./bun-floor.ts) sending the same bytes with nothing else to do. Runs alternate (nginx,
- *    Longbox, floor, twice) so that every side sees the same machine; each figure is the mean of
- *    its two runs. Before measuring, a plain request checks
- *    that each side answers 200 with exactly the page's bytes, and wrk's count of non-2xx/3xx
- *    answers must stay 0. The reader is a non-admin account whose sharing-tag grant admits the
- *    series, so every request is authenticated AND checked against visibility. Credentials:
- *    Bearer JWT for the three sizes; API key (X-API-Key), HTTP Basic with the password, and a
+ * 1. Page serving from CBZ books with pages of about 100 KB, 272 KB, 686 KB and 1.5 MB (a
+ *    high-resolution scan, and above the 1 MiB from which Bun sends a file with sendfile: see
+ *    ./send-path.ts), 16 concurrent clients (`wrk -c16`), against nginx (`sendfile on`, 2
+ *    workers) serving the same bytes as a static file, and against the floor under any Bun
+ *    server: a bare `Bun.serve` (one process, ./bun-floor.ts) sending the same bytes with
+ *    nothing else to do. Runs alternate (nginx, Longbox, floor, twice) so that every side sees
+ *    the same machine; each figure is the mean of its two runs. Before measuring, a plain
+ *    request checks that each side answers 200 with exactly the page's bytes, and wrk's count
+ *    of non-2xx/3xx answers must stay 0. The reader is a non-admin account whose sharing-tag
+ *    grant admits the series, so every request is authenticated AND checked against
+ *    visibility. Credentials: Bearer JWT for the four sizes; API key (X-API-Key), HTTP Basic with the password, and a
  *    304 revalidation (If-None-Match, against nginx's own 304) for the 272 KB page.
  * 2. A 100-page, 50 MB CBR (RAR 4, stored entries): p50 and p99 of single page requests after the
  *    first, one client.
@@ -31,8 +32,8 @@ import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { markdownTable, median, ratio, wrk, wrkWithCpu, type WrkResult } from "./measure";
-import { noisyPage, startNginx } from "./reference-pages";
+import { interleaved, markdownTable, median, ratio, wrk, wrkWithCpu, type WrkResult } from "./measure";
+import { noisyPage, startBunFloor, startNginx } from "./reference-pages";
 import { api, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
@@ -46,49 +47,8 @@ const { values } = parseArgs({
 const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
 const BOOKS = Number(values.books);
 const SECONDS = Number(values.seconds);
-const PAGE_SIZES_KB = [100, 272, 686];
+const PAGE_SIZES_KB = [100, 272, 686, 1500];
 const READER_PASSWORD = "reader password";
-
-/** Alternates the sides' runs (A B C A B C) and averages each side. */
-async function interleaved<Side extends string>(sides: Record<Side, () => Promise<WrkResult>>): Promise<Record<Side, WrkResult>> {
-  const names = Object.keys(sides) as Side[];
-  const runs = new Map<Side, WrkResult[]>(names.map((name) => [name, []]));
-  for (let round = 0; round < 2; round++) {
-    for (const name of names) runs.get(name)!.push(await sides[name]());
-  }
-  const mean = (results: WrkResult[]): WrkResult => ({
-    requests: results.reduce((sum, result) => sum + result.requests, 0),
-    requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length,
-    p99Ms: Math.max(...results.map((result) => result.p99Ms)),
-    maxMs: Math.max(...results.map((result) => result.maxMs)),
-    errors: results.reduce((sum, result) => sum + result.errors, 0),
-    cpuMicrosPerRequest:
-      results.reduce((sum, result) => sum + (result.cpuMicrosPerRequest ?? NaN) * result.requests, 0) /
-      results.reduce((sum, result) => sum + result.requests, 0),
-  });
-  return Object.fromEntries(names.map((name) => [name, mean(runs.get(name)!)])) as Record<Side, WrkResult>;
-}
-
-/** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own. */
-async function startBunFloor(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bun-floor.ts"), root], { stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  let output = "";
-  while (!output.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the Bun.serve floor did not start");
-    output += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    url: output.trim().replace(/\/$/, ""),
-    pid: child.pid,
-    stop: async () => {
-      child.kill();
-      await child.exited;
-    },
-  };
-}
 
 /**
  * The reference cell: nginx, the bare Bun floor with Longbox's share of it, and the CPU time
