@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config/load";
-import { assertSecretsStrong, maskSecrets } from "./config/secrets";
+import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
 import { joinSupervisor, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
@@ -93,9 +93,8 @@ async function dispatch(argv: string[]): Promise<number> {
     case "serve":
       return serve(values);
     case "config check": {
+      // loadConfig refuses what `serve` would refuse for a configuration reason.
       const loaded = loadConfig({ path: values.config });
-      // What `serve` would refuse is refused here too.
-      assertSecretsStrong(loaded.config);
       return print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
     }
     case "migrate": {

@@ -5,15 +5,11 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError } from "./load";
+import { ConfigError, MIN_SECRET_BYTES } from "./load";
 import { SECRET_KEYS, type Config } from "./schema";
-
-export const MIN_SECRET_BYTES = 32;
 
 /** A secret the service needs at start, and where it comes from when the configuration has none. */
 interface SecretSource {
-  /** The configuration key, named in errors. */
-  key: string;
   /** What the secret is, for messages. */
   what: string;
   configured: string;
@@ -22,14 +18,12 @@ interface SecretSource {
 }
 
 /**
- * Returns the configured secret, or the one generated earlier into the data folder, or a new
- * one (written there with mode 0600). `generated` tells the caller to log that it happened.
+ * Returns the configured secret (loadConfig has refused a weak one), or the one generated earlier
+ * into the data folder, or a new one (written there with mode 0600). `generated` tells the
+ * caller to log that it happened.
  */
-function resolveSecret({ key, what, configured, file }: SecretSource): { secret: string; generated: boolean } {
-  if (configured) {
-    assertStrong(key, configured);
-    return { secret: configured, generated: false };
-  }
+function resolveSecret({ what, configured, file }: SecretSource): { secret: string; generated: boolean } {
+  if (configured) return { secret: configured, generated: false };
   if (existsSync(file)) {
     const stored = readFileSync(file, "utf8").trim();
     if (Buffer.byteLength(stored, "utf8") < MIN_SECRET_BYTES) {
@@ -46,7 +40,7 @@ function resolveSecret({ key, what, configured, file }: SecretSource): { secret:
 
 /** The JWT signing secret: auth.jwt_secret, else `<data_dir>/jwt-secret`. */
 export function resolveJwtSecret(config: Config, secretFile: string): { secret: string; generated: boolean } {
-  return resolveSecret({ key: "auth.jwt_secret", what: "JWT secret", configured: config.auth.jwt_secret, file: secretFile });
+  return resolveSecret({ what: "JWT secret", configured: config.auth.jwt_secret, file: secretFile });
 }
 
 /**
@@ -54,19 +48,7 @@ export function resolveJwtSecret(config: Config, secretFile: string): { secret: 
  * encryption_key (SERVICE_ENCRYPTION_KEY), else `<data_dir>/encryption-key`.
  */
 export function resolveEncryptionKey(config: Config, keyFile: string): { secret: string; generated: boolean } {
-  return resolveSecret({ key: "encryption_key", what: "encryption key", configured: config.encryption_key, file: keyFile });
-}
-
-/** Refuses configured secrets too weak to use (`serve` and `config check` alike). */
-export function assertSecretsStrong(config: Config): void {
-  if (config.auth.jwt_secret) assertStrong("auth.jwt_secret", config.auth.jwt_secret);
-  if (config.encryption_key) assertStrong("encryption_key", config.encryption_key);
-}
-
-function assertStrong(key: string, secret: string): void {
-  if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
-    throw new ConfigError(`${key} is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`);
-  }
+  return resolveSecret({ what: "encryption key", configured: config.encryption_key, file: keyFile });
 }
 
 const MASK = "********";

@@ -8,19 +8,38 @@ import sharp, { type Sharp } from "sharp";
 import { decodeBudget, decodeCost } from "./decode-budget.ts";
 import { BookAnalysisError, type PageImage, type ThumbnailOptions } from "./contract.ts";
 import { failure } from "./errors.ts";
-import { readImageSize } from "./images.ts";
+import { readImageSize, sniffImageMediaType } from "./images.ts";
+
+/** What a decode needs to know before it starts, from the image's header. */
+interface ImageHeader {
+  /** 0 when the header does not say. */
+  width: number;
+  height: number;
+  /** sharp's name for the format (jpeg, png, webp...), when known. */
+  format?: string;
+}
 
 /**
- * Runs a sharp decode of `bytes` (opened as `image`) within the decode budget, costed from its
- * header. The header parsers of images.ts read the usual formats in this thread; sharp's
- * metadata() (a trip through libuv's thread pool) only reads the others. Sharp decodes the
- * first frame of an animation only, so one frame is what the decode costs.
+ * Reads the header of `bytes` (opened as `image`) once, for the decode that follows. The header
+ * parsers of images.ts read the usual formats in this thread; sharp's metadata() (a trip
+ * through libuv's thread pool) only reads the others.
  */
-async function withinBudget<T>(image: Sharp, bytes: Uint8Array, maxPixels: number, work: () => Promise<T>): Promise<T> {
-  const { width = 0, height = 0 } = readImageSize(bytes) ?? (await image.metadata());
+async function readHeader(image: Sharp, bytes: Uint8Array): Promise<ImageHeader> {
+  const size = readImageSize(bytes);
+  if (size) return { ...size, format: sniffImageMediaType(bytes)?.slice("image/".length) };
+  const { width = 0, height = 0, format } = await image.metadata();
+  return { width, height, format };
+}
+
+/**
+ * Runs a sharp decode of `byteLength` bytes within the decode budget, costed from the image's
+ * header. Sharp decodes the first frame of an animation only, so one frame is what the decode costs.
+ */
+async function withinBudget<T>(header: ImageHeader, byteLength: number, maxPixels: number, work: () => Promise<T>): Promise<T> {
+  const pixels = header.width * header.height;
   // Refused as sharp's limitInputPixels would refuse it, before the budget is asked for a decode that will not run.
-  if (width * height > maxPixels) throw new PixelLimitExceeded();
-  return decodeBudget.run(decodeCost(bytes.length, width * height), work);
+  if (pixels > maxPixels) throw new PixelLimitExceeded();
+  return decodeBudget.run(decodeCost(byteLength, pixels), work);
 }
 
 class PixelLimitExceeded extends Error {}
@@ -38,7 +57,7 @@ const THUMBNAIL_JPEG = { quality: 85, optimiseCoding: true, mozjpeg: false } as 
 export async function makeThumbnail(image: Uint8Array, options: ThumbnailOptions, maxPixels: number): Promise<Uint8Array> {
   try {
     const pipeline = sharp(image, { limitInputPixels: maxPixels, failOn: "none" });
-    return await withinBudget(pipeline, image, maxPixels, async () => {
+    return await withinBudget(await readHeader(pipeline, image), image.length, maxPixels, async () => {
       // A JPEG is shrunk by libjpeg while it decodes (shrink-on-load), so a 3000-pixel page is
       // never decoded at full size for a 400-pixel thumbnail.
       const scaled = pipeline
@@ -56,9 +75,10 @@ export async function makeThumbnail(image: Uint8Array, options: ThumbnailOptions
 export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels: number): Promise<PageImage> {
   try {
     const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
-    const { width, format } = await image.metadata();
-    if (width !== undefined && width <= maxWidth) return page;
-    return await withinBudget(image, page.bytes, maxPixels, async () => {
+    const header = await readHeader(image, page.bytes);
+    const { width, format } = header;
+    if (width > 0 && width <= maxWidth) return page;
+    return await withinBudget(header, page.bytes.length, maxPixels, async () => {
       const resized = image.rotate().resize({ width: maxWidth, withoutEnlargement: true });
       const keepsFormat = format === "png" || format === "webp" || format === "jpeg";
       const output = keepsFormat ? resized.toFormat(format) : resized.jpeg({ quality: 85 });
@@ -73,7 +93,7 @@ export async function scaleToWidth(page: PageImage, maxWidth: number, maxPixels:
 export async function reencode(page: PageImage, format: "jpeg" | "png", maxPixels: number): Promise<PageImage> {
   try {
     const image = sharp(page.bytes, { limitInputPixels: maxPixels, failOn: "none" });
-    return await withinBudget(image, page.bytes, maxPixels, async () => {
+    return await withinBudget(await readHeader(image, page.bytes), page.bytes.length, maxPixels, async () => {
       const rotated = image.rotate();
       const encoded = format === "jpeg" ? rotated.jpeg({ quality: 85 }) : rotated.png();
       return { bytes: new Uint8Array(await encoded.toBuffer()), mediaType: `image/${format}` };

@@ -40,6 +40,12 @@ export interface LeasedJobSettings {
   backoffMs: number;
   /** true: an ended job stays as the latest state (completed or failed); false: it is deleted. */
   keepFinished: boolean;
+  /**
+   * true: the jobs of this kind queued anywhere are counted at every poll and once idle, for
+   * those who show the count (thumbnails: scan status and progress, metrics); false: nobody
+   * reads it, and only `countQueued` counts.
+   */
+  keepsCount: boolean;
   /** How often the runner looks for jobs queued by other processes. */
   pollMs?: number;
 }
@@ -60,7 +66,7 @@ export class LeasedJobs {
   private stopped = false;
   private paused = false;
   private poller: ReturnType<typeof setInterval> | undefined;
-  /** Jobs of this kind pending or running anywhere (metrics, scan status), as counted at `at`. */
+  /** Jobs of this kind pending or running anywhere, as counted at `at`. */
   private counted = { queued: 0, at: 0 };
   private counting: Promise<number> | undefined;
   /** When this process last queued jobs of this kind: a count started before is out of date. */
@@ -85,7 +91,8 @@ export class LeasedJobs {
 
   /**
    * Counts the jobs of this kind pending or running anywhere, unless the last count is younger
-   * than `maxAgeMs` (a process with jobs counts at every poll); callers at once share one count.
+   * than `maxAgeMs` (with `keepsCount`, a process with jobs counts at every poll); callers at
+   * once share one count.
    */
   async countQueued(maxAgeMs = 0): Promise<number> {
     const { queued, at } = this.counted;
@@ -159,8 +166,11 @@ export class LeasedJobs {
       await this.claiming;
       await Promise.all(this.working);
       if (this.paused) return;
-      await this.countQueued();
-      if (this.held.size === 0 && !this.claiming && (await this.repositories.jobs.countClaimable(this.kind)) === 0) return;
+      if (this.held.size === 0 && !this.claiming && (await this.repositories.jobs.countClaimable(this.kind)) === 0) {
+        // The count as this process leaves the queue, not one made while its last jobs ran.
+        if (this.settings.keepsCount) await this.countQueued();
+        return;
+      }
       this.kick();
       await Bun.sleep(20);
     }
@@ -168,6 +178,7 @@ export class LeasedJobs {
 
   private async poll(): Promise<void> {
     this.kick();
+    if (!this.settings.keepsCount) return;
     try {
       await this.countQueued();
     } catch {

@@ -57,10 +57,10 @@ export class ThumbnailQueue {
     private readonly repositories: Repositories,
     private readonly formats: FormatRegistry,
     private readonly settings: ThumbnailSettings,
-    jobSettings: Omit<LeasedJobSettings, "keepFinished">,
+    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "keepsCount">,
     private readonly log: Logger,
   ) {
-    this.jobs = new LeasedJobs(repositories, "thumbnail", { ...jobSettings, keepFinished: false }, (job) => this.makeForQueue(job.key), log);
+    this.jobs = new LeasedJobs(repositories, "thumbnail", { ...jobSettings, keepFinished: false, keepsCount: true }, (job) => this.makeForQueue(job.key), log);
   }
 
   /** Thumbnails waiting or being made, in every process (as last counted) and not yet queued here. */

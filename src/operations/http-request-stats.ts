@@ -70,19 +70,18 @@ export class HttpRequestStats {
       [...this.entries.values()].map(({ labels, count }) => ({ labels, value: count })),
     );
     this.registerFamily(registry, histogram.name, histogram.help, "histogram", () =>
-      [...this.entries.values()].flatMap((entry) => {
-        const { labels } = entry;
-        let running = 0;
-        const buckets = this.bucketsSeconds.map((bound, index) => ({
-          labels: { ...labels, le: bound },
-          value: (running += entry.perBucket[index]!),
+      this.snapshot().flatMap(({ method, route, status, count, sumSeconds, bucketCounts }) => {
+        const labels = { method, route, status };
+        const buckets = bucketCounts.map((value, index) => ({
+          labels: { ...labels, le: this.bucketsSeconds[index]! },
+          value,
           metricName: `${histogram.name}_bucket`,
         }));
         return [
           ...buckets,
-          { labels: { ...labels, le: "+Inf" }, value: entry.count, metricName: `${histogram.name}_bucket` },
-          { labels, value: entry.sumSeconds, metricName: `${histogram.name}_sum` },
-          { labels, value: entry.count, metricName: `${histogram.name}_count` },
+          { labels: { ...labels, le: "+Inf" }, value: count, metricName: `${histogram.name}_bucket` },
+          { labels, value: sumSeconds, metricName: `${histogram.name}_sum` },
+          { labels, value: count, metricName: `${histogram.name}_count` },
         ];
       }),
     );

@@ -5,7 +5,6 @@
  * with the reason instead of failing every thumbnail later.
  */
 import type { S3Client } from "bun";
-import { ConfigError } from "../config/load";
 import type { DataPaths } from "../config/paths";
 import type { Config } from "../config/schema";
 import type { FileStore } from "./file-store";
@@ -32,11 +31,8 @@ export async function openFileStores(config: Config, paths: DataPaths): Promise<
       description: `local folders (${paths.thumbnailDir}, ${paths.coverDir}, ${paths.pageCacheDir})`,
     };
   }
+  // loadConfig has refused settings that cannot work (no bucket, no credentials...).
   const s3 = config.files.s3;
-  if (!s3.bucket) throw new ConfigError("files.s3.bucket is required when files.storage is s3");
-  if (s3.endpoint && !/^https?:\/\/[^/]/.test(s3.endpoint)) {
-    throw new ConfigError(`files.s3.endpoint must be an http:// or https:// URL, got "${s3.endpoint}"`);
-  }
   const client = new Bun.S3Client({
     bucket: s3.bucket,
     endpoint: s3.endpoint || undefined,
