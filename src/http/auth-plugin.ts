@@ -31,6 +31,7 @@ import { DomainError } from "../errors";
 import type { Services } from "../services";
 import { assertCsrfProtected, sessionCookieOf } from "./browser-session";
 import { clientIp } from "./client-address";
+import { credentialOption } from "./credentials-before-body";
 import { API_SECURITY } from "./openapi";
 
 export type AccessLevel = "user" | "admin";
@@ -71,24 +72,27 @@ export function authenticateRequest(
 const authenticatedCallers = new WeakMap<Request, Caller>();
 
 /**
- * Checks already made before the body was read (src/http/request-body.ts): the transform phase
- * comes after Elysia's parse phase, so a route with a body gets its credentials checked there
- * first, and the transform below reuses that verdict instead of authenticating twice.
+ * The check of the `auth` option (and of the web pages' `page` option), registered with the body
+ * hook (src/http/credentials-before-body.ts): Elysia's parse phase comes before the transform
+ * phase, so a route with a body gets its credentials checked there first, and the transform below
+ * takes that verdict instead of authenticating twice. The route option that names the access
+ * level, `x-longbox-access`, is also published in the OpenAPI document.
  */
-const checksBeforeBody = new WeakMap<Request, Promise<Caller>>();
+const ACCESS = credentialOption({
+  detailKey: "x-longbox-access",
+  parameterOf: (value): AccessLevel | undefined => (value === "user" || value === "admin" ? value : undefined),
+  check: checkAccess,
+});
 
-/** The route option that names the access level, also published in the OpenAPI document. */
-const ACCESS_DETAIL = "x-longbox-access";
-
-/** The detail a route option adds so that the body hook checks the caller first (see request-body.ts). */
-export const accessDetail = (level: AccessLevel) => ({ [ACCESS_DETAIL]: level });
+/** The detail a route option adds so that the body hook checks the caller first. */
+export const accessDetail = (level: AccessLevel) => ACCESS.detail(level);
 
 /**
  * The caller of a request to a route of `level`, reusing the check made before its body was read
  * (one authentication per request); throws 401/403/429 when refused.
  */
 export function callerWithAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
-  return checksBeforeBody.get(request) ?? checkAccess(services, request, server, level);
+  return ACCESS.verdict(services, request, server, level);
 }
 
 async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
@@ -103,25 +107,6 @@ export class AdminOnly extends DomainError {
   constructor() {
     super("Forbidden", "this needs an admin account");
   }
-}
-
-/**
- * Checks the credentials of a request to a route of `level` before its body is read; false when
- * they are refused (the route's own auth check then answers with the reason).
- */
-export async function authorizeBeforeBody(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<boolean> {
-  const verdict = checkAccess(services, request, server, level);
-  checksBeforeBody.set(request, verdict);
-  return verdict.then(
-    () => true,
-    () => false,
-  );
-}
-
-/** The access level a mounted route's `detail` says it needs (set by the `auth` option), if any. */
-export function accessLevelOfRoute(detail: unknown): AccessLevel | undefined {
-  const level = typeof detail === "object" && detail !== null ? (detail as Record<string, unknown>)[ACCESS_DETAIL] : undefined;
-  return level === "user" || level === "admin" ? level : undefined;
 }
 
 export function authPlugin(services: AuthServices, options: AuthPluginOptions = {}) {

@@ -2,9 +2,9 @@
  * Request bodies, read one way for every route. Elysia would parse a body (JSON, form, text)
  * whole and before the route's `auth` check, so one global parse hook takes over:
  *
- *   1. a route that needs credentials checks them first (`authorizeBeforeBody` in auth-plugin.ts
- *      for the `auth` option, `authorizeKomgaBeforeBody` in komga/auth.ts for the `komga` one);
- *      a request that fails is answered 401/403 without its body being read;
+ *   1. a route that needs credentials checks them first, with the check its route option
+ *      registered (src/http/credentials-before-body.ts: the `auth` and `page` options, Komga's
+ *      `komga`); a request that fails is answered 401/403 without its body being read;
  *   2. the body is refused with 413 when its Content-Length, or the bytes actually received
  *      (a chunked body has no length), pass `application.max_request_body_bytes`;
  *   3. JSON nested deeper than MAX_JSON_DEPTH is a 400 before it reaches the parser or the
@@ -12,27 +12,19 @@
  *
  * Routes that stream their own body with their own limit (the cover upload) declare
  * `parse: "none"`; this hook leaves their body unread. Which routes need credentials and which
- * read their own body is learnt from the mounted routes (`learnRoutes`), so the `auth` or
- * `komga` option of a route stays the one place that says it.
+ * read their own body is learnt from the mounted routes (`learnRoutes`), so the route's option
+ * stays the one place that says it.
  */
 import { Elysia } from "elysia";
-import type { Server } from "bun";
 import { Memoirist } from "memoirist";
 import { DomainError } from "../errors";
-import type { Services } from "../services";
-import { accessLevelOfRoute, authorizeBeforeBody } from "./auth-plugin";
-import { authorizeKomgaBeforeBody, isKomgaRoute } from "./komga/auth";
+import { checkBeforeBodyOf, type CheckBeforeBody, type CredentialServices } from "./credentials-before-body";
 
 /** Deeper JSON than this is refused; no request of the API nests more than a few levels. */
 const MAX_JSON_DEPTH = 64;
 
-type BodyServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
-
-/** Checks a request's credentials before its body is read; false when refused (the route's own check then answers why). */
-type CredentialCheck = (request: Request, server: Server<unknown> | null) => Promise<boolean>;
-
 interface RouteBodyPolicy {
-  checkCredentials: CredentialCheck | undefined;
+  checkCredentials: CheckBeforeBody | undefined;
   readsOwnBody: boolean;
 }
 
@@ -45,7 +37,7 @@ interface MountedRoute {
 /** The value a route sees as its body when the body was deliberately left unread. */
 const UNREAD: Record<string, never> = Object.freeze({});
 
-export function boundedRequestBodies(services: BodyServices) {
+export function boundedRequestBodies(services: CredentialServices) {
   const limit = services.config.application.max_request_body_bytes;
   const policies = new Memoirist<RouteBodyPolicy>();
 
@@ -62,21 +54,13 @@ export function boundedRequestBodies(services: BodyServices) {
   /** Records, for each mounted route, whether it needs credentials and whether it reads its own body. */
   function learnRoutes(routes: readonly MountedRoute[]) {
     for (const route of routes) {
-      const checkCredentials = credentialCheckOf(services, route.hooks.detail);
+      const checkCredentials = checkBeforeBodyOf(services, route.hooks.detail);
       const readsOwnBody = parsesNothing(route.hooks.parse);
       if (checkCredentials || readsOwnBody) policies.add(route.method, route.path, { checkCredentials, readsOwnBody }, { ignoreError: true });
     }
   }
 
   return { plugin, learnRoutes };
-}
-
-/** The credential check a mounted route's option asks for: Longbox's `auth`, Komga's `komga`, or none. */
-function credentialCheckOf(services: BodyServices, detail: unknown): CredentialCheck | undefined {
-  const level = accessLevelOfRoute(detail);
-  if (level) return (request, server) => authorizeBeforeBody(services, request, server, level);
-  if (isKomgaRoute(detail)) return (request, server) => authorizeKomgaBeforeBody(services, request, server);
-  return undefined;
 }
 
 function parsesNothing(parse: unknown): boolean {

@@ -195,6 +195,23 @@ forEachDatabase("OPDS feeds", (server) => {
       }
     });
 
+    test("thumbnails answer as the REST ones do: the same image and validators, and 304 when the reader has it", async () => {
+      const book = world.books["Tom 001.cbz"]!.id;
+      for (const owner of [`books/${book}`, `series/${tomSeries()}`]) {
+        const answers = [];
+        for (const path of [`/opds/${owner}/thumbnail`, `/api/v1/${owner}/thumbnail`]) {
+          const response = await server().fetch(path, { headers: world.reader });
+          const header = (name: string) => response.headers.get(name);
+          answers.push({ status: response.status, type: header("content-type"), etag: header("etag"), caching: header("cache-control"), sha: sha256(await response.arrayBuffer()) });
+        }
+        const [opds, rest] = answers;
+        expect(opds).toEqual(rest!);
+        expect({ owner, status: opds!.status, tagged: opds!.etag?.startsWith('"') }).toEqual({ owner, status: 200, tagged: true });
+        const again = await server().fetch(`/opds/${owner}/thumbnail`, { headers: { ...world.reader, "if-none-match": opds!.etag! } });
+        expect({ owner, status: again.status, etag: again.headers.get("etag") }).toEqual({ owner, status: 304, etag: opds!.etag });
+      }
+    });
+
     test("acquisition links lead to the real bytes of every book (SHA-256 of the file), with Basic credentials", async () => {
       const feeds = [`series/${tomSeries()}`, "recent"];
       let followed = 0;

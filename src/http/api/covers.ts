@@ -6,6 +6,7 @@
 import { Elysia } from "elysia";
 import type { CoverOwner } from "../../db";
 import { DomainError } from "../../errors";
+import type { Caller } from "../../library/books";
 import { coverTooLarge } from "../../library/covers";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
@@ -47,22 +48,35 @@ export function coverRoutes(services: Services) {
 
   return new Elysia({ name: "cover-routes" })
     .use(authPlugin(services))
-    .get("/api/v1/books/:id/thumbnail", async ({ caller, params, request }) => imageFileResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/api/v1/books/:id/thumbnail", thumbnailHandler(covers, "book"), {
       auth: "user",
       params: IdParams,
       detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
     })
-    .get(
-      "/api/v1/series/:id/thumbnail",
-      async ({ caller, params, request }) => imageFileResponse(request, await covers.seriesThumbnail(caller.user, params.id)),
-      {
-        auth: "user",
-        params: IdParams,
-        detail: { summary: "The series' uploaded cover, else its first book's thumbnail", tags: ["covers"] },
-      },
-    )
+    .get("/api/v1/series/:id/thumbnail", thumbnailHandler(covers, "series"), {
+      auth: "user",
+      params: IdParams,
+      detail: { summary: "The series' uploaded cover, else its first book's thumbnail", tags: ["covers"] },
+    })
     .use(coverRoutesFor("book", "/api/v1/books"))
     .use(coverRoutesFor("series", "/api/v1/series"));
+}
+
+/** What a thumbnail route's handler is given: the signed-in caller, the id, and the request (for its validators). */
+interface ThumbnailRequest {
+  caller: { user: Caller };
+  params: { id: string };
+  request: Request;
+}
+
+/**
+ * The handler of a book's or series' thumbnail route, for each slice that serves thumbnails
+ * (here and OPDS, src/http/opds/files.ts): the image with its validators, or 304 when the
+ * client has it; an uploaded cover wins, and a series without one shows its first book's.
+ */
+export function thumbnailHandler(covers: Services["covers"], owner: CoverOwner) {
+  return async ({ caller, params, request }: ThumbnailRequest): Promise<Response> =>
+    imageFileResponse(request, owner === "book" ? await covers.bookThumbnail(caller.user, params.id) : await covers.seriesThumbnail(caller.user, params.id));
 }
 
 /** The `file` part of a multipart body no larger than the limit (plus multipart framing). */

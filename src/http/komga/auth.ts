@@ -18,8 +18,8 @@
  * - Komga's header sessions: with an `X-Auth-Token` request header (even empty) the session
  *   travels in that header instead (a new one is answered in `X-Auth-Token`);
  *   GET /api/v1/login/set-cookie turns it into the cookie.
- * - Credentials are checked before a request body is read (src/http/request-body.ts learns the
- *   routes with the `komga` option), so a stranger's body is never read.
+ * - Credentials are checked before a request body is read (the `komga` option registers its
+ *   check with src/http/credentials-before-body.ts), so a stranger's body is never read.
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
@@ -30,6 +30,7 @@ import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
 import { publicOrigin } from "../client-address";
 import { cookieOf, setCookie, type CookieScope } from "../cookies";
+import { credentialOption } from "../credentials-before-body";
 import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
@@ -117,38 +118,28 @@ async function resolveCaller(
   return { user: remembered, via: "session", sessionToken: token };
 }
 
+/** An admitted Komga caller, with what authentication adds to the answer. */
 interface Resolution {
-  caller: KomgaCaller | null;
+  caller: KomgaCaller;
   answer: SessionAnswer;
 }
 
-async function resolveRequest(services: KomgaAuthServices, request: Request, server: Server<unknown> | null): Promise<Resolution> {
-  const answer: SessionAnswer = { setCookies: [] };
-  return { caller: await resolveCaller(services, request, server, answer), answer };
-}
-
 /**
- * Resolutions made before the body was read (src/http/request-body.ts): Elysia parses before
- * the transform phase, so a route with a body gets its credentials checked there first, and
- * the transform below takes that verdict instead of resolving (and starting sessions) twice.
+ * The check of the `komga` option, registered with the body hook (src/http/credentials-before-body.ts):
+ * Elysia parses before the transform phase, so a route with a body gets its credentials checked
+ * there first, and the transform below takes that verdict instead of resolving (and starting
+ * sessions) twice. Its routes carry `x-longbox-komga-auth: true` in their detail.
  */
-const resolutionsBeforeBody = new WeakMap<Request, Promise<Resolution>>();
-
-/** Checks a Komga request's credentials before its body is read; false when refused (the route then answers 401). */
-export function authorizeKomgaBeforeBody(services: KomgaAuthServices, request: Request, server: Server<unknown> | null): Promise<boolean> {
-  const resolution = resolveRequest(services, request, server);
-  resolutionsBeforeBody.set(request, resolution);
-  return resolution.then(
-    ({ caller }) => caller !== null,
-    () => false,
-  );
-}
-
-/** The route detail the `komga` option adds, by which request-body.ts knows the route. */
-const KOMGA_DETAIL = "x-longbox-komga-auth";
-
-/** Whether a mounted route's `detail` says it has the `komga` option. */
-export const isKomgaRoute = (detail: unknown): boolean => typeof detail === "object" && detail !== null && KOMGA_DETAIL in detail;
+const KOMGA_CREDENTIALS = credentialOption({
+  detailKey: "x-longbox-komga-auth",
+  parameterOf: (value): true | undefined => (value === true ? true : undefined),
+  async check(services, request, server): Promise<Resolution> {
+    const answer: SessionAnswer = { setCookies: [] };
+    const caller = await resolveCaller(services, request, server, answer);
+    if (!caller) throw new DomainError("Unauthorized", "authentication required");
+    return { caller, answer };
+  },
+});
 
 const komgaCallers = new WeakMap<Request, KomgaCaller>();
 
@@ -156,11 +147,10 @@ const komgaCallers = new WeakMap<Request, KomgaCaller>();
 export function komgaAuth(services: KomgaAuthServices) {
   return new Elysia({ name: "komga-auth" }).macro({
     komga: (_enabled: true) => ({
-      detail: { security: API_SECURITY, [KOMGA_DETAIL]: true },
+      detail: { security: API_SECURITY, ...KOMGA_CREDENTIALS.detail(true) },
       async transform({ request, server, set }) {
         try {
-          const { caller, answer } = await (resolutionsBeforeBody.get(request) ?? resolveRequest(services, request, server));
-          if (!caller) throw new DomainError("Unauthorized", "authentication required");
+          const { caller, answer } = await KOMGA_CREDENTIALS.verdict(services, request, server, true);
           if (answer.setCookies.length > 0) set.headers["set-cookie"] = answer.setCookies;
           if (answer.authToken) set.headers["x-auth-token"] = answer.authToken;
           komgaCallers.set(request, caller);

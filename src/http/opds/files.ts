@@ -1,6 +1,6 @@
 /**
  * The files OPDS feeds link to: a book's original file (acquisition), and book and series
- * thumbnails. They answer as the REST routes do (same services, same ranges and validators),
+ * thumbnails. They answer as the REST routes do (the same handlers and responses: ranges, validators),
  * under /opds, because an OPDS reader that sends its password only after a challenge needs the
  * `WWW-Authenticate: Basic` of a 401 to ask for it, and the REST API's 401s carry no challenge
  * (docs/api.md, Conventions).
@@ -8,8 +8,8 @@
 import { Elysia } from "elysia";
 import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
+import { thumbnailHandler } from "../api/covers";
 import { authPlugin } from "../auth-plugin";
-import { imageFileResponse } from "../conditional";
 import { IdParams } from "../params";
 import { OPDS_FILES_ROOT } from "./urls";
 
@@ -23,12 +23,12 @@ export function opdsFileRoutes(services: Services) {
       params: IdParams,
       detail: detail("a book's original file (HTTP Range supported)"),
     })
-    .get("/books/:id/thumbnail", async ({ caller, params, request }) => imageFileResponse(request, await covers.bookThumbnail(caller.user, params.id)), {
+    .get("/books/:id/thumbnail", thumbnailHandler(covers, "book"), {
       auth: "user",
       params: IdParams,
       detail: detail("a book's thumbnail"),
     })
-    .get("/series/:id/thumbnail", async ({ caller, params, request }) => imageFileResponse(request, await covers.seriesThumbnail(caller.user, params.id)), {
+    .get("/series/:id/thumbnail", thumbnailHandler(covers, "series"), {
       auth: "user",
       params: IdParams,
       detail: detail("a series' thumbnail"),
