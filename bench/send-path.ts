@@ -1,9 +1,10 @@
 /**
  * How a page's bytes leave the process (issue 14): the system calls per request and where the
- * CPU time goes, for nginx (`sendfile on`) and for the bare Bun.serve floor (./bun-floor.ts, a
- * `Bun.file` slice: what Longbox returns for a stored page), at a page size below 1 MiB and
- * one above it. The floor is the bound under Longbox's page serving, so this names what limits
- * both. Nothing of Longbox's runs here.
+ * CPU time goes, for nginx (`sendfile on`), for the bare Bun.serve floor (./bun-floor.ts, a
+ * `Bun.file` slice: what Longbox returns for a stored page) and for Longbox itself (the
+ * compiled binary on SQLite, page 1 of a CBZ whose page is stored, Bearer token), at a page size
+ * below 1 MiB and one above it. The floor is the bound under Longbox's page serving, so this
+ * names what limits both, and what Longbox adds to it.
  *
  * 1. `strace -c -f` attached to each server during `wrk -t1 -c8`: calls per request of each
  *    system call that happens at least once per ten requests.
@@ -19,8 +20,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { zipSync } from "fflate";
+import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { loadAverage, markdownTable, wrk } from "./measure";
 import { noisyPage, startBunFloor, startNginx } from "./reference-pages";
+import { api, scanToCompletion, startBenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "4" }, sizes: { type: "string", default: "272,1500" } } });
@@ -33,14 +37,18 @@ interface Side {
   url(kilobytes: number): string;
   /** The processes that serve requests (nginx: its workers, not the master). */
   pids(): number[];
+  headers?: Record<string, string>;
 }
 
+/** The live children of a process (nginx's workers, Longbox's web process). */
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean).map(Number);
+
 /** `strace -c` over every thread of `pids` while wrk loads `url`: calls per request by system call. */
-async function syscallsPerRequest(pids: number[], url: string): Promise<{ requests: number; calls: Map<string, number> }> {
+async function syscallsPerRequest(pids: number[], url: string, headers: Record<string, string> = {}): Promise<{ requests: number; calls: Map<string, number> }> {
   const output = join(work, "strace.txt");
   const tracer = Bun.spawn(["strace", "-c", "-f", "-o", output, ...pids.flatMap((pid) => ["-p", String(pid)])], { stderr: "ignore" });
   await Bun.sleep(300); // attached
-  const { requests, errors } = await wrk(url, CONNECTIONS, SECONDS);
+  const { requests, errors } = await wrk(url, CONNECTIONS, SECONDS, headers);
   if (errors > 0) throw new Error(`${url}: ${errors} failed requests under strace`);
   tracer.kill("SIGINT");
   await tracer.exited;
@@ -55,12 +63,12 @@ async function syscallsPerRequest(pids: number[], url: string): Promise<{ reques
 }
 
 /** A `perf record` profile of `pids` while wrk loads `url`: µs per request in kernel and user space, and the top kernel functions. */
-async function profilePerRequest(pids: number[], url: string) {
+async function profilePerRequest(pids: number[], url: string, headers: Record<string, string> = {}) {
   const data = join(work, "perf.data");
   const frequency = 4000;
   const recorder = Bun.spawn(["perf", "record", "-e", "cpu-clock", "-F", String(frequency), "-o", data, "-p", pids.join(",")], { stdout: "ignore", stderr: "ignore" });
   await Bun.sleep(300);
-  const { requests } = await wrk(url, CONNECTIONS, SECONDS);
+  const { requests } = await wrk(url, CONNECTIONS, SECONDS, headers);
   recorder.kill("SIGINT");
   await recorder.exited;
   const report = Bun.spawnSync(["perf", "report", "-i", data, "--no-children", "--sort", "sym", "-q", "-n", "--stdio"], { stderr: "ignore" });
@@ -83,6 +91,7 @@ async function profilePerRequest(pids: number[], url: string) {
 }
 
 await ensureDebianTools({ nginx: "nginx-light", wrk: "wrk", strace: "strace", perf: "linux-perf" });
+const binary = await buildIsolatedBinary();
 const work = mkdtempSync(join(tmpdir(), "longbox-send-path-"));
 const loadAtStart = loadAverage();
 const syscallRows: string[][] = [];
@@ -91,34 +100,47 @@ try {
   // nginx workers run as www-data and must reach the files: every folder on the way needs o+x.
   for (let folder = work; folder !== dirname(folder); folder = dirname(folder)) chmodSync(folder, statSync(folder).mode | 0o005);
   mkdirSync(join(work, "www"), { mode: 0o755 });
+  mkdirSync(join(work, "library", "Pages"), { recursive: true });
   const pages = new Map<number, Uint8Array>();
-  for (const kilobytes of SIZES_KB) {
-    pages.set(kilobytes, await noisyPage(kilobytes));
+  for (const [index, kilobytes] of SIZES_KB.entries()) {
+    pages.set(kilobytes, await noisyPage(kilobytes, index));
     writeFileSync(join(work, "www", `${kilobytes}.jpg`), pages.get(kilobytes)!, { mode: 0o644 });
+    writeFileSync(join(work, "library", "Pages", `Pages #${index + 1}.cbz`), zipSync({ "001.jpg": pages.get(kilobytes)! }, { level: 0 }));
   }
   const nginx = await startNginx(work);
   const floor = await startBunFloor(join(work, "www"));
+  const server = await startBenchServer(binary, "sqlite");
   try {
-    const nginxWorkers = () => readFileSync(`/proc/${nginx.pid}/task/${nginx.pid}/children`, "utf8").trim().split(" ").map(Number);
+    const library = await api(server, "POST", "/api/v1/libraries", { name: "pages", path: join(work, "library") });
+    await scanToCompletion(server, library.id);
+    const { data: books } = await api(server, "GET", "/api/v1/books?pageSize=10&sort=title");
+    const bookOf = (kilobytes: number) => books.find((book: { title: string }) => book.title === `Pages #${SIZES_KB.indexOf(kilobytes) + 1}`).id as string;
     const sides: Side[] = [
-      { name: "nginx (sendfile on, 2 workers)", url: (kilobytes) => `${nginx.url}/${kilobytes}.jpg`, pids: nginxWorkers },
+      { name: "nginx (sendfile on, 2 workers)", url: (kilobytes) => `${nginx.url}/${kilobytes}.jpg`, pids: () => childrenOf(nginx.pid) },
       { name: "bare Bun.serve (Bun.file slice)", url: (kilobytes) => `${floor.url}/${kilobytes}.jpg`, pids: () => [floor.pid] },
+      {
+        name: "Longbox (Bearer)",
+        url: (kilobytes) => `${server.url}/api/v1/books/${bookOf(kilobytes)}/pages/1`,
+        pids: () => [server.pid, ...childrenOf(server.pid)],
+        headers: { authorization: `Bearer ${server.token}` },
+      },
     ];
     for (const kilobytes of SIZES_KB) {
       for (const side of sides) {
         const url = side.url(kilobytes);
-        const answer = await fetch(url);
+        const answer = await fetch(url, { headers: side.headers });
         if (answer.status !== 200 || Buffer.compare(new Uint8Array(await answer.arrayBuffer()), pages.get(kilobytes)!) !== 0) {
           throw new Error(`${side.name} did not answer ${url} with the page's bytes (status ${answer.status})`);
         }
-        const { requests, calls } = await syscallsPerRequest(side.pids(), url);
+        await wrk(url, CONNECTIONS, 2, side.headers); // unmeasured: Bun compiles its hot code first, as in a server running for a while
+        const { requests, calls } = await syscallsPerRequest(side.pids(), url, side.headers);
         const perRequest = [...calls]
           .map(([name, count]): [string, number] => [name, count / requests])
           .filter(([, count]) => count >= 0.1)
           .sort((a, b) => b[1] - a[1])
           .map(([name, count]) => `${name} ${count.toFixed(1)}`);
         syscallRows.push([`${kilobytes} KB`, side.name, perRequest.join(", ")]);
-        const profile = await profilePerRequest(side.pids(), url);
+        const profile = await profilePerRequest(side.pids(), url, side.headers);
         profileRows.push([
           `${kilobytes} KB`,
           side.name,
@@ -129,11 +151,13 @@ try {
       }
     }
   } finally {
+    await server.stop();
     await floor.stop();
     await nginx.stop();
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+  binary.remove();
 }
 
 console.log(`\nSending a page (${new Date().toISOString()}; load average ${loadAtStart} at the start, ${loadAverage()} at the end; wrk -t1 -c${CONNECTIONS}, ${SECONDS} s a run)\n`);
