@@ -185,7 +185,7 @@ export function comicArchiveReading<T extends ComicArchive>(
   weight: ArchiveWeight<T>,
   { storedPages = true } = {},
 ): Pick<FormatPlugin, "readPage" | "locatePage"> {
-  const forReading = (path: string, ctx: PluginContext) => openArchives.open(id, path, () => open(path, ctx), weight);
+  const forReading = (path: string, ctx: PluginContext) => openArchives.open(id, path, () => open(path, ctx), weight, ctx.file);
   const readPage: FormatPlugin["readPage"] = async (path, pageNumber, ctx, options) => readComicPage(await forReading(path, ctx), pageNumber, ctx, options);
   if (!storedPages) return { readPage };
   return { readPage, locatePage: async (path, pageNumber, ctx) => locateComicPage(await forReading(path, ctx), pageNumber, ctx) };

@@ -117,6 +117,18 @@ export interface PluginContext {
    * (solid 7z, compressed tar) so that later pages do not decompress it again.
    */
   extractionCache: ExtractionCache;
+  /**
+   * The book file's size and modification time when the caller has just stat'ed it (reading
+   * a page); absent otherwise. A plugin that keeps opened files (the open-archive LRU) checks
+   * them against this instead of a stat of its own.
+   */
+  file?: FileStamp;
+}
+
+/** A file's size and modification time, as a stat gives them (a node:fs Stats is one). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
 }
 
 export interface PageImage {

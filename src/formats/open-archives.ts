@@ -5,11 +5,13 @@
  * own, so a scan does not push readers' books out.
  *
  * An archive is reused while its file keeps the size and modification time it had when opened
- * (one stat, synchronous: microseconds for a file just read); a changed file is opened anew.
+ * (those the caller has just stat'ed, else one stat here, synchronous: microseconds for a file
+ * just read); a changed file is opened anew.
  * Bounded by count and by the memory the archives hold (a RAR archive holds its whole file):
  * the least recently used go first. Concurrent first requests share one opening.
  */
 import { statSync } from "node:fs";
+import type { FileStamp } from "./contract.ts";
 
 /** What an archive costs to keep open, in bytes. */
 export type ArchiveWeight<T> = (archive: T) => number;
@@ -34,10 +36,13 @@ export class OpenArchives {
     private readonly maxBytes = OPEN_ARCHIVES_MAX_BYTES,
   ) {}
 
-  /** The archive at `path` opened by `open` (kind: the plugin's id), from memory while the file is unchanged. */
-  async open<T>(kind: string, path: string, open: () => Promise<T>, weight: ArchiveWeight<T>): Promise<T> {
+  /**
+   * The archive at `path` opened by `open` (kind: the plugin's id), from memory while the file
+   * is unchanged; `stamp`: the file's size and modification time if the caller has just stat'ed it.
+   */
+  async open<T>(kind: string, path: string, open: () => Promise<T>, weight: ArchiveWeight<T>, stamp?: FileStamp): Promise<T> {
     const key = `${kind}\0${path}`;
-    const info = statSync(path, { throwIfNoEntry: false });
+    const info = stamp ?? statSync(path, { throwIfNoEntry: false });
     const known = this.entries.get(key);
     if (known) {
       this.forget(key, known);

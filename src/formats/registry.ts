@@ -8,6 +8,7 @@ import {
   type AnalysisResult,
   BookAnalysisError,
   type BookResource,
+  type FileStamp,
   type FormatPlugin,
   type PageImage,
   type PageLocation,
@@ -46,6 +47,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The plugin id already known for the book (BookDto fileFormat, stored at scan time): skips detection. */
   formatId?: string;
+  /** The file's size and modification time when the caller has just stat'ed it: given to the plugin (PluginContext.file). */
+  file?: FileStamp;
 }
 
 /**
@@ -232,7 +235,7 @@ export class FormatRegistry {
       else controller.signal.addEventListener("abort", rejectWithReason, { once: true });
     });
     try {
-      const running = Promise.resolve().then(() => work({ limits: this.limits, signal: controller.signal, extractionCache: this.extractionCache }));
+      const running = Promise.resolve().then(() => work({ limits: this.limits, signal: controller.signal, extractionCache: this.extractionCache, file: options.file }));
       running.catch(() => undefined); // may still fail after the time limit won the race
       return await Promise.race([running, stopped]);
     } catch (error) {

@@ -4,7 +4,7 @@
  * and a symbolic link may be re-pointed after it: every read goes through `openableFile`,
  * which checks at request time that the file still resolves inside its library.
  */
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync, type Stats, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Repositories } from "../db";
 import { DomainError, notFound } from "../errors";
@@ -51,13 +51,19 @@ export class BookFileService {
   }
 }
 
+/** The book's file as it really is now: its path (links resolved) and what a stat of it just found. */
+export interface OpenableFile {
+  path: string;
+  info: Stats;
+}
+
 /**
  * The book's file as it really is now (links resolved), to read from that path and no other.
  * 422 for a file that never became a readable book (it is not served at all: anything with a
  * book's extension is catalogued, readable or not); 404 when it is gone or now resolves outside
  * its library (a link re-pointed after the scan).
  */
-export function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }) {
+export function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }): OpenableFile {
   if (book.pageCount === 0) {
     throw new DomainError("UnprocessableEntity", "the file is not a readable book, so it is not served", { reason: "unreadable" });
   }

@@ -9,7 +9,7 @@ import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import { openableFile, readFailure } from "./book-files";
+import { openableFile, type OpenableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
@@ -85,18 +85,18 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      const { path } = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const location = this.locations.has(page.tag) ? this.locations.get(page.tag) : await this.findLocation(page, path);
-      return location ? { kind: "file", path, ...location } : { kind: "bytes", image: await this.read(page, path) };
+      const file = openableFile(page.book); // a clear 404 when the file went away since the scan
+      const location = this.locations.has(page.tag) ? this.locations.get(page.tag) : await this.findLocation(page, file);
+      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
   /** Where the page lies in the file, or null when it must be read (compressed): both are remembered. */
-  private async findLocation(page: PageRef, path: string): Promise<PageLocation | null> {
+  private async findLocation(page: PageRef, file: OpenableFile): Promise<PageLocation | null> {
     let location;
     try {
-      location = await this.formats.locatePage(path, page.number, { formatId: page.book.fileFormat });
+      location = await this.formats.locatePage(file.path, page.number, { formatId: page.book.fileFormat, file: file.info });
     } catch (error) {
       throw readFailure(error);
     }
@@ -106,13 +106,13 @@ export class PageService {
     return location;
   }
 
-  /** The page's image; `path`: the book's file when the caller has just resolved it. */
-  async read(page: PageRef, path?: string): Promise<PageImage> {
+  /** The page's image; `file`: the book's file when the caller has just resolved it. */
+  async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
     if (cached) return cached;
     const running = this.inFlight.get(page.tag);
     if (running) return running;
-    const reading = this.readFromBook(page, path ?? openableFile(page.book).path).finally(() => this.inFlight.delete(page.tag));
+    const reading = this.readFromBook(page, file ?? openableFile(page.book)).finally(() => this.inFlight.delete(page.tag));
     this.inFlight.set(page.tag, reading);
     return reading;
   }
@@ -131,11 +131,12 @@ export class PageService {
     }
   }
 
-  private async readFromBook(page: PageRef, path: string): Promise<PageImage> {
+  /** Reads through the format registry, which hands the file's stat on to the plugin (no second stat for an open archive). */
+  private async readFromBook(page: PageRef, file: OpenableFile): Promise<PageImage> {
     const { book } = page;
     let image: PageImage;
     try {
-      image = await this.formats.readPage(path, page.number, { formatId: book.fileFormat, maxWidth: page.width });
+      image = await this.formats.readPage(file.path, page.number, { formatId: book.fileFormat, maxWidth: page.width, file: file.info });
     } catch (error) {
       throw readFailure(error);
     }

@@ -3,7 +3,7 @@
  * without unrar, and an archive changed on disk is opened again rather than served from memory.
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
@@ -38,22 +38,41 @@ describe("RAR entries stored without compression", () => {
 });
 
 describe("open archives", () => {
-  test("a book rewritten on disk is read anew, not from the archive kept open", async () => {
+  /** A one-page CBZ (the page stored) at `path` in a temporary folder; `rewrite` replaces it with a longer page, written later. */
+  async function withRewrittenBook(check: (path: string, rewrite: () => void) => Promise<void>): Promise<void> {
     const folder = mkdtempSync(join(tmpdir(), "longbox-open-archives-"));
+    const path = join(folder, "book.cbz");
+    const write = (text: string) => writeFileSync(path, zipSync({ "001.jpg": new TextEncoder().encode(text) }, { level: 0 }));
+    write("first");
     try {
-      const path = join(folder, "book.cbz");
-      const write = (text: string) => writeFileSync(path, zipSync({ "001.jpg": new TextEncoder().encode(text) }, { level: 0 }));
-      write("first");
-      const first = await registry.locatePage(path, 1);
-      write("second, longer");
-      utimesSync(path, new Date(), new Date(Date.now() + 5000));
-      const second = await registry.locatePage(path, 1);
-      expect(second!.length).toBe("second, longer".length);
-      expect(second!.length).not.toBe(first!.length);
+      await check(path, () => {
+        write("second, longer");
+        utimesSync(path, new Date(), new Date(Date.now() + 5000));
+      });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
-  });
+  }
+
+  test("a book rewritten on disk is read anew, not from the archive kept open", () =>
+    withRewrittenBook(async (path, rewrite) => {
+      const first = await registry.locatePage(path, 1);
+      rewrite();
+      const second = await registry.locatePage(path, 1);
+      expect(second!.length).toBe("second, longer".length);
+      expect(second!.length).not.toBe(first!.length);
+    }));
+
+  test("the file's size and modification time the caller just stat'ed decide, with no stat of its own", () =>
+    withRewrittenBook(async (path, rewrite) => {
+      const stamp = statSync(path);
+      expect((await registry.locatePage(path, 1, { file: stamp }))!.length).toBe("first".length);
+      rewrite();
+      // The caller's (now outdated) stamp is taken at its word: the archive kept open answers.
+      expect((await registry.locatePage(path, 1, { file: stamp }))!.length).toBe("first".length);
+      // The stamp of the file as it is now: opened anew.
+      expect((await registry.locatePage(path, 1, { file: statSync(path) }))!.length).toBe("second, longer".length);
+    }));
 
   test("keeps at most its count and its bytes, least recently used out first; shares one opening", async () => {
     const folder = mkdtempSync(join(tmpdir(), "longbox-open-archives-"));

@@ -233,6 +233,30 @@ forEachDatabase(
         await thumbnail.body?.cancel();
       });
 
+      test("thumbnails answer as the REST ones (image, validators, bytes); 304 to If-None-Match; 404 without one; 401 with the Komga challenge", async () => {
+        const first = decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${world.alpha}/books?unpaged=true`, jar)).json()).content[0];
+        for (const owner of [`books/${first.id}`, `series/${world.alpha}`]) {
+          const answers = [];
+          for (const response of [await mihon(`/api/v1/${owner}/thumbnail`, jar, { accept: "*/*" }), await server().fetch(`/api/v1/${owner}/thumbnail`, { headers: reader })]) {
+            const header = (name: string) => response.headers.get(name);
+            const bytes = new Bun.CryptoHasher("sha256").update(await response.arrayBuffer()).digest("hex");
+            answers.push({ status: response.status, type: header("content-type"), etag: header("etag"), caching: header("cache-control"), bytes });
+          }
+          const [komga, rest] = answers;
+          expect(komga).toEqual(rest!);
+          expect({ owner, status: komga!.status, image: komga!.type?.startsWith("image/"), tagged: komga!.etag?.startsWith('"') }).toEqual({ owner, status: 200, image: true, tagged: true });
+          const again = await mihon(`/api/v1/${owner}/thumbnail`, jar, { "if-none-match": komga!.etag! });
+          expect({ owner, status: again.status, etag: again.headers.get("etag") }).toEqual({ owner, status: 304, etag: komga!.etag });
+        }
+        // The empty book has no thumbnail: Komga clients take a 404 as "none".
+        const none = await mihon(`/api/v1/series/${world.broken}/thumbnail`, jar);
+        expect(none.status).toBe(404);
+        await none.body?.cancel();
+        const bare = await call(`/api/v1/series/${world.alpha}/thumbnail`, { headers: MIHON });
+        expect({ status: bare.status, challenge: bare.headers.get("www-authenticate") }).toEqual({ status: 401, challenge: 'Basic realm="Realm"' });
+        await bare.body?.cancel();
+      });
+
       test("the chapter list: READY books in numberSort order with Komga's number, release date and media profile", async () => {
         const page = decode(SpringPage(KomgaBook), await (await mihon(`/api/v1/series/${world.alpha}/books?unpaged=true&media_status=READY&deleted=false`, jar)).json());
         chapters = page.content;

@@ -71,8 +71,9 @@ interface ThumbnailRequest {
 
 /**
  * The handler of a book's or series' thumbnail route, for each slice that serves thumbnails
- * (here and OPDS, src/http/opds/files.ts): the image with its validators, or 304 when the
- * client has it; an uploaded cover wins, and a series without one shows its first book's.
+ * (here, OPDS in src/http/opds/files.ts and Komga in src/http/komga): the image with its
+ * validators, or 304 when the client has it; an uploaded cover wins, and a series without one
+ * shows its first book's.
  */
 export function thumbnailHandler(covers: Services["covers"], owner: CoverOwner) {
   return async ({ caller, params, request }: ThumbnailRequest): Promise<Response> =>

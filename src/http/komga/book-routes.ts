@@ -10,7 +10,8 @@ import type { Caller } from "../../library/books";
 import { PageOutOfRange } from "../../library/pages";
 import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
-import { binaryResponse, clientHasCurrent, imageFileResponse, IMMUTABLE, notModified, strongEtag } from "../conditional";
+import { thumbnailHandler } from "../api/covers";
+import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
 import { pageResponse } from "../page-response";
 import { IdParams, PageNumberParam, Uuid } from "../params";
 import { komgaAuth } from "./auth";
@@ -121,11 +122,11 @@ export function komgaBookRoutes(services: Services) {
       },
       { komga: true, params: PageParams, detail: { summary: "Komga: one page's image (convert=jpeg|png, zero_based)", tags: ["komga"] } },
     )
-    .get(
-      "/api/v1/books/:id/thumbnail",
-      async ({ caller, params: { id }, request }) => imageFileResponse(request, await services.covers.bookThumbnail(caller.user, id)),
-      { komga: true, params: IdParams, detail: { summary: "Komga: the book's thumbnail", tags: ["komga"] } },
-    )
+    .get("/api/v1/books/:id/thumbnail", thumbnailHandler(services.covers, "book"), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: the book's thumbnail", tags: ["komga"] },
+    })
     .get("/api/v1/books/:id/file", async ({ caller, params: { id }, request }) => bookFileResponse(request, await services.bookFiles.file(caller.user, id)), {
       komga: true,
       params: IdParams,

@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import type { BookView, SeriesSort } from "../../db";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
-import { imageFileResponse } from "../conditional";
+import { thumbnailHandler } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
@@ -57,11 +57,11 @@ export function komgaSeriesRoutes(services: Services) {
       params: IdParams,
       detail: { summary: "Komga: one series", tags: ["komga"] },
     })
-    .get(
-      "/api/v1/series/:id/thumbnail",
-      async ({ caller, params: { id }, request }) => imageFileResponse(request, await services.covers.seriesThumbnail(caller.user, id)),
-      { komga: true, params: IdParams, detail: { summary: "Komga: the series' thumbnail", tags: ["komga"] } },
-    )
+    .get("/api/v1/series/:id/thumbnail", thumbnailHandler(services.covers, "series"), {
+      komga: true,
+      params: IdParams,
+      detail: { summary: "Komga: the series' thumbnail", tags: ["komga"] },
+    })
     .get(
       "/api/v1/series/:id/books",
       async ({ caller, params: { id }, request }) => {
