@@ -5,7 +5,7 @@
  * page number and the width, so clients revalidate without the server reading the book.
  */
 import { DomainError } from "../errors";
-import type { PageImage, PageLocation } from "../formats/contract";
+import type { FileStamp, PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
@@ -38,10 +38,12 @@ export type PageContent =
 
 export class PageService {
   /**
-   * Where stored pages lie in their files, by page tag (content hash + page + width): a reader
-   * paging through a book asks again and again, and a tag's answer never changes.
+   * Where stored pages lie in their files, by page tag (content hash + page + width), with the
+   * file's size and modification time when it was found: a reader paging through a book asks
+   * again and again. A file rewritten on disk since (not rescanned yet) is located anew, so its
+   * pages are never sent from where they lay in the old file.
    */
-  private readonly locations = new Map<string, PageLocation | null>();
+  private readonly locations = new Map<string, { location: PageLocation | null; file: FileStamp }>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
 
@@ -86,7 +88,8 @@ export class PageService {
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
       const file = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const location = this.locations.has(page.tag) ? this.locations.get(page.tag) : await this.findLocation(page, file);
+      const remembered = this.locations.get(page.tag);
+      const location = remembered && sameStamp(remembered.file, file.info) ? remembered.location : await this.findLocation(page, file);
       return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
@@ -102,7 +105,7 @@ export class PageService {
     }
     // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
     if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
-    this.locations.set(page.tag, location);
+    this.locations.set(page.tag, { location, file: { size: file.info.size, mtimeMs: file.info.mtimeMs } });
     return location;
   }
 
@@ -149,3 +152,5 @@ export class PageService {
     return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
   }
 }
+
+const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs;

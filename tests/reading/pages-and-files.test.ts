@@ -182,32 +182,37 @@ forEachDatabase("Pages and file downloads", (server) => {
     await byDate.arrayBuffer();
   });
 
-  test("a book rewritten on disk since its last page was read is read anew: the page is the new file's", async () => {
-    // Deflated pages: they are read through the plugin (not sent as a file range), from the archive kept open.
-    const path = join(library.root, "Rewritten", "Rewritten #001.cbz");
-    const jpeg = async (width: number, background: { r: number; g: number; b: number }) =>
-      new Uint8Array(await sharp({ create: { width, height: 96, channels: 3, background } }).jpeg().toBuffer());
-    const write = async (colour: number, width: number) => {
-      const pages = await Promise.all([1, 2].map((n) => jpeg(width, { r: colour, g: n * 90, b: 40 })));
-      mkdirSync(join(library.root, "Rewritten"), { recursive: true });
-      writeFileSync(path, zipSync({ "001.jpg": pages[0]!, "002.jpg": pages[1]! }, { level: 6 }));
-      return pages;
-    };
-    const before = await write(200, 64);
-    await scan(server(), library.adminToken, library.libraryId);
-    const listed = await server().json("GET", `/api/v1/books?libraryId=${library.libraryId}&pageSize=500`, undefined, bearer(library.adminToken));
-    const id = listed.body.data.find((candidate: { filePath: string }) => candidate.filePath.endsWith("Rewritten #001.cbz")).id;
-    const pageOne = async () => {
-      const response = await asReader(`/api/v1/books/${id}/pages/1`);
-      return { status: response.status, sha: sha256(await response.arrayBuffer()) };
-    };
-    expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) });
-    expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) }); // from the open archive
-    const after = await write(20, 80); // another size, and a later modification time
-    utimesSync(path, new Date(), new Date(Date.now() + 5000));
-    expect(sha256(after[0]!)).not.toBe(sha256(before[0]!));
-    expect(await pageOne()).toEqual({ status: 200, sha: sha256(after[0]!) });
-  });
+  // Deflated pages are read through the plugin, from the archive kept open; stored ones are sent
+  // as a range of the file, from where the page was found. Neither may outlive a rewrite.
+  for (const [pages, level] of [["deflated", 6], ["stored", 0]] as const) {
+    test(`a book rewritten on disk since its last page was read is read anew (${pages} pages): the page is the new file's`, async () => {
+      const folder = `Rewritten ${pages}`;
+      const path = join(library.root, folder, `${folder} #001.cbz`);
+      const jpeg = async (width: number, background: { r: number; g: number; b: number }) =>
+        new Uint8Array(await sharp({ create: { width, height: 96, channels: 3, background } }).jpeg().toBuffer());
+      // `prefix` moves the pages within the file: a longer entry name shifts their offsets.
+      const write = async (colour: number, width: number, prefix: string) => {
+        const images = await Promise.all([1, 2].map((n) => jpeg(width, { r: colour, g: n * 90, b: 40 })));
+        mkdirSync(join(library.root, folder), { recursive: true });
+        writeFileSync(path, zipSync({ [`${prefix}001.jpg`]: images[0]!, [`${prefix}002.jpg`]: images[1]! }, { level }));
+        return images;
+      };
+      const before = await write(200, 64, "");
+      await scan(server(), library.adminToken, library.libraryId);
+      const listed = await server().json("GET", `/api/v1/books?libraryId=${library.libraryId}&pageSize=500`, undefined, bearer(library.adminToken));
+      const id = listed.body.data.find((candidate: { filePath: string }) => candidate.filePath.endsWith(`${folder} #001.cbz`)).id;
+      const pageOne = async () => {
+        const response = await asReader(`/api/v1/books/${id}/pages/1`);
+        return { status: response.status, sha: sha256(await response.arrayBuffer()) };
+      };
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) });
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) }); // from the open archive, or the remembered place
+      const after = await write(20, 80, "page-"); // another size, other offsets, and a later modification time
+      utimesSync(path, new Date(), new Date(Date.now() + 5000));
+      expect(sha256(after[0]!)).not.toBe(sha256(before[0]!));
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(after[0]!) });
+    });
+  }
 
   test("a file gone from disk is a 404 that says so", async () => {
     const target = book("Captain Science #001.cbz");
