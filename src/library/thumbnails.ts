@@ -185,9 +185,10 @@ export class ThumbnailQueue {
     const extension = this.settings.format === "webp" ? "webp" : "jpg";
     const stored = `${bookId.slice(0, 2)}/${bookId}.${extension}`;
     try {
-      const { path } = await openableFile(book); // still inside its library now
+      const { path, info } = openableFile(book); // still inside its library now
       const bytes = await this.formats.thumbnail(path, {
         formatId: book.fileFormat,
+        file: info,
         coverPage: book.coverPage,
         height: this.settings.height,
         format: this.settings.format,
