@@ -2,8 +2,8 @@
  * Scan control: scans are queued in the database (so a queued scan survives a restart), run
  * one at a time in the background, report progress on the event channel, and can be cancelled.
  * A running scan is leased (src/db/repositories/lease.ts, as the other jobs are): its owner (this
- * process's instance id) renews the lease every third of `leaseMs` (every `pollMs` at most)
- * while it runs. Another process that runs jobs takes over a scan whose lease expired (its owner
+ * process's instance id) renews the lease every third of `leaseMs` while it runs, and reads
+ * every `pollMs` (without writing) whether it still holds the scan. Another process that runs jobs takes over a scan whose lease expired (its owner
  * died) and runs it again from the start; an owner that finds it no longer holds its scan (taken
  * over, cancelled elsewhere, its library deleted) stops it, and writes its outcome only if it
  * still owns the row (cancelled elsewhere). At start, a process fails the running scans nobody
@@ -17,8 +17,8 @@
  *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
- * looks at the queue every `pollMs`, and its heartbeat is how it sees a cancellation made
- * elsewhere.
+ * looks at the queue every `pollMs`, and its heartbeat's read of the running scan, as often, is
+ * how it sees a cancellation made elsewhere.
  */
 import type { Repositories, ScanCounters, ScanMode, ScanRecord, ScanTrigger } from "../db";
 import { RELEASED, ZERO_COUNTERS } from "../db";
@@ -100,9 +100,13 @@ export class ScanService implements LibraryObserver {
     private readonly pollMs = 1000,
   ) {
     this.leaseMs = retry.leaseMs;
-    // As often as the queue is looked at (while the lease allows): a cancellation made by
-    // another process stops the scan as soon as a queued scan would start.
-    this.heartbeat = new LeaseHeartbeat((ids) => repositories.scans.renewLeases(this.instanceId, ids, this.leaseMs), Math.min(this.leaseMs / 3, pollMs));
+    // Renewed every third of the lease; between renewals, read as often as the queue is looked
+    // at: a cancellation made by another process stops the scan as soon as a queued scan would
+    // start, for a read instead of a write.
+    this.heartbeat = new LeaseHeartbeat((ids) => repositories.scans.renewLeases(this.instanceId, ids, this.leaseMs), this.leaseMs / 3, {
+      stillHeld: (ids) => repositories.scans.heldBy(this.instanceId, ids),
+      everyMs: pollMs,
+    });
   }
 
   /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */

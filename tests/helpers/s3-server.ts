@@ -23,12 +23,25 @@ export interface TestS3Server {
   files(prefix: string): Record<string, unknown>;
   /** Every key under `prefix`. */
   keys(prefix: string): Promise<string[]>;
+  /**
+   * The requests the server answered since it started or `requests.length = 0`, as
+   * "<method> <path>[?query]" with the path in path style (`/<bucket>/<key>`).
+   */
+  requests: string[];
   stop(): Promise<void>;
 }
 
 export async function startS3Server(bucket = "longbox"): Promise<TestS3Server> {
   const directory = mkdtempSync(join(tmpdir(), "longbox-s3-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const requests: string[] = [];
+  // s3rver is a Koa application: a middleware put first (before run() composes them) sees every request.
+  (server as unknown as { middleware: ((context: { method: string; url: string }, next: () => Promise<void>) => Promise<void>)[] }).middleware.unshift(
+    (context, next) => {
+      requests.push(`${context.method} ${decodeURIComponent(context.url)}`);
+      return next();
+    },
+  );
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   let stopped: Promise<void> | undefined;
@@ -37,6 +50,7 @@ export async function startS3Server(bucket = "longbox"): Promise<TestS3Server> {
     endpoint,
     bucket,
     client,
+    requests,
     files: (prefix) => ({
       storage: "s3",
       s3: { bucket, endpoint, access_key_id: S3_ACCESS_KEY_ID, secret_access_key: S3_SECRET_ACCESS_KEY, prefix },

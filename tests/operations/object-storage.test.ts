@@ -165,12 +165,22 @@ for (const kind of DATABASE_KINDS) {
       // B serves that page with the book's file gone: it cannot have rendered it, it found A's.
       const file = join(library.root, "Captain Science", "Captain Science #002.cbz");
       renameSync(file, `${file}.away`);
+      // What B asks the bucket's page cache for, once it has read its index.
+      const pageCacheRequests = () => s3.requests.filter((request) => request.includes(`${prefix}page-cache/`));
+      const cachedByA = await object(added[0]!.slice(prefix.length));
+      s3.requests.length = 0;
       try {
         const page = await get(b.url, `/api/v1/books/${cachedBook.id}/pages/2?width=40`);
         expect(page.status).toBe(200);
-        expect(sha256(new Uint8Array(await page.arrayBuffer()))).toBe(sha256(await object(added[0]!.slice(prefix.length))));
-        // A width nobody cached needs the file: B answers that it is gone.
+        expect(sha256(new Uint8Array(await page.arrayBuffer()))).toBe(sha256(cachedByA));
+        // Found by its name alone: one GET, no listing.
+        expect(pageCacheRequests()).toEqual([`GET /${s3.bucket}/${added[0]}`]);
+        s3.requests.length = 0;
+        // A width nobody cached needs the file: B answers that it is gone, after one GET of the
+        // page's name (a 404) and no listing.
         expect((await get(b.url, `/api/v1/books/${cachedBook.id}/pages/1?width=30`)).status).toBe(404);
+        expect(pageCacheRequests()).toHaveLength(1);
+        expect(pageCacheRequests()[0]).toStartWith(`GET /${s3.bucket}/${prefix}page-cache/`);
       } finally {
         renameSync(`${file}.away`, file);
       }

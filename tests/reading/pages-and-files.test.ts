@@ -90,7 +90,8 @@ forEachDatabase("Pages and file downloads", (server) => {
     const bytes = new Uint8Array(await first.arrayBuffer());
     expect((await sharp(bytes).metadata()).format).toBe("jpeg");
     const cacheDir = join(server().dir, "data", "page-cache");
-    const cached = readdirSync(cacheDir, { recursive: true }).filter((name) => String(name).endsWith(".jpg"));
+    // <2 characters>/<page tag>, with no extension.
+    const cached = readdirSync(cacheDir, { recursive: true }).filter((name) => /^[0-9a-f]{2}\/[0-9a-f]{64}$/.test(String(name)));
     expect(cached.length).toBeGreaterThanOrEqual(1);
     // With the PDF gone from disk, only the cache can answer.
     const path = join(library.root, "Documents", "komga.pdf");

@@ -4,8 +4,8 @@
  * a lease that expired (its owner died or stalled: the claim takes it over). A claim marks the
  * row running, held by `owner` until `leaseMs` from now, on PostgreSQL with FOR UPDATE SKIP
  * LOCKED so processes claiming at once take different rows (SQLite serialises its writers). The
- * owner renews the leases it holds (heartbeat); a renewal that no longer matches tells it the row
- * was taken over or ended elsewhere. Releasing puts a held row back to pending.
+ * owner renews the leases it holds (heartbeat); a renewal that no longer matches, or a read of
+ * the rows it still holds (stillHeld), tells it the row was taken over or ended elsewhere. Releasing puts a held row back to pending.
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Database, Tables } from "../database";
@@ -88,6 +88,14 @@ export class Lease<T extends LeasedTable> {
         .where(this.held(ids, owner))
         .returning({ id: t.id }),
     );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** The ids of `ids` that `owner` still holds: a read, for noticing a row lost between renewals. */
+  async stillHeld(ids: readonly string[], owner: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const t = this.t as Tables["jobs"];
+    const rows = await this.database.handle().select({ id: t.id }).from(t).where(this.held(ids, owner));
     return new Set(rows.map((row) => row.id));
   }
 

@@ -153,6 +153,11 @@ export class ScanRepository {
     return this.lease.renew(ids, owner, leaseMs);
   }
 
+  /** The ids of `ids` that `owner` still holds, read without renewing (a cancellation made elsewhere shows here). */
+  heldBy(owner: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.lease.stillHeld(ids, owner);
+  }
+
   /**
    * A scan its owner queues again (a transient failure): pending with `changes`, for any process
    * to claim once due. Undefined when `owner` no longer held it.

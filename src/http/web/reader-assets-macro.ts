@@ -10,18 +10,20 @@
  * into a temporary folder. Code splitting keeps what both readers share in one chunk, and the
  * EPUB formats foliate-js can load but Longbox never hands it (MOBI, FB2, PDF...) in chunks that
  * are never requested. Every file name carries its content hash, so the files are cached for good.
+ * Each file comes with its gzip, as the static assets do (./embedded-files-macro.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type EmbeddedText, withGzip } from "./embedded-files-macro";
 
 const projectRoot = join(import.meta.dir, "..", "..", "..");
 
 export interface ReaderBundles {
   /** File name of each reader's entry module, by reader. */
   entries: { comic: string; epub: string };
-  /** Every file of the bundle (entries and chunks) by name. */
-  files: Record<string, string>;
+  /** Every file of the bundle (entries and chunks) by name, with its gzip. */
+  files: Record<string, EmbeddedText>;
 }
 
 export function bundleReaders(): ReaderBundles {
@@ -51,7 +53,7 @@ export function bundleReaders(): ReaderBundles {
       if (!name) throw new Error(`the reader bundle has no ${reader} entry`);
       return name;
     };
-    return { entries: { comic: entry("comic"), epub: entry("epub") }, files };
+    return { entries: { comic: entry("comic"), epub: entry("epub") }, files: withGzip(files) };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
