@@ -11,19 +11,11 @@ import { join } from "node:path";
 import { adminSession, bearer, login } from "../helpers/auth";
 import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
-import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
+import { comicsFolder, createLibrary, scan, tempFolder } from "../helpers/library";
 import { jsonRequester, type JsonClient } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import type { ServerProcess } from "../../scripts/server-process";
 import { queryDatabase } from "../helpers/sql";
-
-async function comicsFolder(books: number, seed: number): Promise<string> {
-  const root = tempFolder();
-  for (let index = 1; index <= books; index++) {
-    await makeCbz(join(root, `Series ${index % 10}`, `Issue ${index}.cbz`), { seed: seed + index, pages: 2 });
-  }
-  return root;
-}
 
 /** The JSON client of a process's HTTP server. */
 const clientOf = (server: ServerProcess): JsonClient => ({ json: jsonRequester(server.url) });
@@ -41,7 +33,7 @@ function processesWithComics(kind: DatabaseKind, books: number, seed: number, th
       scanner: { concurrency: 1, job_lease_seconds: 1.5, retry_backoff_seconds: 1 },
       files: { thumbnail_concurrency: thumbnailConcurrency },
     });
-    setup.libraryRoot = await comicsFolder(books, seed);
+    setup.libraryRoot = await comicsFolder(books, { pages: 2, seed, series: 10 });
   }, 120_000);
   afterAll(async () => setup.instances?.stop());
   return {
