@@ -7,7 +7,7 @@ import { startServerProcess, type ServerProcess } from "../../scripts/server-pro
 import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
-import { jsonRequester, TEST_AUTH } from "../helpers/server";
+import { jsonClient, TEST_AUTH } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
 import { VERSION } from "../../src/version";
 
@@ -257,7 +257,7 @@ for (const kind of DATABASE_KINDS) {
         server = await startServerProcess(command, { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
 
         const call = processClient(server.url);
-        const client = { json: jsonRequester(server.url) };
+        const client = jsonClient(server.url);
         expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: "correct horse" })).status).toBe(201);
         const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "correct horse" })).body.token;
         const root = tempFolder();

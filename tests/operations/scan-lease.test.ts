@@ -10,7 +10,7 @@ import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { comicsFolder, createLibrary } from "../helpers/library";
-import { jsonRequester } from "../helpers/server";
+import { jsonClient } from "../helpers/server";
 import { processClient, waitFor } from "../helpers/server-processes";
 import { queryDatabase } from "../helpers/sql";
 
@@ -99,7 +99,7 @@ for (const kind of DATABASE_KINDS) {
     test("the worker running it stops it at its next heartbeat and records where it stopped", async () => {
       const web = await instances.start("--role", "web");
       const worker = await instances.start("--role", "worker");
-      const client = { json: jsonRequester(web.url) };
+      const client = jsonClient(web.url);
       const admin = bearer((await adminSession(client)).token);
       const library = await createLibrary(client, admin, { name: "cancelled", path: libraryRoot });
       const requested = await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, admin);
