@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Dirent } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import sharp from "sharp";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
 import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { filesUnder } from "../helpers/files";
 import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { jsonClient, TEST_AUTH } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
@@ -213,13 +214,6 @@ function takePort(port: number): { release(): void } {
   } catch {
     return { release: () => undefined };
   }
-}
-
-/** Every file under `folder`, relative to it. */
-function filesUnder(folder: string): string[] {
-  if (!existsSync(folder)) return [];
-  const entries = readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[];
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(folder, join(entry.parentPath, entry.name)));
 }
 
 for (const kind of DATABASE_KINDS) {

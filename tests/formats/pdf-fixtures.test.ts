@@ -5,13 +5,14 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import sharp from "sharp";
 import { ExtractionCache } from "../../src/formats/extraction-cache.ts";
 import { BookAnalysisError, type BookErrorType, type BookMetadata, type PluginContext } from "../../src/formats/contract.ts";
 import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PROJECT_ROOT } from "../helpers/cli.ts";
+import { filesUnder } from "../helpers/files.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
 import { anyRejection } from "./registry-setup.ts";
 import { isNotFound } from "../../src/formats/errors.ts";
@@ -155,17 +156,9 @@ const EXPECTED: Record<string, Expectation> = {
   "stump/tall.pdf": { pages: 1, firstPage: [567, 1417], metadata: null },
 };
 
-function listFiles(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
-    .sort();
-}
-
-
 describe("PDF fixtures", () => {
   test("the table lists every file of the PDF fixture folder", () => {
-    expect(listFiles(pdfFixtures)).toEqual(Object.keys(EXPECTED).sort());
+    expect(filesUnder(pdfFixtures)).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const [name, expected] of Object.entries(EXPECTED)) {
