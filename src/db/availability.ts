@@ -23,8 +23,7 @@ const CONNECTION_CODES = new Set([
 ]);
 
 export function unavailability(error: unknown): Unavailability | undefined {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
-    const code = "code" in current ? String(current.code) : "";
+  for (const code of codesOf(error)) {
     if (CONNECTION_CODES.has(code)) return "unreachable";
     // PostgreSQL SQLSTATE: 08 connection exceptions, 57P0x shutdown / cannot connect now,
     // 53100 disk full, 53300 too many connections, 25006 read-only transaction (a standby).
@@ -33,7 +32,31 @@ export function unavailability(error: unknown): Unavailability | undefined {
     if (code === "53300" || code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "busy";
     if (code === "25006" || code.startsWith("SQLITE_READONLY")) return "read_only";
     if (code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_FSYNC") return "disk_full";
-    current = "cause" in current ? current.cause : undefined;
   }
   return undefined;
+}
+
+/**
+ * PostgreSQL rolled a transaction back because it conflicted with a concurrent one: a deadlock
+ * it broke (SQLSTATE 40P01) or a serialization failure (40001). The database is up and the
+ * statements are right: the same work run again succeeds. Not an unavailability: requests do
+ * not answer 503 for it and the health check does not count it as a refused write. (SQLite
+ * runs one writer at a time: its waits past the busy timeout are "busy" above.)
+ */
+export type TransactionConflict = "deadlock" | "serialization_failure";
+
+export function transactionConflict(error: unknown): TransactionConflict | undefined {
+  for (const code of codesOf(error)) {
+    if (code === "40P01") return "deadlock";
+    if (code === "40001") return "serialization_failure";
+  }
+  return undefined;
+}
+
+/** The `code` of an error and of the errors down its `cause` chain (at most 8 deep). */
+function* codesOf(error: unknown): Generator<string> {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    yield "code" in current ? String(current.code) : "";
+    current = "cause" in current ? current.cause : undefined;
+  }
 }

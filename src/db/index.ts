@@ -100,7 +100,7 @@ export type { ScanCounters, ScanMode, ScanRecord, ScanState, ScanSummary, ScanTr
 export { ZERO_COUNTERS } from "./repositories/scans";
 export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
-export { unavailability, type Unavailability } from "./availability";
+export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
 export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";

@@ -1,9 +1,11 @@
 /**
  * Failures that say nothing about a book: the database is unreachable, the disk is full, the
- * system is short of processes or file handles. The scanner retries them (scanner.transient_retry_seconds) and, if they last,
- * ends the scan saying why; they never become a book's analysis error.
+ * system is short of processes or file handles, a PostgreSQL transaction conflicted with a
+ * concurrent one (another scan worker's: run again, the same write succeeds). The scanner
+ * retries them (scanner.transient_retry_seconds) and, if they last, ends the scan saying why;
+ * they never become a book's analysis error.
  */
-import { unavailability } from "../db";
+import { transactionConflict, unavailability, type TransactionConflict } from "../db";
 import { OBJECT_STORAGE_FAILURE } from "../storage/s3-bucket";
 
 const FILESYSTEM: Record<string, string> = {
@@ -25,10 +27,17 @@ const DATABASE: Record<string, string> = {
   busy: "the database is busy",
 };
 
+const CONFLICT: Record<TransactionConflict, string> = {
+  deadlock: "a database transaction deadlocked with a concurrent one and was rolled back (PostgreSQL 40P01)",
+  serialization_failure: "a database transaction conflicted with a concurrent one and was rolled back (PostgreSQL 40001)",
+};
+
 /** Why `error` is transient, or undefined for a failure that belongs to what was being done. */
 export function transientCause(error: unknown): string | undefined {
   const database = unavailability(error);
   if (database) return DATABASE[database];
+  const conflict = transactionConflict(error);
+  if (conflict) return CONFLICT[conflict];
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
     const code = "code" in current ? String(current.code) : "";
     if (FILESYSTEM[code]) return FILESYSTEM[code];

@@ -13,6 +13,7 @@ import type { AnalyzeReport } from "../../src/formats/analyze-command";
 import { VERSION } from "../../src/version";
 import { runLongbox, runProgram, type CliResult } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { filesUnder } from "../helpers/files";
 import { FIXTURES } from "../helpers/fixtures";
 import { TEST_AUTH } from "../helpers/server";
 
@@ -114,7 +115,7 @@ describe("the compiled binary", () => {
   }
 
   test("analyze reads every fixture exactly as the sources do, with native addons in the cache folder", async () => {
-    const books = BOOK_FOLDERS.flatMap((folder) => filesUnder(join(FIXTURES, folder)));
+    const books = BOOK_FOLDERS.flatMap((folder) => filesUnder(join(FIXTURES, folder)).map((file) => join(FIXTURES, folder, file)));
     const fromBinary = await runBinary(["analyze", ...books], 120_000);
     const fromSource = await runLongbox(["analyze", ...books], { cwd: binary.scratch("source"), timeoutMs: 120_000 });
     expect(fromBinary.stderr).toBe(fromSource.stderr);
@@ -147,13 +148,6 @@ async function serve(configPath: string, env: Record<string, string>) {
     timeoutMs: START_TIMEOUT_MS,
   });
   return { url, process: child };
-}
-
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
 }
 
 function parseReports(stdout: string): AnalyzeReport[] {

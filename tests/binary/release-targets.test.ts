@@ -19,7 +19,7 @@ import { VERSION } from "../../src/version";
 import { bearer, adminSession } from "../helpers/auth";
 import { runProgram } from "../helpers/cli";
 import { booksOf, createLibrary, placeFixture, scan } from "../helpers/library";
-import { jsonRequester } from "../helpers/server";
+import { jsonClient } from "../helpers/server";
 
 interface TargetRun {
   /** Runs the binary: natively, or under qemu-user for another architecture. */
@@ -91,7 +91,7 @@ for (const target of TARGETS) {
         timeoutMs: timeout(20_000),
       });
       try {
-        const server = { json: jsonRequester(url) };
+        const server = jsonClient(url);
         const health = await fetch(`${url}/health`);
         expect(health.status).toBe(200);
 

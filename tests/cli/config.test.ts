@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Dirent } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import sharp from "sharp";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
 import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { filesUnder } from "../helpers/files";
 import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
-import { jsonRequester, TEST_AUTH } from "../helpers/server";
+import { jsonClient, TEST_AUTH } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
 import { VERSION } from "../../src/version";
 
@@ -241,13 +242,6 @@ function takePort(port: number): { release(): void } {
   }
 }
 
-/** Every file under `folder`, relative to it. */
-function filesUnder(folder: string): string[] {
-  if (!existsSync(folder)) return [];
-  const entries = readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[];
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(folder, join(entry.parentPath, entry.name)));
-}
-
 for (const kind of DATABASE_KINDS) {
   describe(`defaults of a configuration that sets no port and no paths [${kind}]`, () => {
     test("port 8080, data/longbox.db, data/thumbnails and data/covers under the working directory", async () => {
@@ -283,7 +277,7 @@ for (const kind of DATABASE_KINDS) {
         server = await startServerProcess(command, { cwd, env: { PATH: process.env.PATH ?? "", ...env } });
 
         const call = processClient(server.url);
-        const client = { json: jsonRequester(server.url) };
+        const client = jsonClient(server.url);
         expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: "correct horse" })).status).toBe(201);
         const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "correct horse" })).body.token;
         const root = tempFolder();

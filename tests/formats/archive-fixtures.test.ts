@@ -10,6 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import type { BookErrorType, BookMetadata, MetadataSource } from "../../src/formats/contract.ts";
 import { type FailureReason, failureReason } from "../../src/formats/errors.ts";
+import { filesUnder } from "../helpers/files.ts";
 import { FIXTURES, fixture } from "../helpers/fixtures.ts";
 import { registry } from "./registry-setup.ts";
 
@@ -230,12 +231,8 @@ const EXPECTED: Record<string, Expectation> = {
 /** No single fixture may take longer than this (the RAR 7 bomb included). */
 const TIME_BOUND_MS = 3_000;
 
-function listFiles(folder: string): string[] {
-  return readdirSync(fixture(folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => `${entry.parentPath.slice(FIXTURES.length + 1)}/${entry.name}`)
-    .sort();
-}
+/** Every file of a fixture folder, by its path in the corpus. */
+const listFiles = (folder: string) => filesUnder(fixture(folder)).map((file) => `${folder}/${file}`);
 
 describe("the fixture table is complete", () => {
   test("every media folder of the corpus has an owning table", () => {

@@ -5,27 +5,19 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import sharp from "sharp";
-import { ExtractionCache } from "../../src/formats/extraction-cache.ts";
-import { BookAnalysisError, type BookErrorType, type BookMetadata, type PluginContext } from "../../src/formats/contract.ts";
+import { BookAnalysisError, type BookErrorType, type BookMetadata } from "../../src/formats/contract.ts";
 import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PROJECT_ROOT } from "../helpers/cli.ts";
+import { filesUnder } from "../helpers/files.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
-import { anyRejection } from "./registry-setup.ts";
+import { anyRejection, pluginContext } from "./registry-setup.ts";
 import { isNotFound } from "../../src/formats/errors.ts";
 
 const pdfFixtures = join(FIXTURES, "pdf");
 const fixture = (name: string) => join(pdfFixtures, name);
-
-function context(signal = new AbortController().signal): PluginContext {
-  return {
-    limits: { maxEntryBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxPixels: 100_000_000, maxCompressionRatio: 1000 },
-    signal,
-    extractionCache: new ExtractionCache(join(tmpdir(), "longbox-test-extraction-cache"), 0),
-  };
-}
 
 /** Generous for 2 cores: the slowest fixture (Brotli, 25 pages) analyses in about 150 ms. */
 const ANALYSIS_TIME_LIMIT_MS = 5000;
@@ -155,17 +147,9 @@ const EXPECTED: Record<string, Expectation> = {
   "stump/tall.pdf": { pages: 1, firstPage: [567, 1417], metadata: null },
 };
 
-function listFiles(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
-    .sort();
-}
-
-
 describe("PDF fixtures", () => {
   test("the table lists every file of the PDF fixture folder", () => {
-    expect(listFiles(pdfFixtures)).toEqual(Object.keys(EXPECTED).sort());
+    expect(filesUnder(pdfFixtures)).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const [name, expected] of Object.entries(EXPECTED)) {
@@ -173,7 +157,7 @@ describe("PDF fixtures", () => {
       name,
       async () => {
         const started = performance.now();
-        const outcome = pdfPlugin.analyze(fixture(name), context());
+        const outcome = pdfPlugin.analyze(fixture(name), pluginContext());
         if ("error" in expected) {
           const error = await anyRejection(outcome);
           expect(error).toBeInstanceOf(BookAnalysisError);
@@ -214,21 +198,21 @@ describe("detect", () => {
 
 describe("readPage", () => {
   test("renders a vector page to a JPEG 1200 px wide by default", async () => {
-    const page = await pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, context());
+    const page = await pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, pluginContext());
     expect(page.mediaType).toBe("image/jpeg");
     const { format, width, height } = await sharp(page.bytes).metadata();
     expect({ format, width, height }).toEqual({ format: "jpeg", width: 1200, height: 1552 });
   });
 
   test("honours maxWidth", async () => {
-    const page = await pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 1, context(), { maxWidth: 300 });
+    const page = await pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 1, pluginContext(), { maxWidth: 300 });
     const { width, height } = await sharp(page.bytes).metadata();
     expect({ width, height }).toEqual({ width: 300, height: 424 });
   });
 
   test("renders JBIG2 scans and CJK text that needs an embedded CMap", async () => {
     for (const name of ["pdfjs/issue12963.pdf", "pdfjs/issue2884_reduced.pdf"]) {
-      const page = await pdfPlugin.readPage(fixture(name), 1, context(), { maxWidth: 400 });
+      const page = await pdfPlugin.readPage(fixture(name), 1, pluginContext(), { maxWidth: 400 });
       const stats = await sharp(page.bytes).stats();
       // Not a blank page: something dark was drawn.
       expect(stats.channels[0]!.min).toBeLessThan(64);
@@ -236,7 +220,7 @@ describe("readPage", () => {
   });
 
   test("keeps degenerate pages within the pixel limit", async () => {
-    const ctx = context();
+    const ctx = pluginContext();
     ctx.limits.maxPixels = 1_000_000;
     const page = await pdfPlugin.readPage(fixture("stump/tall.pdf"), 1, ctx);
     const { width = 0, height = 0 } = await sharp(page.bytes).metadata();
@@ -248,7 +232,7 @@ describe("readPage", () => {
     const path = fixture("pdfjs/issue7229.pdf");
     const file = Buffer.from(await Bun.file(path).bytes());
     for (const pageNumber of [1, 2]) {
-      const page = await pdfPlugin.readPage(path, pageNumber, context());
+      const page = await pdfPlugin.readPage(path, pageNumber, pluginContext());
       expect(page.mediaType).toBe("image/jpeg");
       expect(file.indexOf(page.bytes)).toBeGreaterThan(0);
       const { width, height } = await sharp(page.bytes).metadata();
@@ -257,7 +241,7 @@ describe("readPage", () => {
   });
 
   test("resizes the embedded JPEG when maxWidth asks for it", async () => {
-    const page = await pdfPlugin.readPage(fixture("pdfjs/issue7229.pdf"), 2, context(), { maxWidth: 800 });
+    const page = await pdfPlugin.readPage(fixture("pdfjs/issue7229.pdf"), 2, pluginContext(), { maxWidth: 800 });
     const { format, width } = await sharp(page.bytes).metadata();
     expect({ format, width }).toEqual({ format: "jpeg", width: 800 });
   });
@@ -267,41 +251,41 @@ describe("readPage", () => {
     const path = join(tmpdir(), `longbox-image-only-${process.pid}.pdf`);
     await Bun.write(path, imageOnlyPdf(jpeg, 60, 80, 120, 160));
     try {
-      const page = await pdfPlugin.readPage(path, 1, context());
+      const page = await pdfPlugin.readPage(path, 1, pluginContext());
       expect(Buffer.from(page.bytes).equals(jpeg)).toBe(true);
-      expect((await pdfPlugin.analyze(path, context())).pages.length).toBe(1);
+      expect((await pdfPlugin.analyze(path, pluginContext())).pages.length).toBe(1);
     } finally {
       await Bun.file(path).delete();
     }
   });
 
   test("renders, rather than hands out, a JPEG stretched out of shape", async () => {
-    const page = await pdfPlugin.readPage(fixture("pdfjs/large_jpeg_downscale.pdf"), 1, context(), { maxWidth: 500 });
+    const page = await pdfPlugin.readPage(fixture("pdfjs/large_jpeg_downscale.pdf"), 1, pluginContext(), { maxWidth: 500 });
     const { width, height } = await sharp(page.bytes).metadata();
     expect({ width, height }).toEqual({ width: 500, height: 125 });
   });
 
   test("a page that does not exist is a page_extraction error", async () => {
-    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 2, context()));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/alphatrans.pdf"), 2, pluginContext()));
     expect((error as BookAnalysisError).type).toBe("page_extraction");
     expect(isNotFound(error)).toBe(true);
   });
 
   test("an encrypted PDF is reported as password-protected", async () => {
-    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/issue6010_1.pdf"), 1, context()));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/issue6010_1.pdf"), 1, pluginContext()));
     expect(error).toMatchObject({ type: "parser", details: { passwordProtected: true, reason: "encrypted" } });
   });
 
   test("an aborted signal stops the work with its reason", async () => {
     const controller = new AbortController();
     controller.abort(new Error("scan cancelled"));
-    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, context(controller.signal)));
+    const error = await anyRejection(pdfPlugin.readPage(fixture("pdfjs/tracemonkey.pdf"), 1, pluginContext(controller.signal)));
     expect((error as Error).message).toBe("scan cancelled");
   });
 
   test("an abort while a page renders rejects with the abort reason", async () => {
     const controller = new AbortController();
-    const reading = pdfPlugin.readPage(fixture("pdfjs/issue12963.pdf"), 1, context(controller.signal));
+    const reading = pdfPlugin.readPage(fixture("pdfjs/issue12963.pdf"), 1, pluginContext(controller.signal));
     setTimeout(() => controller.abort(new Error("time limit")), 20);
     expect(((await anyRejection(reading)) as Error).message).toBe("time limit");
   });

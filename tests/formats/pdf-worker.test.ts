@@ -1,4 +1,3 @@
-import { tmpdir } from "node:os";
 /**
  * The PDF plugin renders and analyses in worker threads: the server's own thread must stay
  * free to answer requests while pdf.js works, and aborting or losing a worker must not leave
@@ -6,21 +5,12 @@ import { tmpdir } from "node:os";
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ExtractionCache } from "../../src/formats/extraction-cache.ts";
-import { BookAnalysisError, type PluginContext } from "../../src/formats/contract.ts";
+import { BookAnalysisError } from "../../src/formats/contract.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
 import { PdfWorkerPool } from "../../plugins/pdf/worker-pool.ts";
 import { CRASHING_PDF_PATH } from "../helpers/crashing-pdf-worker.ts";
 import { fixture } from "../helpers/fixtures.ts";
-import { anyRejection } from "./registry-setup.ts";
-
-function context(signal = new AbortController().signal): PluginContext {
-  return {
-    limits: { maxEntryBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxPixels: 100_000_000, maxCompressionRatio: 1000 },
-    signal,
-    extractionCache: new ExtractionCache(join(tmpdir(), "longbox-test-extraction-cache"), 0),
-  };
-}
+import { anyRejection, pluginContext } from "./registry-setup.ts";
 
 /** The longest time between two ticks of a 10 ms timer while `work` runs. */
 async function longestTimerGap(work: () => Promise<unknown>): Promise<number> {
@@ -53,11 +43,11 @@ const pdf = (name: string) => fixture(join("pdf", name));
 describe("PDF work off the main thread", () => {
   test("a 10 ms timer keeps firing while slow pages render and a PDF is analysed", async () => {
     // Warm-up: the first call also loads pdf.js and canvas, which is not what is measured.
-    await pdfPlugin.readPage(pdf("pdfjs/alphatrans.pdf"), 1, context(), { maxWidth: 100 });
+    await pdfPlugin.readPage(pdf("pdfjs/alphatrans.pdf"), 1, pluginContext(), { maxWidth: 100 });
     const gap = await longestTimerGap(() =>
       Promise.all([
-        ...SLOW_PAGES.map(([name, page]) => pdfPlugin.readPage(pdf(name), page, context())),
-        pdfPlugin.analyze(pdf("pdfjs/pdkids.pdf"), context()),
+        ...SLOW_PAGES.map(([name, page]) => pdfPlugin.readPage(pdf(name), page, pluginContext())),
+        pdfPlugin.analyze(pdf("pdfjs/pdkids.pdf"), pluginContext()),
       ]),
     );
     // On the main thread the loop would stall for whole renders (0.5-2.5 s each); 400 ms leaves
@@ -67,7 +57,7 @@ describe("PDF work off the main thread", () => {
 
   test("aborting a render returns at once with the abort reason, and the next call works", async () => {
     const controller = new AbortController();
-    const reading = pdfPlugin.readPage(pdf("pdfjs/large_jpeg_downscale.pdf"), 1, context(controller.signal));
+    const reading = pdfPlugin.readPage(pdf("pdfjs/large_jpeg_downscale.pdf"), 1, pluginContext(controller.signal));
     await Bun.sleep(100);
     const abortedAt = performance.now();
     controller.abort(new BookAnalysisError("other", "time limit"));
@@ -76,15 +66,15 @@ describe("PDF work off the main thread", () => {
     expect(error).toBeInstanceOf(BookAnalysisError);
     expect((error as BookAnalysisError).message).toBe("time limit");
 
-    const next = await pdfPlugin.readPage(pdf("pdfjs/alphatrans.pdf"), 1, context(), { maxWidth: 200 });
+    const next = await pdfPlugin.readPage(pdf("pdfjs/alphatrans.pdf"), 1, pluginContext(), { maxWidth: 200 });
     expect(next.mediaType).toBe("image/jpeg");
     expect(next.bytes.length).toBeGreaterThan(0);
   }, 30_000);
 
   test("a job aborted while it waits is dropped, and the running one goes on", async () => {
     const pool = new PdfWorkerPool(new URL("../../plugins/pdf/worker.ts", import.meta.url), 1);
-    const { limits } = context();
-    const running = pool.run({ kind: "render", path: pdf("pdfjs/alphatrans.pdf"), pageNumber: 1, maxWidth: 100, limits }, context().signal);
+    const { limits } = pluginContext();
+    const running = pool.run({ kind: "render", path: pdf("pdfjs/alphatrans.pdf"), pageNumber: 1, maxWidth: 100, limits }, pluginContext().signal);
     const controller = new AbortController();
     const waiting = pool.run({ kind: "analyze", path: pdf("pdfjs/tracemonkey.pdf"), limits }, controller.signal);
     controller.abort(new Error("scan cancelled"));
@@ -94,7 +84,7 @@ describe("PDF work off the main thread", () => {
 
   test("a worker that dies fails its job with a typed error and is replaced", async () => {
     const pool = new PdfWorkerPool(new URL("../helpers/crashing-pdf-worker.ts", import.meta.url), 1);
-    const { limits, signal } = context();
+    const { limits, signal } = pluginContext();
     const crash = await anyRejection(pool.run({ kind: "render", path: CRASHING_PDF_PATH, pageNumber: 1, maxWidth: undefined, limits }, signal));
     expect(crash).toBeInstanceOf(BookAnalysisError);
     expect(crash).toMatchObject({ type: "pdf_rendering", details: { reason: "unexpected" } });
@@ -104,7 +94,7 @@ describe("PDF work off the main thread", () => {
   }, 30_000);
 
   test("errors other than BookAnalysisError keep what the registry looks at", async () => {
-    const error = await anyRejection(pdfPlugin.analyze("/no/such/book.pdf", context()));
+    const error = await anyRejection(pdfPlugin.analyze("/no/such/book.pdf", pluginContext()));
     expect(error).toMatchObject({ code: "ENOENT" });
   });
 });

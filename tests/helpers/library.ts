@@ -59,6 +59,19 @@ export async function makeCbz(path: string, options: CbzOptions = {}): Promise<s
   return path;
 }
 
+/**
+ * A temp folder of `books` small CBZ books of `pages` pages each, spread over `series` series:
+ * book n is "Series {n % series}/Issue {n}.cbz", made with the seed `seed + n` (so folders of
+ * different seeds hold different books).
+ */
+export async function comicsFolder(books: number, options: { pages: number; seed: number; series: number }): Promise<string> {
+  const root = tempFolder();
+  for (let index = 1; index <= books; index++) {
+    await makeCbz(join(root, `Series ${index % options.series}`, `Issue ${index}.cbz`), { seed: options.seed + index, pages: options.pages });
+  }
+  return root;
+}
+
 export function comicInfo(fields: Record<string, string | number>): string {
   const body = Object.entries(fields)
     .map(([name, value]) => `  <${name}>${String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;")}</${name}>`)

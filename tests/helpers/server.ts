@@ -54,6 +54,11 @@ export function jsonRequester(baseUrl: string): TestServer["json"] {
 /** What the request helpers need of a server: its JSON requests (a TestServer, or a process's). */
 export type JsonClient = Pick<TestServer, "json">;
 
+/** The JsonClient of a server at `baseUrl` (a server process's, for the request helpers). */
+export function jsonClient(baseUrl: string): JsonClient {
+  return { json: jsonRequester(baseUrl) };
+}
+
 /** Fast password hashing for tests that are not about hashing cost. */
 export const TEST_AUTH = { argon2_memory_cost: 1024, argon2_time_cost: 1, argon2_parallelism: 1 };
 

@@ -9,7 +9,7 @@ import { zipSync } from "fflate";
 import { adminSession, bearer } from "../helpers/auth";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { booksOf, createLibrary, scan, tempFolder } from "../helpers/library";
-import { jsonRequester } from "../helpers/server";
+import { jsonClient } from "../helpers/server";
 
 const started: Instances[] = [];
 afterAll(async () => {
@@ -29,7 +29,7 @@ async function serverWithBigBook(application: Record<string, unknown> = {}) {
   await Bun.write(file, zipSync(entries, { level: 0 }));
 
   const { url, child } = await instances.start();
-  const server = { json: jsonRequester(url) };
+  const server = jsonClient(url);
   const auth = bearer((await adminSession(server)).token);
   const library = await createLibrary(server, auth, { name: "big", path: root });
   expect((await scan(server, auth, library.id)).status).toBe("completed");

@@ -11,22 +11,11 @@ import { join } from "node:path";
 import { adminSession, bearer, login } from "../helpers/auth";
 import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
-import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
-import { jsonRequester, type JsonClient } from "../helpers/server";
+import { comicsFolder, createLibrary, scan, tempFolder } from "../helpers/library";
+import { jsonClient } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import type { ServerProcess } from "../../scripts/server-process";
 import { queryDatabase } from "../helpers/sql";
-
-async function comicsFolder(books: number, seed: number): Promise<string> {
-  const root = tempFolder();
-  for (let index = 1; index <= books; index++) {
-    await makeCbz(join(root, `Series ${index % 10}`, `Issue ${index}.cbz`), { seed: seed + index, pages: 2 });
-  }
-  return root;
-}
-
-/** The JSON client of a process's HTTP server. */
-const clientOf = (server: ServerProcess): JsonClient => ({ json: jsonRequester(server.url) });
 
 /** The scans of these tests are long on a busy machine. */
 const SCAN_TIMEOUT_MS = 120_000;
@@ -41,7 +30,7 @@ function processesWithComics(kind: DatabaseKind, books: number, seed: number, th
       scanner: { concurrency: 1, job_lease_seconds: 1.5, retry_backoff_seconds: 1 },
       files: { thumbnail_concurrency: thumbnailConcurrency },
     });
-    setup.libraryRoot = await comicsFolder(books, seed);
+    setup.libraryRoot = await comicsFolder(books, { pages: 2, seed, series: 10 });
   }, 120_000);
   afterAll(async () => setup.instances?.stop());
   return {
@@ -61,7 +50,7 @@ for (const kind of DATABASE_KINDS) {
       web = await setup.instances.start("--role", "web");
       worker = await setup.instances.start("--role", "worker");
       expect(worker.url).toBe("");
-      const client = clientOf(web);
+      const client = jsonClient(web.url);
       const admin = bearer((await adminSession(client)).token);
       const library = await createLibrary(client, admin, { name: "thumbs", path: setup.libraryRoot });
 
@@ -99,7 +88,7 @@ for (const kind of DATABASE_KINDS) {
     test("duplicate detection asked through the web process runs once, in a process with jobs", async () => {
       // PostgreSQL: two workers poll the queue, one runs it. SQLite: one process runs jobs.
       const workers = kind === "postgres" ? [worker, await setup.instances.start("--role", "worker")] : [worker];
-      const client = clientOf(web);
+      const client = jsonClient(web.url);
       const admin = bearer((await login(client, "admin")).token);
       const other = tempFolder();
       mkdirSync(join(other, "Copies"), { recursive: true });
@@ -129,7 +118,7 @@ for (const kind of DATABASE_KINDS) {
     test("SIGKILL mid-thumbnails: the jobs it held are made by the next process with jobs", async () => {
       const web = await setup.instances.start("--role", "web");
       const doomed = await setup.instances.start("--role", "worker");
-      const client = clientOf(web);
+      const client = jsonClient(web.url);
       const admin = bearer((await adminSession(client)).token);
       const library = await createLibrary(client, admin, { name: "killed", path: setup.libraryRoot });
       expect((await scan(client, admin, library.id, undefined, SCAN_TIMEOUT_MS)).status).toBe("completed");

@@ -7,24 +7,15 @@
  * the lease itself is renewed only every third of its length.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
-import { createLibrary, makeCbz, tempFolder } from "../helpers/library";
-import { jsonRequester } from "../helpers/server";
+import { comicsFolder, createLibrary } from "../helpers/library";
+import { jsonClient } from "../helpers/server";
 import { processClient, waitFor } from "../helpers/server-processes";
 import { queryDatabase } from "../helpers/sql";
 
 const BOOKS = 300;
-
-async function comicsFolder(books: number, pages: number, seed: number): Promise<string> {
-  const root = tempFolder();
-  for (let index = 1; index <= books; index++) {
-    await makeCbz(join(root, `Series ${index % 20}`, `Issue ${index}.cbz`), { seed: index + seed, pages });
-  }
-  return root;
-}
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance dies is taken over [postgres]", () => {
   let instances: Instances;
@@ -33,7 +24,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance die
 
   beforeAll(async () => {
     instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 1.5 } });
-    libraryRoot = await comicsFolder(BOOKS, 3, 50_000);
+    libraryRoot = await comicsFolder(BOOKS, { pages: 3, seed: 50_000, series: 20 });
   }, 120_000);
   afterAll(async () => instances?.stop());
 
@@ -103,14 +94,14 @@ for (const kind of DATABASE_KINDS) {
       // The default lease (30 s): a renewal every third of it alone would see the cancellation after 10 s.
       instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1 } });
       // Many small books: SQLite catalogues 300 in a second, this scan must outlast a heartbeat.
-      libraryRoot = await comicsFolder(CANCELLED_BOOKS, 1, 60_000);
+      libraryRoot = await comicsFolder(CANCELLED_BOOKS, { pages: 1, seed: 60_000, series: 20 });
     }, 120_000);
     afterAll(async () => instances?.stop());
 
     test("the worker running it stops it within seconds, without renewing its lease every second, and records where it stopped", async () => {
       const web = await instances.start("--role", "web");
       const worker = await instances.start("--role", "worker");
-      const client = { json: jsonRequester(web.url) };
+      const client = jsonClient(web.url);
       const admin = bearer((await adminSession(client)).token);
       const library = await createLibrary(client, admin, { name: "cancelled", path: libraryRoot });
       const requested = await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, admin);
