@@ -95,7 +95,14 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   let port = 0;
   if (role !== "worker") {
     try {
-      app.listen({ hostname: config.application.host, port: options.port ?? config.application.port, reusePort: options.reusePort ?? false });
+      app.listen({
+        hostname: config.application.host,
+        port: options.port ?? config.application.port,
+        reusePort: options.reusePort ?? false,
+        // Elysia asks Bun for its development mode unless NODE_ENV is "production", which nobody
+        // sets for the binary: Bun's development error pages and hot reloading have no place here.
+        development: false,
+      });
       if (!app.server) throw new Error("the HTTP server did not start");
     } catch (error) {
       // A port in use: nothing but the database has started, and its connections (PostgreSQL's
