@@ -13,6 +13,14 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** How long the process has run, in the unit a person reads ("12 min", "5.3 h", "3 days"). */
+function uptime(seconds: number): string {
+  if (seconds < 60) return "less than a minute";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 2 * 86_400) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${Math.floor(seconds / 86_400)} days`;
+}
+
 export function adminOverviewPages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-admin-overview" })
     .use(guard)
@@ -30,7 +38,7 @@ export function adminOverviewPages(services: Services, guard: WebPageGuard) {
           databaseType: services.config.database.type,
           inventory: snapshot.inventory,
           scans: snapshot.scans,
-          process: { ...snapshot.process, rss: megabytes(snapshot.process.rssBytes), uptimeHours: (snapshot.process.uptimeSeconds / 3600).toFixed(1) },
+          process: { ...snapshot.process, rss: megabytes(snapshot.process.rssBytes), uptime: uptime(snapshot.process.uptimeSeconds) },
           totalFileSize: megabytes(snapshot.inventory.totalFileBytes),
           http: { requests, errors, meanMs: latency.count > 0 ? ((latency.seconds / latency.count) * 1000).toFixed(1) : "0" },
         });
