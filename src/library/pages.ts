@@ -103,7 +103,9 @@ export class PageService {
     } catch (error) {
       throw readFailure(error);
     }
-    // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
+    // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first (a tag
+    // located anew after its file changed replaces its own entry, not the oldest).
+    this.locations.delete(page.tag);
     if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
     this.locations.set(page.tag, { location, file: { size: file.info.size, mtimeMs: file.info.mtimeMs } });
     return location;
