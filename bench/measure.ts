@@ -70,20 +70,27 @@ export function cpuSecondsOf(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     let stat: string;
-    let children: string;
+    let children: number[];
     try {
       stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // The live children of its main thread (nginx's workers): enough for the servers measured here.
-      children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+      children = childrenOf(pid);
     } catch {
       continue; // gone meanwhile
     }
     // Fields after the command (which may hold spaces) in parentheses: utime is the 14th, stime the 15th.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     ticks += Number(fields[11]) + Number(fields[12]);
-    if (children) ticks += cpuSecondsOf(children.split(" ").map(Number)) * ticksPerSecond;
+    if (children.length > 0) ticks += cpuSecondsOf(children) * ticksPerSecond;
   }
   return ticks / ticksPerSecond;
+}
+
+/**
+ * The live children of a process's main thread (nginx's workers, Longbox's web process): enough
+ * for the servers measured here. Throws when the process is gone.
+ */
+export function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean).map(Number);
 }
 
 /** `wrk`, and the CPU time the server's processes (`pids`) spent per request during the run. */

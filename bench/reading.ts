@@ -34,7 +34,7 @@ import sharp from "sharp";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
 import { interleaved, markdownTable, median, ratio, wrk, wrkWithCpu, type WrkResult } from "./measure";
 import { noisyPage, startBunFloor, startNginx } from "./reference-pages";
-import { api, startBenchServer, type BenchServer } from "./server";
+import { api, scanToCompletion, startBenchServer, type BenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
 
 const { values } = parseArgs({
@@ -100,14 +100,6 @@ async function storedCbr(path: string, pages: number, pageKb: number): Promise<v
   writeFileSync(path, Buffer.concat(parts));
 }
 
-async function waitForScan(server: BenchServer, libraryId: string): Promise<void> {
-  const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);
-  for (let status = started; status.status !== "completed"; await Bun.sleep(50)) {
-    status = await api(server, "GET", `/api/v1/libraries/${libraryId}/scan-status`);
-    if (status.status === "failed") throw new Error(status.failureReason);
-  }
-}
-
 /** Until the background thumbnail queue has made (or failed) one thumbnail per book. */
 async function waitForThumbnails(server: BenchServer, books: number): Promise<void> {
   for (;;) {
@@ -166,7 +158,7 @@ try {
   const floor = await startBunFloor(join(work, "www"));
   try {
     const created = await api(server, "POST", "/api/v1/libraries", { name: "bench", path: library });
-    await waitForScan(server, created.id);
+    await scanToCompletion(server, created.id);
     await waitForThumbnails(server, totalBooks);
 
     // The reader: not an admin, allowed the "Pages" and "Rar" series through a sharing tag.

@@ -60,8 +60,6 @@ function processCpuMs(pid: number, thread?: number): number {
 }
 const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
-/** What else the machine is doing: the 1, 5 and 15 minute load averages. */
-
 /** Runs one scan to its end; returns its duration in ms (from the scan's own timestamps). */
 async function scanToEnd(server: BenchServer, libraryId: string, whileRunning?: () => Promise<void>): Promise<number> {
   const started = await api(server, "POST", `/api/v1/libraries/${libraryId}/scan`);

@@ -6,7 +6,7 @@
  * below 1 MiB and one above it. The floor is the bound under Longbox's page serving, so this
  * names what limits both, and what Longbox adds to it.
  *
- * 1. `strace -c -f` attached to each server during `wrk -t1 -c8`: calls per request of each
+ * 1. `strace -c -f` attached to each server during `wrk -t2 -c8`: calls per request of each
  *    system call that happens at least once per ten requests.
  * 2. `perf record -e cpu-clock` (a software clock: no hardware counters needed) over the same
  *    load without strace: CPU time per request, split into kernel and user space, and the
@@ -22,7 +22,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { zipSync } from "fflate";
 import { buildIsolatedBinary } from "../scripts/isolated-binary";
-import { loadAverage, markdownTable, wrk } from "./measure";
+import { childrenOf, loadAverage, markdownTable, wrk } from "./measure";
 import { noisyPage, startBunFloor, startNginx } from "./reference-pages";
 import { api, scanToCompletion, startBenchServer } from "./server";
 import { ensureDebianTools } from "./tools";
@@ -40,8 +40,6 @@ interface Side {
   headers?: Record<string, string>;
 }
 
-/** The live children of a process (nginx's workers, Longbox's web process). */
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean).map(Number);
 
 /** `strace -c` over every thread of `pids` while wrk loads `url`: calls per request by system call. */
 async function syscallsPerRequest(pids: number[], url: string, headers: Record<string, string> = {}): Promise<{ requests: number; calls: Map<string, number> }> {
@@ -160,7 +158,7 @@ try {
   binary.remove();
 }
 
-console.log(`\nSending a page (${new Date().toISOString()}; load average ${loadAtStart} at the start, ${loadAverage()} at the end; wrk -t1 -c${CONNECTIONS}, ${SECONDS} s a run)\n`);
+console.log(`\nSending a page (${new Date().toISOString()}; load average ${loadAtStart} at the start, ${loadAverage()} at the end; wrk -t2 -c${CONNECTIONS}, ${SECONDS} s a run)\n`);
 console.log(markdownTable(["page", "server", "system calls per request (strace -c -f)"], syscallRows));
 console.log();
 console.log(markdownTable(["page", "server", "CPU per request (perf, cpu-clock)", "kernel / user", "kernel functions, µs per request"], profileRows));
