@@ -28,10 +28,9 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Caller } from "../auth/authenticator";
 import { DomainError } from "../errors";
-import type { Services } from "../services";
 import { assertCsrfProtected, sessionCookieOf } from "./browser-session";
 import { clientIp } from "./client-address";
-import { credentialOption } from "./credentials-before-body";
+import { credentialOption, type CredentialServices } from "./credentials-before-body";
 import { API_SECURITY } from "./openapi";
 
 export type AccessLevel = "user" | "admin";
@@ -41,7 +40,6 @@ export interface AuthPluginOptions {
   basicChallenge?: boolean;
 }
 
-type AuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 
 export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
 
@@ -51,7 +49,7 @@ export const BASIC_CHALLENGE = 'Basic realm="Longbox"';
  * its CSRF token (Komga, KOReader sync) must not be reachable with it.
  */
 export function authenticateRequest(
-  services: AuthServices,
+  services: CredentialServices,
   request: Request,
   server: Server<unknown> | null,
   options: { browserSession?: boolean } = {},
@@ -91,11 +89,11 @@ export const accessDetail = (level: AccessLevel) => ACCESS.detail(level);
  * The caller of a request to a route of `level`, reusing the check made before its body was read
  * (one authentication per request); throws 401/403/429 when refused.
  */
-export function callerWithAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
+export function callerWithAccess(services: CredentialServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   return ACCESS.verdict(services, request, server, level);
 }
 
-async function checkAccess(services: AuthServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
+async function checkAccess(services: CredentialServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   const caller = await authenticateRequest(services, request, server);
   if (!caller) throw new DomainError("Unauthorized", "authentication required");
   if (level === "admin" && caller.user.role !== "admin") throw new AdminOnly();
@@ -109,7 +107,7 @@ export class AdminOnly extends DomainError {
   }
 }
 
-export function authPlugin(services: AuthServices, options: AuthPluginOptions = {}) {
+export function authPlugin(services: CredentialServices, options: AuthPluginOptions = {}) {
   const basicChallenge = options.basicChallenge ?? false;
   return new Elysia({ name: "auth-plugin", seed: { basicChallenge } }).macro({
     auth: (level: AccessLevel) => ({

@@ -8,7 +8,8 @@
  * again; a lease that runs out meanwhile lets another process take the row over. `lost` may be
  * told more than once (a renewal and a read that both find the row gone).
  */
-type StillHeld = (ids: readonly string[]) => Promise<Set<string>>;
+/** Renews (a write) or reads (no write) the leases of these rows; resolves with the ids still held. */
+type HeldCheck = (ids: readonly string[]) => Promise<Set<string>>;
 
 export class LeaseHeartbeat {
   /** The rows held, and what to do when one is lost. */
@@ -17,10 +18,10 @@ export class LeaseHeartbeat {
 
   constructor(
     /** Renews the leases of these rows; resolves with the ids still held. */
-    private readonly renew: StillHeld,
+    private readonly renew: HeldCheck,
     private readonly intervalMs: number,
     /** Reads which of these rows are still held, every `everyMs` (when that is more often than renewals). */
-    private readonly watch?: { stillHeld: StillHeld; everyMs: number },
+    private readonly watch?: { stillHeld: HeldCheck; everyMs: number },
   ) {}
 
   get size(): number {
@@ -43,7 +44,7 @@ export class LeaseHeartbeat {
     this.timers = [];
   }
 
-  private async beat(check: StillHeld): Promise<void> {
+  private async beat(check: HeldCheck): Promise<void> {
     const ids = [...this.held.keys()];
     let still: Set<string>;
     try {

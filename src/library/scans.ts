@@ -195,8 +195,8 @@ export class ScanService implements LibraryObserver {
       this.running.controller.abort();
       return this.toDto(active);
     }
-    // Run by another process: marking the row cancelled tells its runner, which stops the scan
-    // at its next poll and announces the end itself.
+    // Run by another process: marking the row cancelled tells its runner, whose lease heartbeat
+    // reads it within about a second; it stops the scan and announces the end itself.
     const cancelledElsewhere = await this.repositories.scans.transition(active.id, "running", { status: "cancelled", completedAt: new Date() });
     return this.toDto(cancelledElsewhere ?? active);
   }

@@ -30,14 +30,13 @@ import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
 import { publicOrigin } from "../client-address";
 import { cookieOf, setCookie, type CookieScope } from "../cookies";
-import { credentialOption } from "../credentials-before-body";
+import { credentialOption, type CredentialServices } from "../credentials-before-body";
 import { API_SECURITY } from "../openapi";
 
 export const SESSION_COOKIE = "KOMGA-SESSION";
 export const REMEMBER_ME_COOKIE = "komga-remember-me";
 const KOMGA_CHALLENGE = 'Basic realm="Realm"';
 
-type KomgaAuthServices = Pick<Services, "authenticator" | "cookieSessions" | "config">;
 
 /** Where Komga clients find the API: the public path of the prefix, and whether it is https. */
 export function komgaCookieScope(services: Pick<Services, "config">, request: Request): CookieScope {
@@ -72,7 +71,7 @@ function clientKey(request: Request, purpose: string): string {
 
 /** Resolves the caller from credentials or a session; null when the request carries neither. */
 async function resolveCaller(
-  services: KomgaAuthServices,
+  services: CredentialServices,
   request: Request,
   server: Server<unknown> | null,
   answer: SessionAnswer,
@@ -144,7 +143,7 @@ const KOMGA_CREDENTIALS = credentialOption({
 const komgaCallers = new WeakMap<Request, KomgaCaller>();
 
 /** The `komga` route option: any signed-in account, by Komga's rules (see the top of this file). */
-export function komgaAuth(services: KomgaAuthServices) {
+export function komgaAuth(services: CredentialServices) {
   return new Elysia({ name: "komga-auth" }).macro({
     komga: (_enabled: true) => ({
       detail: { security: API_SECURITY, ...KOMGA_CREDENTIALS.detail(true) },
