@@ -42,7 +42,6 @@ forEachDatabase("web assets", (server) => {
       expect(Bun.gunzipSync(gzip)).toEqual(body);
       // The gzip of those bytes at level 9, as it has always been sent.
       expect(gzip).toEqual(Bun.gzipSync(body, { level: 9 }));
-      expect(gzip.length).toBeLessThan(body.length + 32);
 
       const revalidated = await get(path, { "accept-encoding": "gzip", "if-none-match": etag! });
       expect(revalidated.status).toBe(304);
