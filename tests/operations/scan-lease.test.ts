@@ -110,15 +110,21 @@ for (const kind of DATABASE_KINDS) {
       await waitFor(async () => (await catalogued()) >= 5, "the scan to catalogue some books", 60_000);
 
       // The lease (30 s) is renewed every 10 s, not at every look for a cancellation: over 2.4 s
-      // it moves once at most (a renewal a second would move it at each of these reads).
-      const leaseExpiries = new Set<string>();
+      // it moves once at most, and then by about 10 s (a renewal every second or two would move
+      // it at each read, by that much); and it is renewed at all (always 20 s or more ahead).
+      const leaseExpiries = new Set<number>();
       for (let read = 0; read < 3; read++) {
         if (read > 0) await Bun.sleep(1200);
+        const readAt = Date.now();
         const [lease] = await queryDatabase(instances.database.target, `SELECT status, lease_expires_at FROM scans WHERE id = '${requested.body.scanId}'`);
         expect(lease).toMatchObject({ status: "running" });
-        leaseExpiries.add(String(lease!.lease_expires_at));
+        const expiresAt = new Date(lease!.lease_expires_at as string | number | Date).getTime();
+        expect(expiresAt - readAt).toBeGreaterThan(15_000);
+        leaseExpiries.add(expiresAt);
       }
       expect(leaseExpiries.size).toBeLessThanOrEqual(2);
+      const [first, second] = [...leaseExpiries].sort((a, b) => a - b);
+      if (second !== undefined) expect(second - first!).toBeGreaterThan(8000);
 
       const cancelled = await client.json("POST", `/api/v1/libraries/${library.id}/scan/cancel`, undefined, admin);
       expect(cancelled.status).toBe(202);
