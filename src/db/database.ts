@@ -14,6 +14,7 @@ import postgres from "postgres";
 import type { Config } from "../config/schema";
 import { unavailability } from "./availability";
 import { applyMigrations } from "./migrate";
+import { openListener, type PostgresListener } from "./pg-listener";
 import * as pgSchema from "./schema/pg";
 import * as sqliteSchema from "./schema/sqlite";
 
@@ -171,21 +172,35 @@ function openSqlite(file: string): Database {
   };
 }
 
+/** Seconds before the driver's next connection attempt after `failures` failed ones. */
+function reconnectDelaySeconds(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 1);
+}
+
 function openPostgres(config: Config): Database {
   const settings = config.database.postgres;
   // A server that is down must be noticed in seconds (requests answer 503 with Retry-After),
   // not after the driver's default 30 s; connections reopen by themselves when it returns.
-  const options = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 3 };
-  const client = settings.url
-    ? postgres(settings.url, options)
-    : postgres({
-        ...options,
-        host: settings.host,
-        port: settings.port,
-        database: settings.database,
-        username: settings.username,
-        password: settings.password || undefined,
-      });
+  // The driver waits before each new connection attempt, growing 3x per failure up to 20 s by
+  // default: after an outage of a few seconds, queries (and the LISTEN connection that relays
+  // events) then stayed away for up to 20 s more, and a query that waited through the outage
+  // looked to the scanner's retries like one slow success. Capped at a second.
+  const options: postgres.Options<{}> = { max: settings.max_connections, onnotice: () => undefined, connect_timeout: 3, backoff: reconnectDelaySeconds };
+  const connect = (extra: postgres.Options<{}> = {}) =>
+    settings.url
+      ? postgres(settings.url, { ...options, ...extra })
+      : postgres({
+          ...options,
+          ...extra,
+          host: settings.host,
+          port: settings.port,
+          database: settings.database,
+          username: settings.username,
+          password: settings.password || undefined,
+        });
+  const client = connect();
+  // Opened on the first LISTEN (a process that relays no events needs no extra connection).
+  let listener: PostgresListener | undefined;
   const root = drizzlePostgres(client);
   const scope = new AsyncLocalStorage<Db>();
   const ledger = transactionLedger();
@@ -212,11 +227,14 @@ function openPostgres(config: Config): Database {
       const [row] = await root.execute<{ read_only: string }>(sql`select current_setting('transaction_read_only') as read_only`);
       if (row?.read_only === "on") throw Object.assign(new Error("the PostgreSQL server only accepts reads"), { code: "25006" });
     },
-    close: async () => client.end({ timeout: 5 }),
+    close: async () => {
+      await listener?.close();
+      await client.end({ timeout: 5 });
+    },
     notifications: {
       listen: async (channel, receive) => {
-        // postgres.js keeps one extra connection for LISTEN and re-listens after a reconnect.
-        await client.listen(channel, receive);
+        listener ??= openListener(connect);
+        await listener.listen(channel, receive);
       },
       notify: async (channel, payload) => {
         await client.notify(channel, payload);
