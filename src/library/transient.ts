@@ -56,7 +56,10 @@ export class TransientFailure extends Error {
 
 /**
  * Runs `work`, retrying transient failures with pauses that double from half a second (up to
- * `maxPauseMs`) while their sum stays within `budgetMs`; anything else is thrown at once.
+ * `maxPauseMs`) for `budgetMs` from the first failure; anything else is thrown at once.
+ * The budget is wall-clock time, attempts included: an attempt can itself take seconds (a
+ * connection attempt to a database that is away), and counting only the pauses let a scan
+ * outlive an outage much longer than its budget.
  * `onRetry` hears each pause, for the log.
  */
 export async function retryTransient<T>(
@@ -66,18 +69,18 @@ export async function retryTransient<T>(
   budgetMs: number,
   maxPauseMs = Infinity,
 ): Promise<T> {
-  let waited = 0;
+  let deadline: number | undefined;
   for (let attempt = 1, pause = 500; ; attempt++, pause = Math.min(pause * 2, maxPauseMs)) {
     try {
       return await work();
     } catch (error) {
       const cause = transientCause(error);
       if (!cause || signal.aborted) throw error;
-      const wait = Math.min(pause, budgetMs - waited);
+      deadline ??= performance.now() + budgetMs;
+      const wait = Math.min(pause, deadline - performance.now());
       if (wait <= 0) throw new TransientFailure(cause, { cause: error });
       onRetry(cause, attempt);
       await sleep(wait, signal);
-      waited += wait;
     }
   }
 }
