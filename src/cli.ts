@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from "./config/load";
 import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
-import { joinSupervisor, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
+import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
 import { loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";
@@ -130,6 +130,7 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, got "${values.role}"`);
   const loaded = loadConfig({ path: values.config, createIfMissing: true });
   const supervisedAs = process.env[SUPERVISED_ENV];
+  const processGroup = process.env[PROCESS_GROUP_ENV] ?? crypto.randomUUID();
   const workers = requestedWorkers ?? (loaded.config.application.workers || availableParallelism());
   // Only the process the user started supervises; a worker-only process serves no port.
   const supervises = supervisedAs === undefined && role !== "worker" && workers > 1;
@@ -141,20 +142,18 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   let server;
   try {
     const log = supervisedAs === undefined ? undefined : loggerFor(loaded).child({ worker: Number(supervisedAs) });
-    server = await startServer(loaded, { port, role, log, reusePort: supervises || supervisedAs !== undefined });
+    server = await startServer(loaded, { port, role, log, reusePort: supervises || supervisedAs !== undefined, processGroup });
   } catch (error) {
     // A failed start exits (non-zero, with the reason) instead of lingering with signals caught.
     process.off("SIGTERM", signal);
     process.off("SIGINT", signal);
     throw error;
   }
-  // On PostgreSQL the database relays events between all processes; else IPC does.
-  const channels = server.services.database.notifications ? undefined : server.services;
   let webWorkers: WebWorkers | undefined;
   if (supervises) {
-    webWorkers = startWebWorkers(workers, { port: server.port, configPath: resolve(loaded.path), channels, log: server.services.log });
+    webWorkers = startWebWorkers(workers, { port: server.port, configPath: resolve(loaded.path), channels: server.services, processGroup, log: server.services.log });
   }
-  const leaveSupervisor = supervisedAs === undefined ? undefined : joinSupervisor(channels, signal);
+  const leaveSupervisor = supervisedAs === undefined ? undefined : joinSupervisor(server.services, signal);
   await signalled;
   // A second signal while stopping ends the process at once.
   const force = () => process.exit(EXIT_FAILURE);

@@ -36,6 +36,12 @@ export interface StartOptions {
   role?: ServerRole;
   /** Shares the port with other processes (SO_REUSEPORT): `--workers`. */
   reusePort?: boolean;
+  /**
+   * The processes of one `serve` (its supervisor and web processes) share this id: they relay
+   * events to each other over IPC, so the database relay skips messages from its own group.
+   * Unset: a group of one.
+   */
+  processGroup?: string;
 }
 
 export function loggerFor(loaded: LoadedConfig): Logger {
@@ -86,7 +92,9 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   if (notifications) {
     // Scan progress and reading changes reach event streams held by the other instances, job
     // outcomes the requests waiting for them.
-    await relayEventsThroughDatabase(services, notifications, (error) => log.warn("an event could not be sent to the other instances", { error }));
+    await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
+      log.warn("an event could not be sent to the other instances", { error }),
+    );
   }
   const role = options.role ?? "all";
   const runsJobs = role !== "web";

@@ -2,8 +2,8 @@
  * Events between the processes of one server (`longbox serve --workers N`): each process's
  * locally produced scan, reading and job events go out through `send`; events from the others come
  * in through the returned function and reach only local subscribers (so nothing loops back).
- * Two transports: IPC between the supervisor and its web processes (SQLite), and the database
- * itself on PostgreSQL, which reaches every process of every instance.
+ * Two transports: IPC between the supervisor and its web processes, and on PostgreSQL the
+ * database, which reaches the other instances.
  */
 import type { Notifications } from "../db";
 import type { JobEvent, JobEvents } from "./job-events";
@@ -35,21 +35,25 @@ export function relayEvents<T>(channels: EventChannels<T>, send: (message: Relay
 const CHANNEL = "longbox_events";
 
 /**
- * Relays events through the database (PostgreSQL LISTEN/NOTIFY) to every other process
- * connected to it: the instances on other machines and the processes of `serve --workers`.
- * Each process drops its own messages, which come back to it too.
+ * Relays events through the database (PostgreSQL LISTEN/NOTIFY) to the other instances
+ * connected to it. Messages from this process's own `group` are dropped (they come back to
+ * the sender too): the processes of one `serve --workers` relay to each other over IPC, which
+ * does not depend on the database. NOTIFY reaches only the connections listening when it is
+ * sent, so an event sent while another instance's LISTEN connection is away (an outage, a
+ * restart of the database: it reconnects within a second of the database's return) is lost to
+ * that instance's streams; its clients read the state again (scan status, progress).
  */
 export async function relayEventsThroughDatabase<T>(
   channels: EventChannels<T>,
   notifications: Notifications,
+  group: string,
   onError: (error: Error) => void,
 ): Promise<void> {
-  const self = crypto.randomUUID();
   const deliver = relayEvents(channels, (message) => {
-    notifications.notify(CHANNEL, JSON.stringify({ from: self, message })).catch(onError);
+    notifications.notify(CHANNEL, JSON.stringify({ from: group, message })).catch(onError);
   });
   await notifications.listen(CHANNEL, (payload) => {
     const { from, message } = JSON.parse(payload) as { from: string; message: RelayMessage<T> };
-    if (from !== self) deliver(message);
+    if (from !== group) deliver(message);
   });
 }

@@ -2,9 +2,9 @@
  * `longbox serve --workers N`: one machine's cores serving one port. The process the user
  * started serves HTTP and runs every background job; it starts N-1 more processes with role
  * `web` on the same port (SO_REUSEPORT: the kernel spreads new connections over them) and
- * relays scan and reading events between all of them (over IPC; on PostgreSQL the database
- * relays them, see ../events/process-relay.ts), so an event stream connected
- * to any process sees every scan. A web process that dies is replaced; web processes stop
+ * relays scan, reading and job events between all of them over IPC (also on PostgreSQL, whose
+ * relay then serves only the other instances: see ../events/process-relay.ts), so an event
+ * stream connected to any process sees every scan, even while the database is away. A web process that dies is replaced; web processes stop
  * with the supervisor, and stop by themselves if it is killed outright.
  */
 import { relayEvents, type EventChannels, type RelayMessage } from "../events/process-relay";
@@ -12,6 +12,8 @@ import type { Logger } from "../logging/logger";
 
 /** Set in a supervised web process's environment (its number, for the logs). */
 export const SUPERVISED_ENV = "LONGBOX_WEB_WORKER";
+/** The supervisor's process group (StartOptions.processGroup), handed to its web processes. */
+export const PROCESS_GROUP_ENV = "LONGBOX_PROCESS_GROUP";
 
 const RESPAWN_DELAY_MS = 1000;
 
@@ -21,8 +23,8 @@ export interface WebWorkers {
 
 export function startWebWorkers<T>(
   count: number,
-  /** `channels`: relay events over IPC (not needed when the database relays them: PostgreSQL). */
-  options: { port: number; configPath: string; channels?: EventChannels<T>; log: Logger },
+  /** `channels`: the events relayed over IPC. */
+  options: { port: number; configPath: string; channels: EventChannels<T>; processGroup: string; log: Logger },
 ): WebWorkers {
   const children = new Set<Bun.Subprocess>();
   let stopping = false;
@@ -36,12 +38,12 @@ export function startWebWorkers<T>(
       }
     }
   };
-  const deliver = options.channels ? relayEvents(options.channels, (message) => broadcast(message)) : () => undefined;
+  const deliver = relayEvents(options.channels, (message) => broadcast(message));
   const spawn = (index: number) => {
     const child = Bun.spawn(
       [...ownCommand(), "serve", "--role", "web", "--workers", "1", "--port", String(options.port), "--config", options.configPath],
       {
-        env: { ...process.env, [SUPERVISED_ENV]: String(index) },
+        env: { ...process.env, [SUPERVISED_ENV]: String(index), [PROCESS_GROUP_ENV]: options.processGroup },
         stdio: ["ignore", "inherit", "inherit"],
         ipc(message: RelayMessage<T>, from) {
           deliver(message);
@@ -72,8 +74,8 @@ export function startWebWorkers<T>(
  * In a supervised web process: events to and from the supervisor, and an end when it is gone.
  * Returns the function that leaves (the IPC channel would otherwise keep the process alive).
  */
-export function joinSupervisor<T>(channels: EventChannels<T> | undefined, stop: () => void): () => void {
-  const deliver = channels ? relayEvents(channels, (message) => process.send?.(message)) : () => undefined;
+export function joinSupervisor<T>(channels: EventChannels<T>, stop: () => void): () => void {
+  const deliver = relayEvents(channels, (message) => process.send?.(message));
   const receive = (message: unknown) => deliver(message as RelayMessage<T>);
   process.on("message", receive);
   // A supervisor killed outright (SIGKILL) cannot stop us: a web process left alone would keep

@@ -39,7 +39,7 @@ export async function instancesOnOneDatabase(kind: DatabaseKind, settings: Recor
 }
 
 /** Writes `<dir>/config.yaml` for a `serve` process on `database` (one process, a free port) with `settings` merged in; returns its path. */
-export function writeInstanceConfig(dir: string, database: TestDatabase, settings: Record<string, unknown> = {}): string {
+export function writeInstanceConfig(dir: string, database: Pick<TestDatabase, "config">, settings: Record<string, unknown> = {}): string {
   const configPath = join(dir, "config.yaml");
   const base = {
     application: { host: "127.0.0.1", port: 0, workers: 1, data_dir: join(dir, "data") },

@@ -51,3 +51,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
     await Bun.sleep(50);
   }
 }
+
+/** The processes holding TCP sockets of `port` in `state` (listening or established), by pid. */
+export function socketOwners(port: number, state: "listening" | "established"): number[] {
+  const result = Bun.spawnSync(["ss", "-tnpH", "state", state, `( sport = :${port} )`]);
+  return [...result.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+}

@@ -14,16 +14,10 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
-import { processClient, scanStreamTranscript, waitFor, type ProcessCall } from "../helpers/server-processes";
+import { processClient, scanStreamTranscript, socketOwners, waitFor, type ProcessCall } from "../helpers/server-processes";
 
 const BOOKS = 60;
 const STREAMS = 12;
-
-/** The processes holding TCP sockets of `port` in `state` (listening or established), by pid. */
-function socketOwners(port: number, state: "listening" | "established"): number[] {
-  const result = Bun.spawnSync(["ss", "-tnpH", "state", state, `( sport = :${port} )`]);
-  return [...result.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
-}
 
 describe("serve --workers 2 [sqlite]", () => {
   let database: TestDatabase;
