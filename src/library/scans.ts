@@ -222,7 +222,10 @@ export class ScanService implements LibraryObserver {
       .catch((error) => {
         // The database went away between scans (looking up the next one, starting it): a
         // queued scan must still run once it is back, without waiting for a new request.
-        this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
+        // An outage is a warning with its cause (every second while it lasts), not a stack.
+        const cause = transientCause(error);
+        if (cause) this.log.warn("the scan worker could not look for scans; it looks again in a few seconds", { cause });
+        else this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
         setTimeout(() => this.pump(), WORKER_RETRY_MS).unref();
       })
       .finally(() => {
