@@ -310,6 +310,7 @@ export class ScanService implements LibraryObserver {
     // sees the scan end and then waits for its thumbnails finds them queued, not paused.
     this.thumbnails.resume();
     try {
+      await this.thumbnails.queueAsked();
       // A progress write still on its way must not land after (and undo) the final counters.
       await persisting;
       if (!(await this.finish(scan, counters, outcome, leaseLost, log))) {

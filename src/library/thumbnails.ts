@@ -107,18 +107,26 @@ export class ThumbnailQueue {
       .finally(() => (this.retryingNow = undefined));
   }
 
-  /** Resolves once the books asked for are queued and this process has no thumbnail left to make now (tests, shutdown). */
-  async idle(): Promise<void> {
+  /**
+   * Writes the books asked for so far to the job queue now (or, the database being away, keeps
+   * them for the next attempt). A scan does so before it records its end: a process killed after
+   * that must not take the last books' thumbnails with it.
+   */
+  async queueAsked(): Promise<void> {
     this.writeGathered();
     while (this.writing) await this.writing;
+  }
+
+  /** Resolves once the books asked for are queued and this process has no thumbnail left to make now (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.queueAsked();
     await this.retryingNow;
     await this.jobs.idle();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.writeGathered();
-    while (this.writing) await this.writing;
+    await this.queueAsked();
     await this.jobs.stop();
   }
 

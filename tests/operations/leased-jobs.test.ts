@@ -3,7 +3,8 @@
  * both databases, between real `longbox serve` processes: a scan requested through a web-role
  * process has its thumbnails made by a worker-role process (files.thumbnail_concurrency at a
  * time); duplicate detection asked through the web process runs once, in a process with jobs;
- * a worker killed (SIGKILL) while making thumbnails leaves the jobs it held to the next one.
+ * a worker killed (SIGKILL) while making thumbnails leaves the jobs it held to the next one, and
+ * one killed as its scan ends has queued every thumbnail the scan asked for.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
@@ -109,6 +110,34 @@ for (const kind of DATABASE_KINDS) {
       expect(body.hashGroups).toBe(found.groups.filter((group: any) => group.kind === "hash").length);
       expect((await client.json("GET", "/api/v1/duplicates/scan", undefined, admin)).body).toMatchObject({ status: "completed", hashGroups: body.hashGroups });
     }, 120_000);
+  });
+
+  describe(`a worker killed as its scan ends [${kind}]`, () => {
+    const BOOKS = 150;
+    const { setup, count } = processesWithComics(kind, BOOKS, 90_000, 1);
+
+    test("every book's thumbnail is made or queued once the scan is recorded as ended, even if its process dies right then", async () => {
+      const web = await setup.instances.start("--role", "web");
+      const doomed = await setup.instances.start("--role", "worker");
+      const client = jsonClient(web.url);
+      const admin = bearer((await adminSession(client)).token);
+      const library = await createLibrary(client, admin, { name: "ends", path: setup.libraryRoot });
+      expect((await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, admin)).status).toBe(202);
+      // Killed the moment it logs the scan's end (written after the final status): books asked
+      // for in the scan's last moments used to wait a tenth of a second in memory for the queue.
+      for (let waited = 0; !doomed.output().includes("scan completed"); waited++) {
+        expect(waited).toBeLessThan(SCAN_TIMEOUT_MS / 2);
+        await Bun.sleep(2);
+      }
+      doomed.child.kill("SIGKILL");
+      await doomed.child.exited;
+      const forgotten = await count(
+        "SELECT count(*) AS n FROM books b WHERE b.thumbnail_path IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'thumbnail' AND j.key = CAST(b.id AS TEXT))",
+      );
+      expect(forgotten).toBe(0);
+      await setup.instances.start("--role", "worker");
+      await waitFor(async () => (await count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL")) === BOOKS, "every thumbnail", 120_000);
+    }, 300_000);
   });
 
   describe(`a worker killed while making thumbnails [${kind}]`, () => {
