@@ -11,7 +11,8 @@ import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
-import { loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
+import { rejectUnusableDatabase } from "./db";
+import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";
 import { VERSION, versionReport } from "./version";
@@ -93,13 +94,13 @@ async function dispatch(argv: string[]): Promise<number> {
     case "serve":
       return serve(values);
     case "config check": {
-      // loadConfig refuses what `serve` would refuse for a configuration reason.
       const loaded = loadConfig({ path: values.config });
+      // What `serve` would refuse for a configuration reason, with the same message.
+      assertServable(loaded.config);
       return print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
     }
     case "migrate": {
-      const loaded = loadConfig({ path: values.config, createIfMissing: true });
-      const data = await openMigratedDataLayer(loaded, loggerFor(loaded));
+      const { data } = await openConfiguredDatabase(values.config);
       await data.database.close();
       return EXIT_OK;
     }
@@ -165,12 +166,21 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   return EXIT_OK;
 }
 
+/**
+ * The migrated database of the configuration, for `migrate` and `user create`: of the
+ * configuration they check only the database settings (the server's own, such as the secrets
+ * or the bucket, are for assertServable), so a setting that only `serve` uses never stops them.
+ */
+async function openConfiguredDatabase(configPath: string | undefined) {
+  const loaded = loadConfig({ path: configPath, createIfMissing: true });
+  rejectUnusableDatabase(loaded.config);
+  return { loaded, data: await openMigratedDataLayer(loaded, loggerFor(loaded)) };
+}
+
 async function createUser(values: { config?: string; username?: string; email?: string; password?: string; admin?: boolean }) {
   const { username, email, password } = values;
   if (!username || !password) throw new UsageError("user create needs --username and --password");
-  const loaded = loadConfig({ path: values.config, createIfMissing: true });
-  const log = loggerFor(loaded);
-  const data = await openMigratedDataLayer(loaded, log);
+  const { loaded, data } = await openConfiguredDatabase(values.config);
   try {
     const users = new UserService(data.repositories, passwordHasherFor(loaded.config));
     const role = values.admin ? "admin" : "user";

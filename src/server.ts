@@ -3,15 +3,17 @@
  * services -> HTTP. Used by `longbox serve` and by the tests, which start real servers.
  */
 import { mkdirSync } from "node:fs";
-import type { LoadedConfig } from "./config/load";
+import { rejectUnusableSettings, type LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
-import { resolveEncryptionKey, resolveJwtSecret } from "./config/secrets";
-import { openDataLayer } from "./db";
+import type { Config } from "./config/schema";
+import { rejectWeakSecrets, resolveEncryptionKey, resolveJwtSecret } from "./config/secrets";
+import { openDataLayer, rejectUnusableDatabase } from "./db";
 import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
 import { createServices, startBackgroundWork, stopBackgroundWork, type Services } from "./services";
+import { rejectUnusableBucket } from "./storage/from-config";
 
 /** What a process does: serve HTTP, run the background jobs, or both. */
 export type ServerRole = "all" | "web" | "worker";
@@ -70,15 +72,32 @@ export async function openMigratedDataLayer(loaded: LoadedConfig, log: Logger) {
   return data;
 }
 
+/**
+ * Refuses (ConfigError: exit 2) the settings the server cannot start with, whatever the
+ * database or the bucket answer: values the schema of one key cannot judge, secrets too weak
+ * (configured, or kept in the data folder by an earlier start), a database URL that names no
+ * server, files.s3 settings that cannot work. `serve` (startServer) and `config check` run this
+ * one function, so they refuse the same settings with the same message. The other commands
+ * check only what they use (`migrate` and `user create`: the database), so settings of the
+ * server alone never stop them. What needs an answer from outside waits for the start.
+ */
+export function assertServable(config: Config): void {
+  rejectUnusableSettings(config);
+  rejectWeakSecrets(config, dataPaths(config));
+  rejectUnusableDatabase(config);
+  if (config.files.storage === "s3") rejectUnusableBucket(config.files.s3);
+}
+
 export async function startServer(loaded: LoadedConfig, options: StartOptions = {}): Promise<RunningServer> {
   const { config } = loaded;
+  assertServable(config);
   const log = options.log ?? loggerFor(loaded);
   for (const notice of loaded.notices) log.info(notice);
   const paths = dataPaths(config);
   mkdirSync(paths.dataDir, { recursive: true });
-  const { secret, generated } = resolveJwtSecret(config, paths.jwtSecretFile);
+  const { secret, generated } = resolveJwtSecret(config, paths);
   if (generated) log.info("generated a new JWT signing secret", { file: paths.jwtSecretFile });
-  const encryption = resolveEncryptionKey(config, paths.encryptionKeyFile);
+  const encryption = resolveEncryptionKey(config, paths);
   if (encryption.generated) {
     log.info("generated a new key for the secrets stored in the database (set encryption_key to choose it)", { file: paths.encryptionKeyFile });
   }

@@ -150,7 +150,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxRemovalShare: config.scanner.max_removal_percent / 100,
     transientRetryMs: config.scanner.transient_retry_seconds * 1000,
   });
-  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, jobSettings);
+  const scans = new ScanService(repositories, scanner, scanEvents, thumbnails, log, { ...jobSettings, takeoverLimit: config.scanner.scan_takeover_limit });
   const duplicates = new DuplicateService(repositories, access, jobEvents, jobSettings, log);
   const libraries = new LibraryService(repositories, access);
   const schedules = new ScanSchedules(repositories, scans, log);

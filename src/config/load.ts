@@ -69,21 +69,15 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const key = pointerToKey(firstError.path);
     throw new ConfigError(`invalid configuration value for ${key || "(root)"}: ${firstError.message}`);
   }
-  const config = withDefaults as Config;
-  rejectUnusableSettings(config, env);
-  return { config, path, notices };
+  return { config: withDefaults as Config, path, notices };
 }
 
-/** The least length of a configured secret (auth.jwt_secret, encryption_key), in bytes. */
-export const MIN_SECRET_BYTES = 32;
-
 /**
- * What the schema of one key cannot say: values that must parse, keys that need each other,
- * secrets too weak to use. Every command loads the configuration through here, so `config check`
- * refuses whatever `serve` would refuse for a configuration reason, with the same message; only
- * what needs the network or the data folder (the bucket answering, the database) waits for the start.
+ * What the schema of one key cannot say about the settings only `serve` uses: values that must
+ * parse, keys that need each other. Part of assertServable (src/server.ts), not of loadConfig:
+ * `migrate`, `user create` and `analyze` do not use them, so they must not be stopped by them.
  */
-function rejectUnusableSettings(config: Config, env: Record<string, string | undefined>): void {
+export function rejectUnusableSettings(config: Config): void {
   const baseUrl = config.application.base_url;
   // Links, redirect URIs and paging paths are built from it (src/http/client-address.ts).
   if (baseUrl && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? "")) {
@@ -92,32 +86,6 @@ function rejectUnusableSettings(config: Config, env: Record<string, string | und
   // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
   if (config.email.smtp_password && !config.email.smtp_username) {
     throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");
-  }
-  // An empty secret is generated into the data folder at start (src/config/secrets.ts).
-  for (const [key, secret] of [["auth.jwt_secret", config.auth.jwt_secret], ["encryption_key", config.encryption_key]] as const) {
-    if (secret && Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
-      throw new ConfigError(`${key} is too weak: it must be at least ${MIN_SECRET_BYTES} bytes (use e.g. \`openssl rand -base64 48\`)`);
-    }
-  }
-  if (config.files.storage === "s3") rejectUnusableBucket(config.files.s3, env);
-}
-
-/** The settings of files.storage: s3 that cannot work whatever the storage answers (src/storage/from-config.ts). */
-function rejectUnusableBucket(s3: Config["files"]["s3"], env: Record<string, string | undefined>): void {
-  if (!s3.bucket) throw new ConfigError("files.s3.bucket is required when files.storage is s3");
-  if (s3.endpoint && !/^https?:\/\/[^/]/.test(s3.endpoint)) {
-    throw new ConfigError(`files.s3.endpoint must be an http:// or https:// URL, got "${s3.endpoint}"`);
-  }
-  // Bun's S3 client takes a credential left empty from these variables, and refuses to send
-  // anything without both.
-  const credentials = [
-    ["files.s3.access_key_id", s3.access_key_id, "S3_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"],
-    ["files.s3.secret_access_key", s3.secret_access_key, "S3_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"],
-  ] as const;
-  for (const [key, configured, ...variables] of credentials) {
-    if (!configured && !variables.some((name) => env[name])) {
-      throw new ConfigError(`${key} is required when files.storage is s3 (or ${variables.join(" or ")} in the environment)`);
-    }
   }
 }
 

@@ -182,6 +182,13 @@ export const ConfigSchema = T.Object(
        */
       job_lease_seconds: T.Number({ minimum: 0.3, maximum: 3600, default: 30 }),
       /**
+       * A running scan whose process stopped (or stalled past its lease) is taken over and run
+       * again by another process; the takeover that reaches this count ends it failed instead,
+       * so a scan that kills every process running it (a book that crashes it) cannot take
+       * every instance down in turn. 1 = never run again once its process stopped.
+       */
+      scan_takeover_limit: T.Integer({ minimum: 1, maximum: 100, default: 3 }),
+      /**
        * A scan that fails for a transient cause (past transient_retry_seconds) is queued again
        * up to this many times, waiting retry_backoff_seconds, then twice that, and so on; 0 =
        * it ends failed at once. Thumbnail and duplicate detection jobs are retried the same way.

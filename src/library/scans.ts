@@ -3,10 +3,12 @@
  * one at a time in the background, report progress on the event channel, and can be cancelled.
  * A running scan is leased (src/db/repositories/lease.ts, as the other jobs are): its owner (this
  * process's instance id) renews the lease every third of `leaseMs` while it runs, and reads
- * every `pollMs` (without writing) whether it still holds the scan. Another process that runs jobs takes over a scan whose lease expired (its owner
- * died) and runs it again from the start; an owner that finds it no longer holds its scan (taken
- * over, cancelled elsewhere, its library deleted) stops it, and writes its outcome only if it
- * still owns the row (cancelled elsewhere). At start, a process fails the running scans nobody
+ * every `pollMs` (without writing) whether it still holds the scan. Another process that runs
+ * jobs takes over a scan whose lease expired (its owner died) and runs it again from the
+ * start, except that the takeover reaching `takeoverLimit` ends it failed (a scan that kills
+ * its process would go round the instances forever); an owner that finds it no longer holds
+ * its scan (taken over, cancelled elsewhere, its library deleted) stops it, and writes its
+ * outcome only if it still owns the row (cancelled elsewhere). At start, a process fails the running scans nobody
  * holds (ScanRepository.failAbandoned); the next scan of the library completes the work (the
  * catalogue only ever holds whole books).
  *
@@ -92,8 +94,11 @@ export class ScanService implements LibraryObserver {
     private readonly events: ScanEvents<ScanStatusDto>,
     private readonly thumbnails: ThumbnailQueue,
     private readonly log: Logger,
-    /** The lease, and the retries of a scan after a transient failure (scanner.retry_*). */
-    private readonly retry: Pick<LeasedJobSettings, "leaseMs" | "maxAttempts" | "backoffMs">,
+    /**
+     * The lease, the retries of a scan after a transient failure (scanner.retry_*), and the
+     * takeover that gives a scan up (scanner.scan_takeover_limit).
+     */
+    private readonly retry: Pick<LeasedJobSettings, "leaseMs" | "maxAttempts" | "backoffMs"> & { takeoverLimit: number },
     /** How long the final write of a scan is retried while the database is away. */
     private readonly finalWriteBudgetMs = 120_000,
     /** How often the runner looks for scans queued or cancelled by other processes. */
@@ -253,6 +258,7 @@ export class ScanService implements LibraryObserver {
     const library = await this.repositories.libraries.findById(scan.libraryId);
     const log = this.log.child({ scanId: scan.id, libraryId: scan.libraryId });
     if (!library) return;
+    if (takenOver && scan.takeovers >= this.retry.takeoverLimit) return this.giveUp(scan, log);
     const controller = new AbortController();
     this.running = { scanId: scan.id, libraryId: library.id, controller };
     this.thumbnails.pause();
@@ -324,6 +330,20 @@ export class ScanService implements LibraryObserver {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * Ends failed, without running it, a scan taken over for the `takeoverLimit`th time: the
+   * process running it stopped (or stalled past its lease) that many times, and a scan that
+   * kills its process, a book that crashes it, would otherwise be taken over forever, taking
+   * every instance down in turn. The claim reset its counters; the books catalogued meanwhile stay.
+   */
+  private async giveUp(scan: ScanRecord, log: Logger): Promise<void> {
+    const reason =
+      `given up: the process running the scan stopped (or stalled past its lease) ${scan.takeovers} times before it ended ` +
+      `(scanner.scan_takeover_limit); a book of the library may crash it: see the log of the processes that ran the scan`;
+    log.error("scan given up: the process running it stopped too many times", { takeovers: scan.takeovers, reason });
+    await this.finish(scan, { ...ZERO_COUNTERS }, { status: "failed", reason }, false, log);
   }
 
   /**

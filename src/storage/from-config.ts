@@ -5,6 +5,7 @@
  * with the reason instead of failing every thumbnail later.
  */
 import type { S3Client } from "bun";
+import { ConfigError } from "../config/load";
 import type { DataPaths } from "../config/paths";
 import type { Config } from "../config/schema";
 import type { FileStore } from "./file-store";
@@ -31,15 +32,9 @@ export async function openFileStores(config: Config, paths: DataPaths): Promise<
       description: `local folders (${paths.thumbnailDir}, ${paths.coverDir}, ${paths.pageCacheDir})`,
     };
   }
-  // loadConfig has refused settings that cannot work (no bucket, no credentials...).
+  // assertServable (src/server.ts) has refused settings that cannot work (no bucket, no credentials...).
   const s3 = config.files.s3;
-  const client = new Bun.S3Client({
-    bucket: s3.bucket,
-    endpoint: s3.endpoint || undefined,
-    region: s3.region || undefined,
-    accessKeyId: s3.access_key_id || undefined,
-    secretAccessKey: s3.secret_access_key || undefined,
-  });
+  const client = new Bun.S3Client({ bucket: s3.bucket, endpoint: s3.endpoint || undefined, region: s3.region || undefined, ...bucketCredentials(s3) });
   const location = `bucket "${s3.bucket}" at ${s3.endpoint || "AWS S3"}`;
   const prefix = s3.prefix && !s3.prefix.endsWith("/") ? `${s3.prefix}/` : s3.prefix;
   await checkBucket(client, prefix, location);
@@ -48,6 +43,40 @@ export async function openFileStores(config: Config, paths: DataPaths): Promise<
     covers: new S3BucketStore(client, `${prefix}covers/`, location),
     pageCache: new S3BucketStore(client, `${prefix}page-cache/`, location),
     description: `${location}, keys under "${prefix}"`,
+  };
+}
+
+/**
+ * Refuses (exit 2) the settings of files.storage: s3 that cannot work whatever the storage
+ * answers: no bucket, an endpoint that is no http(s) URL, a credential neither configured nor
+ * in the environment.
+ */
+export function rejectUnusableBucket(s3: Config["files"]["s3"]): void {
+  if (!s3.bucket) throw new ConfigError("files.s3.bucket is required when files.storage is s3");
+  if (s3.endpoint && !/^https?:\/\/[^/]/.test(s3.endpoint)) {
+    throw new ConfigError(`files.s3.endpoint must be an http:// or https:// URL, got "${s3.endpoint}"`);
+  }
+  const { accessKeyId, secretAccessKey } = bucketCredentials(s3);
+  if (!accessKeyId) {
+    throw new ConfigError("files.s3.access_key_id is required when files.storage is s3 (or S3_ACCESS_KEY_ID or AWS_ACCESS_KEY_ID in the environment)");
+  }
+  if (!secretAccessKey) {
+    throw new ConfigError("files.s3.secret_access_key is required when files.storage is s3 (or S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY in the environment)");
+  }
+}
+
+/**
+ * The configured credentials, else those of the environment, S3_* before AWS_* as Bun's S3
+ * client would take them. Looked up here, once, and handed to the client, so that the client
+ * uses what rejectUnusableBucket checked: left to itself, Bun reads the variables of the
+ * process's start (not process.env as it is now) and lets an empty S3_ACCESS_KEY_ID hide a set
+ * AWS_ACCESS_KEY_ID. An empty variable counts as unset here.
+ */
+function bucketCredentials(s3: Config["files"]["s3"]): { accessKeyId: string; secretAccessKey: string } {
+  const env = process.env;
+  return {
+    accessKeyId: s3.access_key_id || env.S3_ACCESS_KEY_ID || env.AWS_ACCESS_KEY_ID || "",
+    secretAccessKey: s3.secret_access_key || env.S3_SECRET_ACCESS_KEY || env.AWS_SECRET_ACCESS_KEY || "",
   };
 }
 

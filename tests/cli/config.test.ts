@@ -129,6 +129,47 @@ describe("configuration", () => {
     }
   });
 
+  test("a secret file in the data folder under 32 bytes is refused by config check as by serve: exit 2, the same message", async () => {
+    for (const [file, what] of [["jwt-secret", "JWT secret"], ["encryption-key", "encryption key"]] as const) {
+      const data = join(dir_(), "data");
+      mkdirSync(data);
+      // Both present and strong, but for the one under test.
+      writeFileSync(join(data, "jwt-secret"), `${STRONG_SECRET}\n`);
+      writeFileSync(join(data, "encryption-key"), `${STRONG_SECRET}\n`);
+      writeFileSync(join(data, file), "cut-short\n");
+      const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${data}\n`);
+      const checked = await runLongbox(["config", "check", "--config", path], { cwd: dir });
+      expect(checked.stderr).toBe(`longbox: the stored ${what} in ${join(data, file)} is under 32 bytes; delete the file to generate a new one\n`);
+      expect(checked.code).toBe(2);
+      expect(checked.stdout).toBe("");
+      const served = await runLongbox(["serve", "--config", path], { cwd: dir });
+      expect(served.code).toBe(2);
+      expect(served.stderr).toBe(checked.stderr);
+      expect(readFileSync(join(data, file), "utf8")).toBe("cut-short\n");
+    }
+  });
+
+  test("a database.postgres.url that names no server is refused by config check, serve and migrate: exit 2, the same message, no password", async () => {
+    const message = "longbox: database.postgres.url must be a PostgreSQL connection URL such as postgres://user:password@host:5432/database (special characters of the password percent-encoded)\n";
+    const urls = [
+      "postgres://longbox:pg-password@db.example.org:fivefourthreetwo/longbox",
+      "db.example.org:5432/longbox?password=pg-password",
+      "mysql://longbox:pg-password@db.example.org/longbox",
+    ];
+    for (const url of urls) {
+      const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\ndatabase:\n  type: postgres\n  postgres:\n    url: "${url}"\n`);
+      for (const command of [["config", "check"], ["serve"], ["migrate"]]) {
+        const result = await runLongbox([...command, "--config", path], { cwd: dir });
+        expect(result.stderr).toBe(message);
+        expect(result.code).toBe(2);
+        expect(result.stdout).not.toContain("pg-password");
+      }
+    }
+    // A list of hosts, which the driver tries in turn, is a URL it reads.
+    const listed = await effective("database:\n  type: postgres\n  postgres:\n    url: postgresql://longbox:pw@db1:5432,db2:5433/longbox\n");
+    expect(listed.database.postgres.url).toBe("postgresql://longbox:********@db1:5432,db2:5433/longbox");
+  });
+
   test("an application.base_url that is no absolute http(s) URL stops with exit 2", async () => {
     for (const baseUrl of ["books.example.org/longbox", "ftp://books.example.org/"]) {
       const { path } = configDir(`application:\n  base_url: ${baseUrl}\n`);

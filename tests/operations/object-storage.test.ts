@@ -13,7 +13,8 @@ import { loadConfig } from "../../src/config/load";
 import { createLogger } from "../../src/logging/logger";
 import { startServer, type RunningServer } from "../../src/server";
 import { TEST_JWT_SECRET } from "../helpers/auth";
-import { runLongbox } from "../helpers/cli";
+import { startServerProcess } from "../../scripts/server-process";
+import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { writeInstanceConfig } from "../helpers/instances";
 import { S3_ACCESS_KEY_ID, startS3Server, type TestS3Server } from "../helpers/s3-server";
@@ -282,6 +283,22 @@ for (const kind of DATABASE_KINDS) {
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain('"secret_access_key": "********"');
       expect(shown.stdout).not.toContain(SECRET);
+    });
+
+    test("credentials from the environment: the client is given those the start checked, S3_* before AWS_*", async () => {
+      const configPath = writeInstanceConfig(dir, database, { files: { storage: "s3", s3: { bucket: s3.bucket, endpoint: s3.endpoint } } });
+      // Bun's client, left to itself, lets an empty S3_ACCESS_KEY_ID hide AWS_ACCESS_KEY_ID
+      // ("Missing S3 credentials") after the check had passed: empty counts as unset for both.
+      const env = { S3_ACCESS_KEY_ID: "", S3_SECRET_ACCESS_KEY: "", AWS_ACCESS_KEY_ID: S3_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: SECRET };
+      const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath];
+      const server = await startServerProcess(command, { env: { PATH: process.env.PATH ?? "", ...env } });
+      server.child.kill("SIGTERM");
+      expect(await server.child.exited).toBe(0);
+      expect(server.output()).not.toContain(SECRET);
+
+      const refused = await runLongbox(["serve", "--config", configPath], { env: { ...env, S3_ACCESS_KEY_ID: "NOT-A-KEY" } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("InvalidAccessKeyId");
     });
 
     test("the SERVICE_FILES__… environment overrides reach the storage settings", async () => {

@@ -2,11 +2,13 @@
  * Scans are leased jobs on PostgreSQL: two instances with jobs on one database, the one running
  * a long scan is killed (SIGKILL, no clean stop), and the other takes the scan over once the
  * lease expires and completes it. A live instance's running scan is left alone by an instance
- * that starts meanwhile. On both databases, a scan cancelled through a web-role process stops in
+ * that starts meanwhile. A scan whose runner is killed every time is taken over at most
+ * scanner.scan_takeover_limit times, then ends failed. On both databases, a scan cancelled through a web-role process stops in
  * the worker running it at its next look (a read about every second, whatever the lease), while
  * the lease itself is renewed only every third of its length.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { ServerProcess } from "../../scripts/server-process";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
@@ -80,6 +82,74 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance die
     // Taken over once, by one instance.
     const takeovers = (survivor.output() + late.output()).match(/scan taken over/g) ?? [];
     expect(takeovers).toHaveLength(1);
+  }, 240_000);
+});
+
+describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan that stops every process running it [postgres]", () => {
+  const LIMIT = 2;
+  let instances: Instances;
+  let libraryRoot: string;
+
+  beforeAll(async () => {
+    instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 1.5, scan_takeover_limit: LIMIT } });
+    libraryRoot = await comicsFolder(BOOKS, { pages: 3, seed: 70_000, series: 20 });
+  }, 120_000);
+  afterAll(async () => instances?.stop());
+
+  test("its runner SIGKILLed each time, it is taken over scanner.scan_takeover_limit times, then ends failed saying why", async () => {
+    // Every instance starts before the scan: one that starts after a kill would find the lease
+    // expired and fail the scan as abandoned (a start takes longer than the 1.5 s lease), which
+    // is not what is tested here. One runs it, and the next one takes it over after each kill.
+    const alive: ServerProcess[] = [];
+    for (let index = 0; index <= LIMIT; index++) alive.push(await instances.start());
+    const call = processClient(alive[0]!.url);
+    await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
+    const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD })).body.token as string;
+    const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "poison", path: libraryRoot });
+    const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    expect(status).toBe(202);
+    const logging = async (line: string) => {
+      await waitFor(() => alive.some((server) => server.output().includes(line)), `an instance to log "${line}"`, 30_000);
+      return alive.find((server) => server.output().includes(line))!;
+    };
+    const takeoversInRow = async () =>
+      (await queryDatabase(instances.database.target, `SELECT takeovers FROM scans WHERE id = '${requested.scanId}'`))[0]!.takeovers;
+
+    // The poison: whoever runs the scan dies at once, as a book that crashes the process would make it.
+    let runner = await logging("scan started");
+    for (let takeover = 1; takeover < LIMIT; takeover++) {
+      runner.child.kill("SIGKILL");
+      await runner.child.exited;
+      alive.splice(alive.indexOf(runner), 1);
+      runner = await logging("scan taken over");
+      expect(Number(await takeoversInRow())).toBe(takeover);
+    }
+    runner.child.kill("SIGKILL");
+    await runner.child.exited;
+    alive.splice(alive.indexOf(runner), 1);
+
+    // The last survivor takes it over for the LIMITth time and ends it instead of running it.
+    const last = await logging("scan given up");
+    expect(last.output()).toMatch(new RegExp(`ERROR scan given up: the process running it stopped too many times .*takeovers=${LIMIT}`));
+    expect(last.output()).not.toContain("scan taken over");
+    const reason = `given up: the process running the scan stopped (or stalled past its lease) ${LIMIT} times before it ended (scanner.scan_takeover_limit); a book of the library may crash it: see the log of the processes that ran the scan`;
+    let final: any;
+    await waitFor(
+      async () => {
+        final = (await processClient(last.url)("GET", `/api/v1/libraries/${library.id}/scan-status`, token)).body;
+        return final.status !== "running";
+      },
+      "the scan to end",
+      30_000,
+    );
+    expect(final).toMatchObject({ scanId: requested.scanId, status: "failed", failureReason: reason });
+    const [row] = await queryDatabase(instances.database.target, `SELECT status, takeovers, owner FROM scans WHERE id = '${requested.scanId}'`);
+    expect(row).toMatchObject({ status: "failed" });
+    expect(Number(row!.takeovers)).toBe(LIMIT);
+    expect(row!.owner).toContain(`:${last.child.pid}:`);
+    // Given up, not run: the survivor lives on, and runs the next scan of the library.
+    expect(last.child.exitCode).toBeNull();
+    expect((await processClient(last.url)("POST", `/api/v1/libraries/${library.id}/scan`, token)).status).toBe(202);
   }, 240_000);
 });
 

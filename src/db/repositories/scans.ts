@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, max } from "drizzle-orm";
+import { and, count, desc, eq, inArray, max, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import { Lease } from "./lease";
@@ -40,6 +40,8 @@ export interface ScanRecord extends ScanCounters {
   /** Times the scan was queued again after a transient failure, and when it may run next. */
   retries: number;
   runAfter: Date | null;
+  /** Times the scan was taken over after its process stopped while running it. */
+  takeovers: number;
 }
 
 export const ZERO_COUNTERS: ScanCounters = {
@@ -107,6 +109,7 @@ export class ScanRepository {
         completedAt: null,
         retries: 0,
         runAfter: null,
+        takeovers: 0,
         ...ZERO_COUNTERS,
       };
       await this.db.insert(this.t).values(record);
@@ -140,11 +143,13 @@ export class ScanRepository {
   /**
    * Claims the oldest claimable scan (./lease.ts: pending and due, a scan queued again after a
    * transient failure waiting for its `runAfter`; or running past its owner's lease: the owner
-   * died) for `owner` until `leaseMs` from now: it becomes running, its counters start again.
-   * Returns the claimed scan and whether it was taken over.
+   * died) for `owner` until `leaseMs` from now: it becomes running, its counters start again,
+   * and a takeover counts in `takeovers`. Returns the claimed scan and whether it was taken over.
    */
   async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean } | undefined> {
-    const [claimed] = await this.lease.claim(undefined, owner, leaseMs, 1, { failureReason: null, ...ZERO_COUNTERS });
+    // The row's status before the update: running means its lease expired, a takeover.
+    const takeovers = sql<number>`case when ${this.t.status} = 'running' then ${this.t.takeovers} + 1 else ${this.t.takeovers} end`;
+    const [claimed] = await this.lease.claim(undefined, owner, leaseMs, 1, { failureReason: null, takeovers, ...ZERO_COUNTERS });
     return claimed && { scan: claimed.row, takenOver: claimed.takenOver };
   }
 

@@ -373,6 +373,11 @@ export function defineSchema(d: SchemaKit) {
       retries: d.integer("retries").notNull().default(0),
       /** A scan queued again after a transient failure waits until then (null: runs when claimed). */
       runAfter: time("run_after"),
+      /**
+       * Times the scan was taken over after its process stopped while running it (a lease that
+       * expired); scanner.scan_takeover_limit bounds it.
+       */
+      takeovers: d.integer("takeovers").notNull().default(0),
     },
     (t) => [d.index("scans_library_idx").on(t.libraryId, t.requestedAt), d.index("scans_status_idx").on(t.status)],
   );

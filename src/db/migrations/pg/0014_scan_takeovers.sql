@@ -1,0 +1,1 @@
+ALTER TABLE "scans" ADD COLUMN "takeovers" integer DEFAULT 0 NOT NULL;

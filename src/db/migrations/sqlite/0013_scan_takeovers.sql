@@ -1,0 +1,1 @@
+ALTER TABLE `scans` ADD `takeovers` integer DEFAULT 0 NOT NULL;
