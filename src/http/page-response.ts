@@ -1,8 +1,32 @@
-/** The answer for a page the page service located: a range of the book's file, or the bytes read or rendered. */
+/**
+ * The answer for a page the page service located, the same on every page route (REST, Komga,
+ * OPDS-PSE): a range of the book's file, or the bytes read, rendered or converted.
+ *
+ * Page URLs are not immutable: a rescan of a rewritten file changes the content under the same
+ * URL. So pages are revalidated on every use (`no-cache`) with the strong ETag the scan gives,
+ * and a 304 is answered from the catalogue and a stat of the file, without opening the book.
+ * A page whose file changed since its scan has no ETag (the catalogue's would name the old
+ * content) and is not stored, until a rescan gives it one.
+ */
+import type { PageImage } from "../formats/contract";
 import type { PageRef, PageService } from "../library/pages";
-import { binaryResponse } from "./conditional";
+import { binaryResponse, clientHasCurrent, NO_STORE, notModified, REVALIDATE, strongEtag } from "./conditional";
 
-export async function pageResponse(request: Request, pages: PageService, page: PageRef, answer: { etag: string; cacheControl: string }): Promise<Response> {
+export interface PageAnswerOptions {
+  /** Tells apart answers of the same page in another form (a Komga conversion) in the ETag. */
+  variant?: string;
+  /** The image to send, for a route that converts the page; else the page as stored or rendered. */
+  read?: () => Promise<PageImage>;
+}
+
+export async function pageResponse(request: Request, pages: PageService, page: PageRef, options: PageAnswerOptions = {}): Promise<Response> {
+  const answer = page.tag === null ? { cacheControl: NO_STORE } : { etag: strongEtag(`${page.tag}${options.variant ?? ""}`), cacheControl: REVALIDATE };
+  // Revalidation is answered before anything is read: the book is not opened.
+  if (answer.etag !== undefined && clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
+  if (options.read) {
+    const image = await options.read();
+    return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });
+  }
   const content = await pages.content(page);
   return content.kind === "file"
     ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), { ...answer, mediaType: content.mediaType })

@@ -3,9 +3,14 @@
  * reads only that page's entry, or renders that PDF page). Rendered and resized pages go through
  * the page cache. Every page has a strong validator derived from the book's content hash, the
  * page number and the width, so clients revalidate without the server reading the book.
+ *
+ * The content hash is the last scan's: a file rewritten on disk since (its size or modification
+ * time no longer those catalogued) has new content the hash does not describe. Until a rescan,
+ * its pages have no validator and bypass the page cache, so neither an old cached page nor an
+ * old ETag is passed off as the new content.
  */
 import { DomainError } from "../errors";
-import type { FileStamp, PageImage, PageLocation } from "../formats/contract";
+import { type PageImage, type PageLocation, sameFileStamp } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
@@ -23,11 +28,19 @@ export class PageOutOfRange extends DomainError {
 /** One page of one book at one width: what to read, and its validator. */
 export interface PageRef {
   book: BookFileView;
+  /** The book's file as found when the page was located. */
+  file: OpenableFile;
   number: number;
   width: number | undefined;
-  /** Stable for the same content, page and width; also the page cache key. */
-  tag: string;
+  /**
+   * Stable for the same content, page and width; also the page cache key. Null while the file
+   * differs from the catalogued one (rewritten since the last scan): nothing names its content.
+   */
+  tag: string | null;
 }
+
+/** A page whose content the catalogue describes. */
+type TaggedPage = PageRef & { tag: string };
 
 const MAX_REMEMBERED_LOCATIONS = 20_000;
 
@@ -38,12 +51,11 @@ export type PageContent =
 
 export class PageService {
   /**
-   * Where stored pages lie in their files, by page tag (content hash + page + width), with the
-   * file's size and modification time when it was found: a reader paging through a book asks
-   * again and again. A file rewritten on disk since (not rescanned yet) is located anew, so its
-   * pages are never sent from where they lay in the old file.
+   * Where stored pages lie in their files, by page tag (content hash + page + width): a reader
+   * paging through a book asks again and again. A file rewritten on disk since its scan has no
+   * tag, so its pages are located anew, never sent from where they lay in the old file.
    */
-  private readonly locations = new Map<string, { location: PageLocation | null; file: FileStamp }>();
+  private readonly locations = new Map<string, PageLocation | null>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
 
@@ -70,15 +82,20 @@ export class PageService {
     return new Set(withPages.filter((id) => !excluded.has(id)));
   }
 
-  /** The page, or 404 when the book is not visible or `number` is outside 1..pageCount. */
+  /**
+   * The page, or 404 when the book is not visible, `number` is outside 1..pageCount or the file
+   * is gone. The file is stat'ed (not opened) to tell whether the catalogue still describes it.
+   */
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
     const book = await this.books.fileOf(caller, bookId);
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
+    const file = openableFile(book);
+    const catalogued = sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, file.info);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
-    const tag = Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex");
-    return { book, number, width, tag };
+    const tag = catalogued ? Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex") : null;
+    return { book, file, number, width, tag };
   }
 
   /**
@@ -87,37 +104,38 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      const file = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const remembered = this.locations.get(page.tag);
-      const location = remembered && sameStamp(remembered.file, file.info) ? remembered.location : await this.findLocation(page, file);
-      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
+      const remembered = page.tag === null ? undefined : this.locations.get(page.tag);
+      const location = remembered === undefined ? await this.findLocation(page) : remembered;
+      return location ? { kind: "file", path: page.file.path, ...location } : { kind: "bytes", image: await this.read(page) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
-  /** Where the page lies in the file, or null when it must be read (compressed): both are remembered. */
-  private async findLocation(page: PageRef, file: OpenableFile): Promise<PageLocation | null> {
+  /** Where the page lies in the file, or null when it must be read (compressed): remembered for a tagged page. */
+  private async findLocation(page: PageRef): Promise<PageLocation | null> {
     let location;
     try {
-      location = await this.formats.locatePage(file.path, page.number, { formatId: page.book.fileFormat, file: file.info });
+      location = await this.formats.locatePage(page.file.path, page.number, { formatId: page.book.fileFormat, file: page.file.info });
     } catch (error) {
       throw readFailure(error);
     }
-    // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first (a tag
-    // located anew after its file changed replaces its own entry, not the oldest).
-    this.locations.delete(page.tag);
-    if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
-    this.locations.set(page.tag, { location, file: { size: file.info.size, mtimeMs: file.info.mtimeMs } });
+    if (page.tag !== null) {
+      // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
+      if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
+      this.locations.set(page.tag, location);
+    }
     return location;
   }
 
-  /** The page's image; `file`: the book's file when the caller has just resolved it. */
-  async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
+  /** The page's image. */
+  async read(page: PageRef): Promise<PageImage> {
+    // Untagged (the file changed since its scan): read as the file is now, shared with nothing.
+    if (!isTagged(page)) return this.readFromBook(page);
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
     if (cached) return cached;
     const running = this.inFlight.get(page.tag);
     if (running) return running;
-    const reading = this.readFromBook(page, file ?? openableFile(page.book)).finally(() => this.inFlight.delete(page.tag));
+    const reading = this.readFromBook(page).finally(() => this.inFlight.delete(page.tag));
     this.inFlight.set(page.tag, reading);
     return reading;
   }
@@ -137,22 +155,22 @@ export class PageService {
   }
 
   /** Reads through the format registry, which hands the file's stat on to the plugin (no second stat for an open archive). */
-  private async readFromBook(page: PageRef, file: OpenableFile): Promise<PageImage> {
-    const { book } = page;
+  private async readFromBook(page: PageRef): Promise<PageImage> {
+    const { book, file } = page;
     let image: PageImage;
     try {
       image = await this.formats.readPage(file.path, page.number, { formatId: book.fileFormat, maxWidth: page.width, file: file.info });
     } catch (error) {
       throw readFailure(error);
     }
-    if (this.worthCaching(page)) await this.cache.put(page.tag, image);
+    if (isTagged(page) && this.worthCaching(page)) await this.cache.put(page.tag, image);
     return image;
   }
 
   /** Rendered pages and resized ones cost real work; stored images are read straight from the book. */
-  private worthCaching(page: PageRef): boolean {
+  private worthCaching(page: TaggedPage): boolean {
     return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
   }
 }
 
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs;
+const isTagged = (page: PageRef): page is TaggedPage => page.tag !== null;

@@ -7,7 +7,7 @@ import { expect } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { zipSync } from "fflate";
+import { type ZipOptions, zipSync } from "fflate";
 import sharp from "sharp";
 import { fixture } from "./fixtures";
 import { bearer } from "./auth";
@@ -44,6 +44,10 @@ export interface CbzOptions {
   /** Distinguishes the content (and so the SHA-256) of books with the same page count. */
   seed?: number;
   comicInfo?: string;
+  /** ZIP compression level of every entry: 0 (the default) stores them. */
+  level?: ZipOptions["level"];
+  /** Page entry names start with it (default `page-`): another prefix moves the pages within the file. */
+  prefix?: string;
 }
 
 /** Writes a real CBZ at `path` and returns the path. */
@@ -51,11 +55,11 @@ export async function makeCbz(path: string, options: CbzOptions = {}): Promise<s
   const entries: Record<string, Uint8Array> = {};
   const seed = options.seed ?? 1;
   for (let page = 1; page <= (options.pages ?? 3); page++) {
-    entries[`page-${String(page).padStart(3, "0")}.jpg`] = await jpegPage(seed * 1000 + page);
+    entries[`${options.prefix ?? "page-"}${String(page).padStart(3, "0")}.jpg`] = await jpegPage(seed * 1000 + page);
   }
   if (options.comicInfo) entries["ComicInfo.xml"] = new TextEncoder().encode(options.comicInfo);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, zipSync(entries, { level: 0 }));
+  writeFileSync(path, zipSync(entries, { level: options.level ?? 0 }));
   return path;
 }
 

@@ -1,8 +1,10 @@
 import { beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { zipSync } from "fflate";
+import { existsSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { unzipSync } from "fflate";
 import sharp from "sharp";
+import { basic, PASSWORD } from "../helpers/auth";
+import { booksOf, makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, sha256, type ScannedLibrary } from "./support";
 
@@ -14,6 +16,12 @@ const LAYOUT = {
   "Hidden/Hidden #001.cbz": "cbz/kavita/ComicInfo2.zip",
 };
 
+/** The first page's bytes as they are in the CBZ at `path`. */
+function firstPageOf(path: string): Uint8Array {
+  const entries = unzipSync(new Uint8Array(readFileSync(path)));
+  return entries[Object.keys(entries).sort()[0]!]!;
+}
+
 forEachDatabase("Pages and file downloads", (server) => {
   let library: ScannedLibrary;
   beforeAll(async () => {
@@ -22,6 +30,17 @@ forEachDatabase("Pages and file downloads", (server) => {
   });
   const asReader = (path: string, init: RequestInit = {}) => fetchAs(server(), library.readerToken, path, init);
   const book = (name: string) => library.books[name]!;
+  const pageCache = () => join(server().dir, "data", "page-cache");
+  /** Where the page cache keeps the page of this ETag (<2 characters>/<page tag>). */
+  const cachedFile = (etag: string) => {
+    const tag = etag.slice(1, -1);
+    return join(pageCache(), tag.slice(0, 2), tag);
+  };
+  /** The id of the book catalogued for the file at `path`. */
+  const bookAt = async (path: string) => {
+    const books = await booksOf(server(), bearer(library.adminToken), library.libraryId);
+    return books.find((candidate) => basename(candidate.filePath) === basename(path))!.id as string;
+  };
 
   test("the page list comes from the catalogue, numbered from 1", async () => {
     const { status, body } = await server().json("GET", `/api/v1/books/${book("Sorting #001.cbz").id}/pages`, undefined, bearer(library.readerToken));
@@ -32,11 +51,11 @@ forEachDatabase("Pages and file downloads", (server) => {
     ]);
   });
 
-  test("a page is the image with its type, a strong ETag and an immutable cache lifetime; 304 on revalidation", async () => {
+  test("a page is the image with its type and a strong ETag, revalidated on every use (a rescan may change it); 304 on revalidation", async () => {
     const response = await asReader(`/api/v1/books/${book("Sorting #001.cbz").id}/pages/2`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/jpeg");
-    expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(response.headers.get("cache-control")).toBe("private, no-cache");
     const etag = response.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     const { width, height } = await sharp(new Uint8Array(await response.arrayBuffer())).metadata();
@@ -82,28 +101,39 @@ forEachDatabase("Pages and file downloads", (server) => {
     expect((await fetchAs(server(), library.adminToken, `/api/v1/books/${hidden}/pages`)).status).toBe(200);
   });
 
-  test("PDF pages are rendered and kept in the page cache; a cached page is served without the file", async () => {
+  test("PDF pages are rendered and kept in the page cache, which answers the next request; a file gone from disk is a 404, cached or not", async () => {
     const pdf = book("komga.pdf");
     const first = await asReader(`/api/v1/books/${pdf.id}/pages/1`);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("image/jpeg");
     const bytes = new Uint8Array(await first.arrayBuffer());
     expect((await sharp(bytes).metadata()).format).toBe("jpeg");
-    const cacheDir = join(server().dir, "data", "page-cache");
     // <2 characters>/<page tag>, with no extension.
-    const cached = readdirSync(cacheDir, { recursive: true }).filter((name) => /^[0-9a-f]{2}\/[0-9a-f]{64}$/.test(String(name)));
+    const cached = readdirSync(pageCache(), { recursive: true }).filter((name) => /^[0-9a-f]{2}\/[0-9a-f]{64}$/.test(String(name)));
     expect(cached.length).toBeGreaterThanOrEqual(1);
-    // With the PDF gone from disk, only the cache can answer.
-    const path = join(library.root, "Documents", "komga.pdf");
-    renameSync(path, `${path}.away`);
+    // The cache answers: a stand-in put in the cached page's place is what comes back.
+    const standIn = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).png().toBuffer());
+    writeFileSync(cachedFile(first.headers.get("etag")!), standIn);
     try {
       const second = await asReader(`/api/v1/books/${pdf.id}/pages/1`);
       expect(second.status).toBe(200);
-      expect(sha256(new Uint8Array(await second.arrayBuffer()))).toBe(sha256(bytes));
-      // A page never rendered before needs the file: a clear 404.
-      const uncached = await asReader(`/api/v1/books/${pdf.id}/pages/1?width=100`);
-      expect(uncached.status).toBe(404);
-      expect((await uncached.json()).message).toContain("no longer on disk");
+      expect(second.headers.get("content-type")).toBe("image/png");
+      expect(sha256(new Uint8Array(await second.arrayBuffer()))).toBe(sha256(standIn));
+    } finally {
+      writeFileSync(cachedFile(first.headers.get("etag")!), bytes);
+    }
+    // The catalogue no longer describes a file gone from disk: its pages are 404, cached or not.
+    const path = join(library.root, "Documents", "komga.pdf");
+    renameSync(path, `${path}.away`);
+    try {
+      for (const page of ["1", "1?width=100"]) {
+        const gone = await asReader(`/api/v1/books/${pdf.id}/pages/${page}`);
+        expect(gone.status).toBe(404);
+        expect((await gone.json()).message).toContain("no longer on disk");
+      }
+      const revalidated = await asReader(`/api/v1/books/${pdf.id}/pages/1`, { headers: { "if-none-match": first.headers.get("etag")! } });
+      expect(revalidated.status).toBe(404);
+      await revalidated.arrayBuffer();
     } finally {
       renameSync(`${path}.away`, path);
     }
@@ -189,31 +219,78 @@ forEachDatabase("Pages and file downloads", (server) => {
     test(`a book rewritten on disk since its last page was read is read anew (${pages} pages): the page is the new file's`, async () => {
       const folder = `Rewritten ${pages}`;
       const path = join(library.root, folder, `${folder} #001.cbz`);
-      const jpeg = async (width: number, background: { r: number; g: number; b: number }) =>
-        new Uint8Array(await sharp({ create: { width, height: 96, channels: 3, background } }).jpeg().toBuffer());
-      // `prefix` moves the pages within the file: a longer entry name shifts their offsets.
-      const write = async (colour: number, width: number, prefix: string) => {
-        const images = await Promise.all([1, 2].map((n) => jpeg(width, { r: colour, g: n * 90, b: 40 })));
-        mkdirSync(join(library.root, folder), { recursive: true });
-        writeFileSync(path, zipSync({ [`${prefix}001.jpg`]: images[0]!, [`${prefix}002.jpg`]: images[1]! }, { level }));
-        return images;
-      };
-      const before = await write(200, 64, "");
+      await makeCbz(path, { pages: 2, seed: 21, level });
+      const before = firstPageOf(path);
       await scan(server(), library.adminToken, library.libraryId);
-      const listed = await server().json("GET", `/api/v1/books?libraryId=${library.libraryId}&pageSize=500`, undefined, bearer(library.adminToken));
-      const id = listed.body.data.find((candidate: { filePath: string }) => candidate.filePath.endsWith(`${folder} #001.cbz`)).id;
+      const id = await bookAt(path);
       const pageOne = async () => {
         const response = await asReader(`/api/v1/books/${id}/pages/1`);
         return { status: response.status, sha: sha256(await response.arrayBuffer()) };
       };
-      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) });
-      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before[0]!) }); // from the open archive, or the remembered place
-      const after = await write(20, 80, "page-"); // another size, other offsets, and a later modification time
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before) });
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(before) }); // from the open archive, or the remembered place
+      // Other pages under longer entry names (other offsets, another size), and a later modification time.
+      await makeCbz(path, { pages: 2, seed: 22, level, prefix: "rewritten-page-" });
       utimesSync(path, new Date(), new Date(Date.now() + 5000));
-      expect(sha256(after[0]!)).not.toBe(sha256(before[0]!));
-      expect(await pageOne()).toEqual({ status: 200, sha: sha256(after[0]!) });
+      const after = firstPageOf(path);
+      expect(sha256(after)).not.toBe(sha256(before));
+      expect(await pageOne()).toEqual({ status: 200, sha: sha256(after) });
     });
   }
+
+  test("a book rewritten on disk before a rescan: its pages are the new file's, with no ETag, past the page cache; a rescan validates and caches them again", async () => {
+    const path = join(library.root, "Redrawn", "Redrawn #001.cbz");
+    await makeCbz(path, { pages: 2, seed: 23 });
+    await scan(server(), library.adminToken, library.libraryId);
+    const id = await bookAt(path);
+    const resized = async (headers: Record<string, string> = {}) => {
+      const response = await asReader(`/api/v1/books/${id}/pages/1?width=32`, { headers });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, etag: response.headers.get("etag"), cacheControl: response.headers.get("cache-control"), bytes };
+    };
+    const cachedPages = () => readdirSync(pageCache(), { recursive: true }).map(String).sort();
+
+    // (Not toMatchObject with expect.stringMatching: Bun 1.4 writes the matcher into the object it checks.)
+    const validated = (answer: { status: number; etag: string | null; cacheControl: string | null }) => {
+      expect({ status: answer.status, cacheControl: answer.cacheControl }).toEqual({ status: 200, cacheControl: "private, no-cache" });
+      expect(answer.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    };
+    const old = await resized();
+    validated(old);
+    expect(existsSync(cachedFile(old.etag!))).toBe(true);
+
+    // Same page names and dimensions, other pixels; a later modification time whatever the file system's resolution.
+    await makeCbz(path, { pages: 2, seed: 24 });
+    utimesSync(path, new Date(), new Date(Date.now() + 5000));
+    const cachedBefore = cachedPages();
+    const stale = await resized();
+    expect({ status: stale.status, etag: stale.etag, cacheControl: stale.cacheControl }).toEqual({ status: 200, etag: null, cacheControl: "no-store" });
+    expect(sha256(stale.bytes)).not.toBe(sha256(old.bytes));
+    const metadata = await sharp(stale.bytes).metadata();
+    expect([metadata.width, metadata.height]).toEqual([32, 48]);
+    // The old ETag names the old content: no 304 for it.
+    const revalidated = await resized({ "if-none-match": old.etag! });
+    expect(revalidated.status).toBe(200);
+    expect(sha256(revalidated.bytes)).toBe(sha256(stale.bytes));
+    // The other page routes answer alike: Komga's (the stored page) and OPDS-PSE's (resized).
+    const komga = await server().fetch(`/komga/api/v1/books/${id}/pages/1`, { headers: { ...basic("reader", PASSWORD), "if-none-match": old.etag! } });
+    expect({ status: komga.status, etag: komga.headers.get("etag"), cacheControl: komga.headers.get("cache-control") }).toEqual({ status: 200, etag: null, cacheControl: "no-store" });
+    expect(sha256(await komga.arrayBuffer())).toBe(sha256(firstPageOf(path)));
+    const opds = await server().fetch(`/opds/v1.2/books/${id}/pages/0?maxWidth=32`, { headers: basic("reader", PASSWORD) });
+    expect({ status: opds.status, etag: opds.headers.get("etag"), cacheControl: opds.headers.get("cache-control") }).toEqual({ status: 200, etag: null, cacheControl: "no-store" });
+    expect(sha256(await opds.arrayBuffer())).toBe(sha256(stale.bytes));
+    expect(cachedPages()).toEqual(cachedBefore);
+
+    await scan(server(), library.adminToken, library.libraryId);
+    const rescanned = await resized();
+    validated(rescanned);
+    expect(rescanned.etag).not.toBe(old.etag);
+    // A fresh render of the new file (its tag is new to the cache) is what was sent before the rescan.
+    expect(sha256(rescanned.bytes)).toBe(sha256(stale.bytes));
+    expect(existsSync(cachedFile(rescanned.etag!))).toBe(true);
+    expect((await resized({ "if-none-match": rescanned.etag! })).status).toBe(304);
+    expect((await resized({ "if-none-match": old.etag! })).status).toBe(200);
+  });
 
   test("a file gone from disk is a 404 that says so", async () => {
     const target = book("Captain Science #001.cbz");
@@ -228,4 +305,4 @@ forEachDatabase("Pages and file downloads", (server) => {
       renameSync(`${path}.away`, path);
     }
   });
-});
+}, { komga_api: { enabled: true } }); // the Komga page route is checked beside the REST one

@@ -94,6 +94,9 @@ export interface BookFileView {
   fileFormat: string;
   fileHash: string;
   pageCount: number;
+  /** The file's size and modification time (ms) at the last scan: what fileHash describes. */
+  fileSize: number;
+  fileModifiedAt: number;
   /** The book's library folder: the file must resolve inside it to be served. */
   libraryPath: string;
 }
@@ -305,6 +308,8 @@ export class BookQueryRepository {
         fileFormat: books.fileFormat,
         fileHash: books.fileHash,
         pageCount: books.pageCount,
+        fileSize: books.fileSize,
+        fileModifiedAt: books.fileModifiedAt,
         libraryPath: libraries.path,
       })
       .from(books)

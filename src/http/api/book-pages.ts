@@ -2,7 +2,6 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
 import { pageResponse } from "../page-response";
 import { IdParams, IntegerQuery, integerQuery, PageNumberParam, Uuid, type IntegerRange } from "../params";
 
@@ -22,10 +21,7 @@ export function bookPageRoutes(services: Services) {
       "/:id/pages/:n",
       async ({ caller, params, query, request }) => {
         const page = await pages.locate(caller.user, params.id, Number(params.n), integerQuery(query.width, "width", WIDTH));
-        const etag = strongEtag(page.tag);
-        // Revalidation is answered from the catalogue alone: the book is not opened.
-        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
-        return pageResponse(request, pages, page, { etag, cacheControl: IMMUTABLE });
+        return pageResponse(request, pages, page);
       },
       {
         auth: "user",

@@ -11,7 +11,6 @@ import { PageOutOfRange } from "../../library/pages";
 import type { Services } from "../../services";
 import { bookFileResponse } from "../api/book-files";
 import { thumbnailHandler } from "../api/covers";
-import { binaryResponse, clientHasCurrent, IMMUTABLE, notModified, strongEtag } from "../conditional";
 import { pageResponse } from "../page-response";
 import { IdParams, PageNumberParam, Uuid } from "../params";
 import { komgaAuth } from "./auth";
@@ -111,14 +110,9 @@ export function komgaBookRoutes(services: Services) {
         const page = await pages.locate(caller.user, id, number).catch((error: unknown) => {
           throw error instanceof PageOutOfRange ? new DomainError("BadRequest", error.message) : error;
         });
-        const etag = strongEtag(`${page.tag}${convert ? `-${convert}` : ""}`);
-        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": IMMUTABLE });
-        if (convert) {
-          const target = CONVERSIONS[convert as keyof typeof CONVERSIONS];
-          const image = await pages.readAs(page, [target], convert as keyof typeof CONVERSIONS);
-          return binaryResponse(request, image.bytes, { etag, cacheControl: IMMUTABLE, mediaType: image.mediaType });
-        }
-        return pageResponse(request, pages, page, { etag, cacheControl: IMMUTABLE });
+        if (!convert) return pageResponse(request, pages, page);
+        const format = convert as keyof typeof CONVERSIONS;
+        return pageResponse(request, pages, page, { variant: `-${format}`, read: () => pages.readAs(page, [CONVERSIONS[format]], format) });
       },
       { komga: true, params: PageParams, detail: { summary: "Komga: one page's image (convert=jpeg|png, zero_based)", tags: ["komga"] } },
     )

@@ -7,14 +7,14 @@
  * - Only JPEG, PNG and GIF leave this route (PSE allows no other type); other pages are
  *   re-encoded as JPEG.
  * - Like Komga, fetching a page records it as the caller's progress (the last page completes
- *   the book): PSE readers have no other way to report where the reader is. The answer is
- *   therefore revalidated on every view (`no-cache` with an ETag: a 304 costs no page read)
- *   instead of being cached for good, so that re-reading a page still reaches the server.
+ *   the book): PSE readers have no other way to report where the reader is. Pages are
+ *   revalidated on every view, as on every page route (../page-response.ts), so re-reading a
+ *   page still reaches the server.
  */
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { binaryResponse, clientHasCurrent, notModified, REVALIDATE, strongEtag } from "../conditional";
+import { pageResponse } from "../page-response";
 import { OPDS_ROOTS, PAGE_STREAM_PATH } from "./urls";
 import { PAGE_STREAM_TYPES } from "./vocabulary";
 
@@ -40,10 +40,7 @@ export function pageStreamRoute(services: Services) {
         const pageNumber = params.pageNumber + 1;
         const page = await pages.locate(caller.user, params.id, pageNumber, requestedWidth(query.maxWidth));
         await progress.record(caller.user, page.book, { page: pageNumber });
-        const etag = strongEtag(page.tag);
-        if (clientHasCurrent(request, etag)) return notModified({ etag, "cache-control": REVALIDATE });
-        const image = await pages.readAs(page, PAGE_STREAM_TYPES);
-        return binaryResponse(request, image.bytes, { etag, cacheControl: REVALIDATE, mediaType: image.mediaType });
+        return pageResponse(request, pages, page, { read: () => pages.readAs(page, PAGE_STREAM_TYPES) });
       },
       {
         auth: "user",
