@@ -5,6 +5,8 @@
  * (or 507 for a full disk) and retry later; they are never a fault of a book or a request.
  * drizzle wraps driver errors, so the whole `cause` chain is examined.
  */
+import { errorChain } from "../errors";
+
 export type Unavailability = "unreachable" | "disk_full" | "read_only" | "busy";
 
 const CONNECTION_CODES = new Set([
@@ -53,10 +55,7 @@ export function transactionConflict(error: unknown): TransactionConflict | undef
   return undefined;
 }
 
-/** The `code` of an error and of the errors down its `cause` chain (at most 8 deep). */
+/** The `code` of an error and of the errors down its `cause` chain. */
 function* codesOf(error: unknown): Generator<string> {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
-    yield "code" in current ? String(current.code) : "";
-    current = "cause" in current ? current.cause : undefined;
-  }
+  for (const current of errorChain(error)) yield "code" in current ? String(current.code) : "";
 }
