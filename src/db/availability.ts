@@ -41,8 +41,9 @@ export function unavailability(error: unknown): Unavailability | undefined {
 /**
  * PostgreSQL rolled a transaction back because it conflicted with a concurrent one: a deadlock
  * it broke (SQLSTATE 40P01) or a serialization failure (40001). The database is up and the
- * statements are right: the same work run again succeeds. Not an unavailability: requests do
- * not answer 503 for it and the health check does not count it as a refused write. (SQLite
+ * statements are right: the same work run again succeeds. Not an unavailability: a request
+ * answers 503 for it but no outage is logged, and the health check does not count it as a
+ * refused write. (SQLite
  * runs one writer at a time: its waits past the busy timeout are "busy" above.)
  */
 export type TransactionConflict = "deadlock" | "serialization_failure";

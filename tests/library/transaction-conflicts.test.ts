@@ -67,8 +67,8 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("transaction conflicts bet
   /**
    * The write failed once, with `code` (a real PostgreSQL error, down drizzle's cause chain),
    * was retried for `cause` and succeeded the second time; and that failure was no outage:
-   * requests do not answer 503 for it, and the health check does not count it as the database
-   * refusing writes.
+   * no "database unavailable" is logged for it, and the health check does not count it as the
+   * database refusing writes.
    */
   function expectRetriedOnce(seen: { retries: unknown[]; errors: unknown[] }, attempts: number, code: string, cause: string) {
     expect(seen.errors).toHaveLength(1);
