@@ -45,3 +45,15 @@ export class RateLimitedError extends DomainError {
 }
 
 export const notFound = (what: string) => new DomainError("NotFound", `${what} not found`);
+
+/**
+ * An error and the errors down its `cause` chain, outermost first: drivers' errors arrive
+ * wrapped (drizzle's query error around postgres.js's, a retry's failure around the last
+ * attempt's). At most 8 deep, so a chain that loops back on itself still ends.
+ */
+export function* errorChain(error: unknown): Generator<object> {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    yield current;
+    current = "cause" in current ? current.cause : undefined;
+  }
+}

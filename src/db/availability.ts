@@ -5,6 +5,8 @@
  * (or 507 for a full disk) and retry later; they are never a fault of a book or a request.
  * drizzle wraps driver errors, so the whole `cause` chain is examined.
  */
+import { errorChain } from "../errors";
+
 export type Unavailability = "unreachable" | "disk_full" | "read_only" | "busy";
 
 const CONNECTION_CODES = new Set([
@@ -39,8 +41,9 @@ export function unavailability(error: unknown): Unavailability | undefined {
 /**
  * PostgreSQL rolled a transaction back because it conflicted with a concurrent one: a deadlock
  * it broke (SQLSTATE 40P01) or a serialization failure (40001). The database is up and the
- * statements are right: the same work run again succeeds. Not an unavailability: requests do
- * not answer 503 for it and the health check does not count it as a refused write. (SQLite
+ * statements are right: the same work run again succeeds. Not an unavailability: a request
+ * answers 503 for it but no outage is logged, and the health check does not count it as a
+ * refused write. (SQLite
  * runs one writer at a time: its waits past the busy timeout are "busy" above.)
  */
 export type TransactionConflict = "deadlock" | "serialization_failure";
@@ -53,10 +56,7 @@ export function transactionConflict(error: unknown): TransactionConflict | undef
   return undefined;
 }
 
-/** The `code` of an error and of the errors down its `cause` chain (at most 8 deep). */
+/** The `code` of an error and of the errors down its `cause` chain. */
 function* codesOf(error: unknown): Generator<string> {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
-    yield "code" in current ? String(current.code) : "";
-    current = "cause" in current ? current.cause : undefined;
-  }
+  for (const current of errorChain(error)) yield "code" in current ? String(current.code) : "";
 }

@@ -23,7 +23,7 @@ export type CredentialServices = Pick<Services, "authenticator" | "cookieSession
 
 type Peer = Server<unknown> | null;
 
-export interface CredentialRule<P, T> {
+interface CredentialRule<P, T> {
   /** The `detail` key the option marks its routes with; its value is the option's parameter. */
   detailKey: string;
   /** The parameter a route's detail holds under `detailKey`; undefined when it holds none. */
@@ -32,7 +32,7 @@ export interface CredentialRule<P, T> {
   check: (services: CredentialServices, request: Request, server: Peer, parameter: P) => Promise<T>;
 }
 
-export interface CredentialOption<P, T> {
+interface CredentialOption<P, T> {
   /** The detail that marks a route of the option (and tells the body hook to check first). */
   detail: (parameter: P) => Record<string, P>;
   /** The verdict on a request: the one reached before its body was read, else reached now. */
@@ -42,27 +42,30 @@ export interface CredentialOption<P, T> {
 /** Checks a request's credentials before its body is read; false when refused (the option's hook then answers why). */
 export type CheckBeforeBody = (request: Request, server: Peer) => Promise<boolean>;
 
-/** The registered options: for a detail key, the check a route's detail value asks for. */
+/** The registered options: for a detail key, the check (recording its verdict) a route's detail value asks for. */
 const checksByDetailKey = new Map<string, (services: CredentialServices, value: unknown) => ((request: Request, server: Peer) => Promise<unknown>) | undefined>();
-
-/** Verdicts reached before the body was read, with the detail key of the option that reached them. */
-const verdicts = new WeakMap<Request, { detailKey: string; verdict: Promise<unknown> }>();
 
 /** Registers a route option's credential check with the body hook; returns the option's side of it. */
 export function credentialOption<P, T>(rule: CredentialRule<P, T>): CredentialOption<P, T> {
   if (checksByDetailKey.has(rule.detailKey)) throw new Error(`two credential options mark their routes with ${rule.detailKey}`);
+  /**
+   * The verdicts this option's check reached before a body was read. Each option keeps its own:
+   * a verdict found here is one of this option's, for the parameter of the route's detail, which
+   * is the parameter its hook asks with.
+   */
+  const verdicts = new WeakMap<Request, Promise<T>>();
   checksByDetailKey.set(rule.detailKey, (services, value) => {
     const parameter = rule.parameterOf(value);
-    return parameter === undefined ? undefined : (request, server) => rule.check(services, request, server, parameter);
+    if (parameter === undefined) return undefined;
+    return (request, server) => {
+      const verdict = rule.check(services, request, server, parameter);
+      verdicts.set(request, verdict);
+      return verdict;
+    };
   });
   return {
     detail: (parameter) => ({ [rule.detailKey]: parameter }),
-    verdict(services, request, server, parameter) {
-      const recorded = verdicts.get(request);
-      // Recorded by this option's own check (the route's detail names one option), so of type T.
-      if (recorded?.detailKey === rule.detailKey) return recorded.verdict as Promise<T>;
-      return rule.check(services, request, server, parameter);
-    },
+    verdict: (services, request, server, parameter) => verdicts.get(request) ?? rule.check(services, request, server, parameter),
   };
 }
 
@@ -73,14 +76,11 @@ export function checkBeforeBodyOf(services: CredentialServices, detail: unknown)
     if (!(detailKey in detail)) continue;
     const check = checkOf(services, (detail as Record<string, unknown>)[detailKey]);
     if (!check) continue;
-    return (request, server) => {
-      const verdict = check(request, server);
-      verdicts.set(request, { detailKey, verdict });
-      return verdict.then(
+    return (request, server) =>
+      check(request, server).then(
         () => true,
         () => false,
       );
-    };
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * request id and answered with a fixed message, never a stack trace.
  */
 import { Elysia, type ErrorHandler, InvalidFileType, NotFoundError, ParseError, ValidationError } from "elysia";
-import { unavailability, type Unavailability } from "../db";
+import { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "../db";
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { ObjectStorageError } from "../storage/s3-bucket";
@@ -75,6 +75,17 @@ const UNAVAILABLE: Record<Unavailability, { status: number; message: string }> =
 };
 /** Seconds a client should wait when the database is away. */
 const RETRY_AFTER_SECONDS = 5;
+/**
+ * PostgreSQL rolled the request's transaction back for a concurrent one (two edits, or an edit
+ * and a scan worker, locking the same rows in opposite orders): nothing is wrong with the
+ * request or the database, and the same request sent again succeeds.
+ */
+const CONFLICTED: Record<TransactionConflict, string> = {
+  deadlock: "the request's database transaction deadlocked with a concurrent one and was rolled back; send it again",
+  serialization_failure: "the request's database transaction conflicted with a concurrent one and was rolled back; send it again",
+};
+/** The concurrent transaction is done (or about to be) once PostgreSQL broke the conflict. */
+const CONFLICT_RETRY_AFTER_SECONDS = 1;
 /** An outage is logged once per cause and minute, not once per request. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
@@ -106,6 +117,26 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
     const kind = status === 507 ? "InsufficientStorage" : "ServiceUnavailable";
     return { status, body: { error: kind, message }, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } };
   };
+  // A warning without the stack: there is no fault to debug, but one line each, since many of
+  // them say that requests contend for rows. The query's text and parameters stay out of the log.
+  const conflicted = (conflict: TransactionConflict, request: Request): ErrorAnswer => {
+    log.warn(`database transaction conflict (${conflict}): rolled back by PostgreSQL; the request answers 503, to be sent again`, {
+      requestId: requestIdOf(request),
+    });
+    return {
+      status: 503,
+      body: { error: "ServiceUnavailable", message: CONFLICTED[conflict] },
+      headers: { "retry-after": String(CONFLICT_RETRY_AFTER_SECONDS) },
+    };
+  };
+  /** A database that cannot answer now, or a transaction it rolled back: the client tries again. */
+  const databaseFailure = (error: unknown, request: Request): ErrorAnswer | undefined => {
+    if (error instanceof DomainError) return undefined;
+    const cause = unavailability(error);
+    if (cause) return outage(cause, error, request);
+    const conflict = transactionConflict(error);
+    return conflict ? conflicted(conflict, request) : undefined;
+  };
   // The context is destructured, never passed whole: Elysia infers from a hook's parameters
   // what every request must prepare, and a whole `context` makes it parse the cookies of every
   // request and rebuild every returned Response (pages would no longer be sent from the file by Bun).
@@ -113,8 +144,7 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
     let response: Response;
     if (error instanceof EarlyAnswer) response = error.response;
     else {
-      const cause = error instanceof DomainError ? undefined : unavailability(error);
-      const { status, body, headers = {} } = cause ? outage(cause, error, request) : errorToAnswer(log, code, error, request);
+      const { status, body, headers = {} } = databaseFailure(error, request) ?? errorToAnswer(log, code, error, request);
       response = render?.(request, status, body, headers) ?? errorResponse(status, body, headers);
     }
     const requestId = requestIdOf(request);

@@ -49,7 +49,12 @@ export class CoverService {
     private readonly settings: CoverSettings,
   ) {}
 
-  async bookThumbnail(caller: Caller, bookId: string): Promise<ImageFile> {
+  /** The picture of a book or a series, for every slice that shows one (404 when none can be made). */
+  thumbnail(caller: Caller, owner: CoverOwner, id: string): Promise<ImageFile> {
+    return owner === "book" ? this.bookThumbnail(caller, id) : this.seriesThumbnail(caller, id);
+  }
+
+  private async bookThumbnail(caller: Caller, bookId: string): Promise<ImageFile> {
     const book = await this.books.get(caller, bookId);
     const existing =
       (book.customCoverPath ? await imageFile(this.settings.covers, book.customCoverPath) : undefined) ??
@@ -61,7 +66,7 @@ export class CoverService {
     return generated;
   }
 
-  async seriesThumbnail(caller: Caller, seriesId: string): Promise<ImageFile> {
+  private async seriesThumbnail(caller: Caller, seriesId: string): Promise<ImageFile> {
     const series = await this.series.get(caller, seriesId);
     const uploaded = series.customCoverPath ? await imageFile(this.settings.covers, series.customCoverPath) : undefined;
     if (uploaded) return uploaded;

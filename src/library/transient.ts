@@ -6,6 +6,7 @@
  * they never become a book's analysis error.
  */
 import { transactionConflict, unavailability, type TransactionConflict } from "../db";
+import { errorChain } from "../errors";
 import { OBJECT_STORAGE_FAILURE } from "../storage/s3-bucket";
 
 const FILESYSTEM: Record<string, string> = {
@@ -38,13 +39,12 @@ export function transientCause(error: unknown): string | undefined {
   if (database) return DATABASE[database];
   const conflict = transactionConflict(error);
   if (conflict) return CONFLICT[conflict];
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+  for (const current of errorChain(error)) {
     const code = "code" in current ? String(current.code) : "";
     if (FILESYSTEM[code]) return FILESYSTEM[code];
     // Book analysis errors carry the system error's code in their details.
     const details = "details" in current ? (current.details as { code?: unknown } | undefined) : undefined;
     if (details && typeof details.code === "string" && FILESYSTEM[details.code]) return FILESYSTEM[details.code];
-    current = "cause" in current ? current.cause : undefined;
   }
   return undefined;
 }

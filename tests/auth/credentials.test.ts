@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { errorHandling } from "../../src/http/errors";
 import { authPlugin } from "../../src/http/auth-plugin";
+import { sha256 } from "../helpers/digests";
 import { forEachDatabase } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
 import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
@@ -46,7 +47,7 @@ forEachDatabase(
       expect(adminList.body.map((entry: { id: string }) => entry.id)).not.toContain(apiKey.id);
       // Stored: the prefix in clear and a SHA-256 of the whole key, never the key.
       const [row] = await rawQuery(server(), "SELECT key_prefix, key_hash FROM api_keys WHERE id = $1", apiKey.id);
-      expect(row).toEqual({ key_prefix: key.slice(0, 20), key_hash: new Bun.CryptoHasher("sha256").update(key).digest("hex") });
+      expect(row).toEqual({ key_prefix: key.slice(0, 20), key_hash: sha256(key) });
     });
 
     test("a key works as Bearer, as X-API-Key and as the Basic password of its owner; last-used time is recorded", async () => {

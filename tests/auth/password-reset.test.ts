@@ -4,8 +4,8 @@
  * list and revoke any user's API keys.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
+import { sha256 } from "../helpers/digests";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
 
@@ -57,7 +57,7 @@ forEachDatabase("credentials after a password change", (server) => {
     const session = await login(server(), "racer");
     expect((await server().json("PUT", `/api/v1/users/${id}`, { password: NEW_PASSWORD }, bearer(adminToken))).status).toBe(200);
     // What a rotation that commits beside the change can leave behind: an active token of the old family.
-    const tokenHash = createHash("sha256").update(session.refresh_token).digest("hex");
+    const tokenHash = sha256(session.refresh_token);
     await rawQuery(server(), "UPDATE refresh_tokens SET status = 'active' WHERE token_hash = $1", tokenHash);
     expect((await refresh(session.refresh_token)).status).toBe(401);
     const rows = await rawQuery(server(), "SELECT status FROM refresh_tokens WHERE user_id = $1 AND status = 'active'", id);

@@ -1,11 +1,10 @@
 import { beforeAll, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { PRUNE_REFRESH_TOKENS } from "../../src/jobs";
+import { sha256 } from "../helpers/digests";
 import { forEachDatabase } from "../helpers/server";
 import { countRows, rawQuery } from "../helpers/sql";
 import { adminSession, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 
-const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 
 forEachDatabase(
   "refresh tokens",

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
+import { sha256 } from "../helpers/digests";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
 import { basic, PASSWORD } from "../helpers/auth";
@@ -9,7 +9,6 @@ import { startInbox, verificationLinkIn } from "./support/smtp";
 const inbox = await startInbox();
 afterAll(() => inbox.stop());
 
-const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 const smtp = { smtp_host: "127.0.0.1", smtp_port: inbox.port, smtp_from_name: "Longbox Test", smtp_from_address: "longbox@example.org" };
 const withVerification = (email: Record<string, unknown> = {}, application: Record<string, unknown> = {}) => ({
   auth: { registration_enabled: true, email_confirmation_required: true, login_max_failures: 1000 },

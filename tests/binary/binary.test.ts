@@ -5,7 +5,7 @@
  * server on SQLite and PostgreSQL, and read every fixture exactly as the sources do.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
 import { buildIsolatedBinary, type IsolatedBinary } from "../../scripts/isolated-binary";
@@ -95,6 +95,13 @@ describe("the compiled binary", () => {
           const css = await fetch(`${server.url}${stylesheet}`);
           expect(css.headers.get("content-type")).toStartWith("text/css");
           expect(await css.text()).toContain("--accent");
+          // Its gzip was made at build time, not by the running server: the binary carries the
+          // very bytes sent (as the embedding macro hands them over, in base64, or raw).
+          const zipped = await fetch(`${server.url}${stylesheet}`, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
+          expect(zipped.headers.get("content-encoding")).toBe("gzip");
+          const gzip = Buffer.from(await zipped.arrayBuffer());
+          const executable = readFileSync(binary.path);
+          expect(executable.includes(gzip.toString("base64")) || executable.includes(gzip)).toBe(true);
 
           expect((await setup()).status).toBe(201);
           expect((await setup()).status).toBe(409);

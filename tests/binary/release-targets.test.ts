@@ -10,7 +10,6 @@
  * when LONGBOX_TEST_TARGETS names it (`npm run test:arm64`, a step of its own in .ci/run).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
@@ -18,6 +17,7 @@ import { buildIsolatedBinary, type IsolatedBinary } from "../../scripts/isolated
 import { VERSION } from "../../src/version";
 import { bearer, adminSession } from "../helpers/auth";
 import { runProgram } from "../helpers/cli";
+import { sha256 } from "../helpers/digests";
 import { booksOf, createLibrary, placeFixture, scan } from "../helpers/library";
 import { jsonClient } from "../helpers/server";
 
@@ -62,7 +62,7 @@ for (const target of TARGETS) {
     afterAll(() => binary?.remove());
 
     test("its .sha256 names the binary and matches it", () => {
-      const digest = createHash("sha256").update(readFileSync(binary.path)).digest("hex");
+      const digest = sha256(readFileSync(binary.path));
       expect(binary.checksum).toBe(`${digest}  longbox\n`);
     });
 

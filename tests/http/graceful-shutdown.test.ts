@@ -7,6 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { adminSession, bearer } from "../helpers/auth";
+import { sha256 } from "../helpers/digests";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { booksOf, createLibrary, scan, tempFolder } from "../helpers/library";
 import { jsonClient } from "../helpers/server";
@@ -53,7 +54,7 @@ test("an in-flight download completes after SIGTERM; then the process exits 0", 
     received += chunk.value.length;
   }
   expect(received).toBe(Bun.file(file).size);
-  expect(hasher.digest("hex")).toBe(new Bun.CryptoHasher("sha256").update(await Bun.file(file).bytes()).digest("hex"));
+  expect(hasher.digest("hex")).toBe(sha256(await Bun.file(file).bytes()));
   expect(refused).toBe(true);
   expect(await child.exited).toBe(0);
 }, 60_000);

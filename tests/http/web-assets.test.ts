@@ -2,6 +2,9 @@
  * The web interface's assets over HTTP: text is sent gzipped to a client that accepts it (the
  * gzip, level 9, of the very bytes sent to one that does not), with `vary: accept-encoding` and
  * one ETag for both; a matching If-None-Match is a 304; images are sent as they are.
+ * Nothing seen over HTTP tells gzips made at build time from gzips the running server makes (at
+ * start, or at the first request, then kept): that they are made at build time is checked on the
+ * compiled binary, which carries them (tests/binary/binary.test.ts).
  */
 import { expect, test } from "bun:test";
 import { READER_SCRIPTS } from "../../src/http/web/assets";

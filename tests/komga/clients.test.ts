@@ -10,6 +10,7 @@ import { Type as T } from "@sinclair/typebox";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
+import { sha256 } from "../helpers/digests";
 import { comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import {
@@ -239,7 +240,7 @@ forEachDatabase(
           const answers = [];
           for (const response of [await mihon(`/api/v1/${owner}/thumbnail`, jar, { accept: "*/*" }), await server().fetch(`/api/v1/${owner}/thumbnail`, { headers: reader })]) {
             const header = (name: string) => response.headers.get(name);
-            const bytes = new Bun.CryptoHasher("sha256").update(await response.arrayBuffer()).digest("hex");
+            const bytes = sha256(await response.arrayBuffer());
             answers.push({ status: response.status, type: header("content-type"), etag: header("etag"), caching: header("cache-control"), bytes });
           }
           const [komga, rest] = answers;

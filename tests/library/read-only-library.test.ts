@@ -11,6 +11,7 @@ import { chmodSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import sharp from "sharp";
 import { adminSession, bearer } from "../helpers/auth";
+import { sha256 } from "../helpers/digests";
 import { booksOf, comicInfo, createLibrary, libraryRoot, makeCbz, placeFixture, scan, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
@@ -26,7 +27,7 @@ function snapshot(root: string): Record<string, string> {
   const entries: Record<string, string> = {};
   const visit = (path: string) => {
     const info = lstatSync(path);
-    const hash = info.isFile() ? new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex") : "-";
+    const hash = info.isFile() ? sha256(readFileSync(path)) : "-";
     entries[relative(root, path) || "."] = [info.mode.toString(8), info.size, info.mtimeMs, info.ctimeMs, hash].join(" ");
     if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
   };

@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { loadConfig } from "../../src/config/load";
 import { unavailability } from "../../src/db";
 import { openDatabase, type Database } from "../../src/db/database";
+import { errorChain } from "../../src/errors";
 import { retryTransient } from "../../src/library/transient";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
 import { waitFor } from "../helpers/server-processes";
@@ -66,8 +67,8 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("transaction conflicts bet
   /**
    * The write failed once, with `code` (a real PostgreSQL error, down drizzle's cause chain),
    * was retried for `cause` and succeeded the second time; and that failure was no outage:
-   * requests do not answer 503 for it, and the health check does not count it as the database
-   * refusing writes.
+   * no "database unavailable" is logged for it, and the health check does not count it as the
+   * database refusing writes.
    */
   function expectRetriedOnce(seen: { retries: unknown[]; errors: unknown[] }, attempts: number, code: string, cause: string) {
     expect(seen.errors).toHaveLength(1);
@@ -81,13 +82,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("transaction conflicts bet
   const rows = async () => [...(await monitor`SELECT id, n FROM probe ORDER BY id`)];
 
   /** The SQLSTATE codes along an error's cause chain (drizzle wraps the driver's error). */
-  function codesOf(error: unknown): string[] {
-    const codes: string[] = [];
-    for (let current = error; current && typeof current === "object"; current = "cause" in current ? current.cause : undefined) {
-      if ("code" in current) codes.push(String(current.code));
-    }
-    return codes;
-  }
+  const codesOf = (error: unknown) => [...errorChain(error)].flatMap((current) => ("code" in current ? [String(current.code)] : []));
 
   test("a deadlock: PostgreSQL rolls the scan worker's transaction back, its retry succeeds", async () => {
     let attempts = 0;

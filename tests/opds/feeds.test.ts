@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { zipSync } from "fflate";
 import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
+import { sha256 } from "../helpers/digests";
 import { comicInfo, createLibrary, makeCbz, placeFixture, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import {
@@ -25,7 +26,6 @@ import {
 } from "./support";
 
 const TRICKY = `Tom & Jerry <"Special"> 東京`;
-const sha256 = (bytes: ArrayBuffer | Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 interface World {
   libraryId: string;

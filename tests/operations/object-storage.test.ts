@@ -16,12 +16,13 @@ import { TEST_JWT_SECRET } from "../helpers/auth";
 import { startServerProcess } from "../../scripts/server-process";
 import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
+import { sha256 } from "../helpers/digests";
 import { writeInstanceConfig } from "../helpers/instances";
 import { S3_ACCESS_KEY_ID, startS3Server, type TestS3Server } from "../helpers/s3-server";
 import { placeFixture } from "../helpers/library";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
-import { bearer, scan, scannedLibrary, sha256, type ScannedLibrary } from "../reading/support";
+import { bearer, scan, scannedLibrary, type ScannedLibrary } from "../reading/support";
 
 const LAYOUT = {
   "Captain Science/Captain Science #001.cbz": "cbz/comicbox/Captain Science #001-comet.cbz",

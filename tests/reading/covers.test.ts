@@ -3,7 +3,8 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { forEachDatabase } from "../helpers/server";
-import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, sha256, type ScannedLibrary } from "./support";
+import { sha256 } from "../helpers/digests";
+import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, type ScannedLibrary } from "./support";
 
 const LAYOUT = {
   "Captain Science/Captain Science #001.cbz": "cbz/comicbox/Captain Science #001-comet.cbz",
@@ -144,6 +145,9 @@ forEachDatabase(
       expect(series.body.hasCustomCover).toBe(true);
       const withCover = await image(await asReader(`/api/v1/series/${first.seriesId}/thumbnail`));
       expect(withCover.metadata).toMatchObject({ height: 400, width: 267 });
+      // The web pages show the same pictures.
+      expect(sha256((await image(await asReader(`/covers/series/${first.seriesId}`))).bytes)).toBe(sha256(withCover.bytes));
+      expect(sha256((await image(await asReader(`/covers/books/${first.id}`))).bytes)).toBe(sha256(bookThumbnail.bytes));
       // The book keeps its own thumbnail.
       expect(sha256((await image(await asReader(`/api/v1/books/${first.id}/thumbnail`))).bytes)).toBe(sha256(bookThumbnail.bytes));
       expect((await asAdmin(`/api/v1/series/${first.seriesId}/cover`, { method: "DELETE" })).status).toBe(204);

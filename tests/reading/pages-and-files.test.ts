@@ -6,7 +6,8 @@ import sharp from "sharp";
 import { basic, PASSWORD } from "../helpers/auth";
 import { booksOf, makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
-import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, sha256, type ScannedLibrary } from "./support";
+import { sha256 } from "../helpers/digests";
+import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, type ScannedLibrary } from "./support";
 
 const LAYOUT = {
   "Captain Science/Captain Science #001.cbz": "cbz/comicbox/Captain Science #001-comet.cbz",

@@ -53,7 +53,6 @@ export async function hideSeriesFrom(server: TestServer, userId: string, seriesI
   await rawQuery(server, "INSERT INTO user_sharing_grants (user_id, sharing_tag_id, access_mode) VALUES ($1, $2, 'deny')", userId, tagId);
 }
 
-export const sha256 = (bytes: Uint8Array | ArrayBuffer) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 /** Fetches with a token and returns the raw response. */
 export function fetchAs(server: TestServer, token: string | undefined, path: string, init: RequestInit = {}): Promise<Response> {

@@ -77,7 +77,7 @@ interface ThumbnailRequest {
  */
 export function thumbnailHandler(covers: Services["covers"], owner: CoverOwner) {
   return async ({ caller, params, request }: ThumbnailRequest): Promise<Response> =>
-    imageFileResponse(request, owner === "book" ? await covers.bookThumbnail(caller.user, params.id) : await covers.seriesThumbnail(caller.user, params.id));
+    imageFileResponse(request, await covers.thumbnail(caller.user, owner, params.id));
 }
 
 /** The `file` part of a multipart body no larger than the limit (plus multipart framing). */

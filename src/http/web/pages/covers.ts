@@ -26,11 +26,11 @@ async function orPlaceholder(request: Request, image: Promise<ImageFile>): Promi
 export function coverImages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-cover-images" })
     .use(guard)
-    .get("/covers/books/:id", ({ viewer, params, request }) => orPlaceholder(request, services.covers.bookThumbnail(viewer.user, params.id)), {
+    .get("/covers/books/:id", ({ viewer, params, request }) => orPlaceholder(request, services.covers.thumbnail(viewer.user, "book", params.id)), {
       page: "user",
       params: IdParams,
     })
-    .get("/covers/series/:id", ({ viewer, params, request }) => orPlaceholder(request, services.covers.seriesThumbnail(viewer.user, params.id)), {
+    .get("/covers/series/:id", ({ viewer, params, request }) => orPlaceholder(request, services.covers.thumbnail(viewer.user, "series", params.id)), {
       page: "user",
       params: IdParams,
     });
