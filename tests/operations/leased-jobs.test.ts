@@ -40,6 +40,16 @@ function processesWithComics(kind: DatabaseKind, books: number, seed: number, th
   };
 }
 
+/** A web process and a worker process (the one the test kills), an admin signed in, and a library named `name` of the setup's comics. */
+async function webAndDoomedWorker(setup: { instances: Instances; libraryRoot: string }, name: string) {
+  const web = await setup.instances.start("--role", "web");
+  const doomed = await setup.instances.start("--role", "worker");
+  const client = jsonClient(web.url);
+  const admin = bearer((await adminSession(client)).token);
+  const library = await createLibrary(client, admin, { name, path: setup.libraryRoot });
+  return { doomed, client, admin, library };
+}
+
 for (const kind of DATABASE_KINDS) {
   describe(`leased jobs between processes [${kind}]`, () => {
     const BOOKS = 120;
@@ -117,11 +127,7 @@ for (const kind of DATABASE_KINDS) {
     const { setup, count } = processesWithComics(kind, BOOKS, 90_000, 1);
 
     test("every book's thumbnail is made or queued once the scan is recorded as ended, even if its process dies right then", async () => {
-      const web = await setup.instances.start("--role", "web");
-      const doomed = await setup.instances.start("--role", "worker");
-      const client = jsonClient(web.url);
-      const admin = bearer((await adminSession(client)).token);
-      const library = await createLibrary(client, admin, { name: "ends", path: setup.libraryRoot });
+      const { doomed, client, admin, library } = await webAndDoomedWorker(setup, "ends");
       expect((await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, admin)).status).toBe(202);
       // Killed the moment it logs the scan's end (written after the final status): books asked
       // for in the scan's last moments used to wait a tenth of a second in memory for the queue.
@@ -145,11 +151,7 @@ for (const kind of DATABASE_KINDS) {
     const { setup, count } = processesWithComics(kind, BOOKS, 80_000, 1);
 
     test("SIGKILL mid-thumbnails: the jobs it held are made by the next process with jobs", async () => {
-      const web = await setup.instances.start("--role", "web");
-      const doomed = await setup.instances.start("--role", "worker");
-      const client = jsonClient(web.url);
-      const admin = bearer((await adminSession(client)).token);
-      const library = await createLibrary(client, admin, { name: "killed", path: setup.libraryRoot });
+      const { doomed, client, admin, library } = await webAndDoomedWorker(setup, "killed");
       expect((await scan(client, admin, library.id, undefined, SCAN_TIMEOUT_MS)).status).toBe("completed");
       const made = () => count("SELECT count(*) AS n FROM books WHERE thumbnail_path IS NOT NULL");
       await waitFor(async () => (await made()) >= 10, "some thumbnails", 60_000);
