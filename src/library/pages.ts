@@ -9,6 +9,7 @@
  * its pages have no validator and bypass the page cache, so neither an old cached page nor an
  * old ETag is passed off as the new content.
  */
+import { statSync } from "node:fs";
 import { DomainError } from "../errors";
 import { type PageImage, type PageLocation, sameFileStamp } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
@@ -28,8 +29,6 @@ export class PageOutOfRange extends DomainError {
 /** One page of one book at one width: what to read, and its validator. */
 export interface PageRef {
   book: BookFileView;
-  /** The book's file as found when the page was located. */
-  file: OpenableFile;
   number: number;
   width: number | undefined;
   /**
@@ -83,19 +82,22 @@ export class PageService {
   }
 
   /**
-   * The page, or 404 when the book is not visible, `number` is outside 1..pageCount or the file
-   * is gone. The file is stat'ed (not opened) to tell whether the catalogue still describes it.
+   * The page, or 404 when the book is not visible or `number` is outside 1..pageCount. The file
+   * is stat'ed (not opened) to tell whether the catalogue still describes it: one system call,
+   * on every revalidation too. Where the file really lies (links resolved, inside its library:
+   * `openableFile`, a walk of the whole path) is checked only when the page is read; a file gone
+   * since the scan has no tag, so it is never answered 304 and its read is the clear 404.
    */
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
     const book = await this.books.fileOf(caller, bookId);
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
-    const file = openableFile(book);
-    const catalogued = sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, file.info);
+    const now = statSync(book.filePath, { throwIfNoEntry: false });
+    const catalogued = now?.isFile() === true && sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
     const tag = catalogued ? Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex") : null;
-    return { book, file, number, width, tag };
+    return { book, number, width, tag };
   }
 
   /**
@@ -104,18 +106,19 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
+      const file = openableFile(page.book); // a clear 404 when the file went away since the scan
       const remembered = page.tag === null ? undefined : this.locations.get(page.tag);
-      const location = remembered === undefined ? await this.findLocation(page) : remembered;
-      return location ? { kind: "file", path: page.file.path, ...location } : { kind: "bytes", image: await this.read(page) };
+      const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
+      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
   /** Where the page lies in the file, or null when it must be read (compressed): remembered for a tagged page. */
-  private async findLocation(page: PageRef): Promise<PageLocation | null> {
+  private async findLocation(page: PageRef, file: OpenableFile): Promise<PageLocation | null> {
     let location;
     try {
-      location = await this.formats.locatePage(page.file.path, page.number, { formatId: page.book.fileFormat, file: page.file.info });
+      location = await this.formats.locatePage(file.path, page.number, { formatId: page.book.fileFormat, file: file.info });
     } catch (error) {
       throw readFailure(error);
     }
@@ -127,15 +130,15 @@ export class PageService {
     return location;
   }
 
-  /** The page's image. */
-  async read(page: PageRef): Promise<PageImage> {
+  /** The page's image; `file`: the book's file when the caller has just resolved it. */
+  async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
     // Untagged (the file changed since its scan): read as the file is now, shared with nothing.
-    if (!isTagged(page)) return this.readFromBook(page);
+    if (!isTagged(page)) return this.readFromBook(page, file ?? openableFile(page.book));
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
     if (cached) return cached;
     const running = this.inFlight.get(page.tag);
     if (running) return running;
-    const reading = this.readFromBook(page).finally(() => this.inFlight.delete(page.tag));
+    const reading = this.readFromBook(page, file ?? openableFile(page.book)).finally(() => this.inFlight.delete(page.tag));
     this.inFlight.set(page.tag, reading);
     return reading;
   }
@@ -155,8 +158,8 @@ export class PageService {
   }
 
   /** Reads through the format registry, which hands the file's stat on to the plugin (no second stat for an open archive). */
-  private async readFromBook(page: PageRef): Promise<PageImage> {
-    const { book, file } = page;
+  private async readFromBook(page: PageRef, file: OpenableFile): Promise<PageImage> {
+    const { book } = page;
     let image: PageImage;
     try {
       image = await this.formats.readPage(file.path, page.number, { formatId: book.fileFormat, maxWidth: page.width, file: file.info });
