@@ -8,6 +8,7 @@ import { realpathSync, type Stats, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Repositories } from "../db";
 import { DomainError, notFound } from "../errors";
+import { type FileStamp, sameFileStamp } from "../formats/contract";
 import { failureReason, isNotFound } from "../formats/errors";
 import { toBookAnalysisError } from "../formats/registry";
 import type { BookService, Caller } from "./books";
@@ -18,8 +19,8 @@ export interface BookFile {
   fileName: string;
   size: number;
   mediaType: string;
-  /** SHA-256 of the content: a strong validator for the file. */
-  fileHash: string;
+  /** Names this version of the file (`fileVersion`): its strong validator. */
+  version: string;
   modifiedAt: Date;
 }
 
@@ -38,7 +39,7 @@ export class BookFileService {
       fileName: basename(book.filePath),
       size: info.size,
       mediaType: book.mediaType,
-      fileHash: book.fileHash,
+      version: fileVersion(book, info),
       modifiedAt: info.mtime,
     };
   }
@@ -49,6 +50,22 @@ export class BookFileService {
     if (!library) throw notFound("book");
     return openableFile({ ...book, libraryPath: library.path });
   }
+}
+
+/**
+ * What names the book's file as it is now, for strong validators (ETags, If-Range): the scan's
+ * content hash while the file keeps the size and modification time of its scan; else (rewritten
+ * since, not rescanned yet: the hash names the old bytes, and a range of the new file resumed
+ * under it would splice two versions) its size and modification time now, as nginx names files.
+ */
+export function fileVersion(book: { fileHash: string; fileSize: number; fileModifiedAt: number }, now: FileStamp): string {
+  if (asCatalogued(book, now)) return book.fileHash;
+  return `${now.size.toString(16)}-${Math.trunc(now.mtimeMs).toString(16)}`;
+}
+
+/** Whether the file `now` is as its scan found it (size and modification time): what the catalogue says of it still holds. */
+export function asCatalogued(book: { fileSize: number; fileModifiedAt: number }, now: FileStamp): boolean {
+  return sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now);
 }
 
 /** The book's file as it really is now: its path (links resolved) and what a stat of it just found. */

@@ -11,11 +11,11 @@
  */
 import { statSync } from "node:fs";
 import { DomainError } from "../errors";
-import { type PageImage, type PageLocation, sameFileStamp } from "../formats/contract";
+import type { PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import { openableFile, type OpenableFile, readFailure } from "./book-files";
+import { asCatalogued, openableFile, type OpenableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
@@ -94,7 +94,7 @@ export class PageService {
       throw new PageOutOfRange(number, book.pageCount);
     }
     const now = statSync(book.filePath, { throwIfNoEntry: false });
-    const catalogued = now?.isFile() === true && sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now);
+    const catalogued = now?.isFile() === true && asCatalogued(book, now);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
     const tag = catalogued ? Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex") : null;
     return { book, number, width, tag };

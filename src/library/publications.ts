@@ -7,8 +7,8 @@
 import { DomainError } from "../errors";
 import type { BookResource, Publication } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import type { BookFileView, BookView } from "../db";
-import { openableFile, readFailure, type BookFileService } from "./book-files";
+import type { BookView } from "../db";
+import { fileVersion, openableFile, readFailure, type BookFileService } from "./book-files";
 import type { BookService, Caller } from "./books";
 
 export class PublicationService {
@@ -29,13 +29,16 @@ export class PublicationService {
     }
   }
 
-  /** A reader asks for many resources of one book: its file row (with its library's folder) comes from the page path's cache. */
-  async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ book: BookFileView; resource: BookResource }> {
+  /**
+   * A reader asks for many resources of one book: its file row (with its library's folder) comes
+   * from the page path's cache. `version` names the book's file as read (`fileVersion`).
+   */
+  async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ version: string; resource: BookResource }> {
     const book = await this.books.fileOf(caller, bookId);
     if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
-    const { path } = openableFile(book);
+    const { path, info } = openableFile(book);
     try {
-      return { book, resource: await this.formats.readResource(path, resourcePath, { formatId: book.fileFormat }) };
+      return { version: fileVersion(book, info), resource: await this.formats.readResource(path, resourcePath, { formatId: book.fileFormat }) };
     } catch (error) {
       throw readFailure(error);
     }

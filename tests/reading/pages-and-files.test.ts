@@ -293,6 +293,36 @@ forEachDatabase("Pages and file downloads", (server) => {
     expect((await resized({ "if-none-match": old.etag! })).status).toBe(200);
   });
 
+  test("a book rewritten on disk before a rescan is downloaded under a validator of its own: the scan's ETag gets neither a 304 nor a range of the new bytes", async () => {
+    const path = join(library.root, "Resumed", "Resumed #001.cbz");
+    await makeCbz(path, { pages: 2, seed: 25 });
+    await scan(server(), library.adminToken, library.libraryId);
+    const url = `/api/v1/books/${await bookAt(path)}/file`;
+    const scanned = await asReader(url);
+    const oldEtag = scanned.headers.get("etag")!;
+    expect(oldEtag).toBe(`"${sha256(await scanned.arrayBuffer())}"`);
+
+    // Another file, of another size, in its place; not rescanned.
+    await makeCbz(path, { pages: 3, seed: 26 });
+    const now = await asReader(url);
+    const bytes = new Uint8Array(await now.arrayBuffer());
+    expect(sha256(bytes)).toBe(sha256(readFileSync(path)));
+    expect(now.headers.get("etag")).not.toBe(oldEtag);
+    expect((await asReader(url, { headers: { "if-none-match": oldEtag } })).status).toBe(200);
+    // A download resumed under the old ETag gets the whole new file, not its tail after the old one's head.
+    const resumed = await asReader(url, { headers: { range: "bytes=100-", "if-range": oldEtag } });
+    expect(resumed.status).toBe(200);
+    expect(sha256(new Uint8Array(await resumed.arrayBuffer()))).toBe(sha256(bytes));
+    // The new validator works as any other, until a rescan names the file by its hash again.
+    const newEtag = now.headers.get("etag")!;
+    expect((await asReader(url, { headers: { "if-none-match": newEtag } })).status).toBe(304);
+    const ranged = await asReader(url, { headers: { range: "bytes=100-", "if-range": newEtag } });
+    expect(ranged.status).toBe(206);
+    await ranged.arrayBuffer();
+    await scan(server(), library.adminToken, library.libraryId);
+    expect((await asReader(url)).headers.get("etag")).toBe(`"${sha256(bytes)}"`);
+  });
+
   test("a file gone from disk is a 404 that says so", async () => {
     const target = book("Captain Science #001.cbz");
     const path = join(library.root, "Captain Science", "Captain Science #001.cbz");

@@ -1,12 +1,14 @@
 import { beforeAll, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { unzipSync, zipSync } from "fflate";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { fixture } from "../helpers/fixtures";
+import { booksOf } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { bearer, fetchAs, hideSeriesFrom, scannedLibrary, type ScannedLibrary } from "./support";
+import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, type ScannedLibrary } from "./support";
 
 const LAYOUT = {
   "Novels/book.epub": "epub/stump/book.epub",
@@ -98,6 +100,32 @@ forEachDatabase("EPUB manifest and resources", (server) => {
     const container = await asReader(`/api/v1/books/${id}/resource/META-INF/container.xml`);
     expect(container.status).toBe(200);
     await container.arrayBuffer();
+  });
+
+  test("an EPUB rewritten before a rescan: its resources are the new file's, under a validator of its own", async () => {
+    const path = join(library.root, "Rewritten", "rewritten.epub");
+    mkdirSync(dirname(path), { recursive: true });
+    const original = unzipSync(readFileSync(fixture("epub/stump/book.epub")));
+    const chapter = Object.keys(original).find((name) => name.endsWith(".xhtml") || name.endsWith(".html"))!;
+    // The same book with other text in one chapter ("mimetype" stays first and stored, as EPUB wants).
+    const zipped = (chapterText: string) =>
+      zipSync({ ...original, mimetype: [original.mimetype!, { level: 0 }], [chapter]: new TextEncoder().encode(chapterText) });
+    writeFileSync(path, zipped("<html><body><p>before the rewrite</p></body></html>"));
+    await scan(server(), library.adminToken, library.libraryId);
+    const books = await booksOf(server(), bearer(library.adminToken), library.libraryId);
+    const id = books.find((candidate) => candidate.filePath.endsWith("rewritten.epub"))!.id;
+    const url = `/api/v1/books/${id}/resource/${chapter}`;
+    const before = await asReader(url);
+    expect(await before.text()).toContain("before the rewrite");
+    const oldEtag = before.headers.get("etag")!;
+
+    writeFileSync(path, zipped("<html><body><p>after the rewrite, longer than before</p></body></html>"));
+    const stale = await asReader(url, { headers: { "if-none-match": oldEtag } });
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toContain("after the rewrite");
+    const newEtag = stale.headers.get("etag")!;
+    expect(newEtag).not.toBe(oldEtag);
+    expect((await asReader(url, { headers: { "if-none-match": newEtag } })).status).toBe(304);
   });
 
   test("resource paths cannot leave the book: traversal, encoded traversal, absolute paths and backslashes are 404", async () => {

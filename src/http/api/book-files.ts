@@ -24,7 +24,7 @@ export function bookFileRoutes(services: Services) {
 
 /** The file with its validators; a single range when asked for (206), 416 outside it. */
 export function bookFileResponse(request: Request, file: BookFile): Response {
-  const etag = strongEtag(file.fileHash);
+  const etag = strongEtag(file.version);
   const headers: Record<string, string> = {
     "accept-ranges": "bytes",
     etag,

@@ -28,10 +28,10 @@ export function publicationRoutes(services: Services) {
       "/:id/resource/*",
       async ({ caller, params, request }) => {
         const path = resourcePathOf(request);
-        const { book, resource } = await publications.resource(caller.user, params.id, path);
+        const { version, resource } = await publications.resource(caller.user, params.id, path);
         const response = binaryResponse(request, resource.bytes, {
           mediaType: resource.mediaType,
-          etag: strongEtag(`${book.fileHash}:${encodeURIComponent(path)}`),
+          etag: strongEtag(`${version}:${encodeURIComponent(path)}`),
           cacheControl: REVALIDATE,
         });
         for (const [name, value] of Object.entries(BOOK_RESOURCE_HEADERS)) response.headers.set(name, value);
