@@ -93,8 +93,7 @@ export class PageService {
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
-    const now = statSync(book.filePath, { throwIfNoEntry: false });
-    const catalogued = now?.isFile() === true && asCatalogued(book, now);
+    const catalogued = statsAsCatalogued(book);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
     const tag = catalogued ? Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex") : null;
     return { book, number, width, tag };
@@ -107,9 +106,10 @@ export class PageService {
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
       const file = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const remembered = page.tag === null ? undefined : this.locations.get(page.tag);
-      const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
-      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
+      const current = stillAsLocated(page, file);
+      const remembered = current.tag === null ? undefined : this.locations.get(current.tag);
+      const location = remembered === undefined ? await this.findLocation(current, file) : remembered;
+      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(current, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
@@ -158,7 +158,8 @@ export class PageService {
   }
 
   /** Reads through the format registry, which hands the file's stat on to the plugin (no second stat for an open archive). */
-  private async readFromBook(page: PageRef, file: OpenableFile): Promise<PageImage> {
+  private async readFromBook(located: PageRef, file: OpenableFile): Promise<PageImage> {
+    const page = stillAsLocated(located, file);
     const { book } = page;
     let image: PageImage;
     try {
@@ -177,3 +178,22 @@ export class PageService {
 }
 
 const isTagged = (page: PageRef): page is TaggedPage => page.tag !== null;
+
+/**
+ * Whether the book's file is as the catalogue describes it (a plain stat: one system call).
+ * Missing, not a file, or not stat-able (permissions, a dropped network mount): false, and the
+ * read that follows gives the clear answer (404) through `openableFile`.
+ */
+function statsAsCatalogued(book: BookFileView): boolean {
+  try {
+    const now = statSync(book.filePath, { throwIfNoEntry: false });
+    return now?.isFile() === true && asCatalogued(book, now);
+  } catch {
+    return false;
+  }
+}
+
+/** The page as located, or untagged when the file about to be read changed since (rewritten in between). */
+function stillAsLocated(page: PageRef, file: OpenableFile): PageRef {
+  return page.tag !== null && !asCatalogued(page.book, file.info) ? { ...page, tag: null } : page;
+}
