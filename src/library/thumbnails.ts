@@ -44,7 +44,8 @@ export class ThumbnailQueue {
    * statement queues them all. Kept (and written again) while the database is away.
    */
   private readonly gathered = new Set<string>();
-  private writing: Promise<void> | undefined;
+  /** The write of gathered books on its way: true once they are queued, false when it failed. */
+  private writing: Promise<boolean> | undefined;
   /** Jobs waiting after a transient failure, made due when a scan ends. */
   private retryingNow: Promise<void> | undefined;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -113,8 +114,12 @@ export class ThumbnailQueue {
    * that must not take the last books' thumbnails with it.
    */
   async queueAsked(): Promise<void> {
-    this.writeGathered();
-    while (this.writing) await this.writing;
+    // Books asked for while a write was on its way wait for the next one: write until none is
+    // left, unless a write fails (the database is away: they stay gathered for the timer's retry).
+    for (let written = true; written && (this.writing || this.gathered.size > 0); ) {
+      this.writeGathered();
+      written = (await this.writing) ?? true;
+    }
   }
 
   /** Resolves once the books asked for are queued and this process has no thumbnail left to make now (tests, shutdown). */
@@ -142,11 +147,13 @@ export class ThumbnailQueue {
         () => {
           this.jobs.countAgain();
           this.jobs.kick();
+          return true;
         },
         (error) => {
           for (const bookId of books) if (this.gathered.size < 100_000) this.gathered.add(bookId);
           this.log.warn("thumbnails could not be queued; trying again", { books: books.length, cause: transientCause(error) ?? (error as Error).message });
           if (!this.stopped) this.writeTimer ??= setTimeout(() => this.writeGathered(), 1000);
+          return false;
         },
       )
       .finally(() => {
