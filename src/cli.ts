@@ -131,7 +131,9 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, got "${values.role}"`);
   const loaded = loadConfig({ path: values.config, createIfMissing: true });
   const supervisedAs = process.env[SUPERVISED_ENV];
-  const processGroup = process.env[PROCESS_GROUP_ENV] ?? crypto.randomUUID();
+  // Only a supervised web process belongs to its supervisor's group: the variable left in the
+  // environment of a process started by hand would silently drop another instance's events.
+  const processGroup = (supervisedAs === undefined ? undefined : process.env[PROCESS_GROUP_ENV]) ?? crypto.randomUUID();
   const workers = requestedWorkers ?? (loaded.config.application.workers || availableParallelism());
   // Only the process the user started supervises; a worker-only process serves no port.
   const supervises = supervisedAs === undefined && role !== "worker" && workers > 1;

@@ -113,7 +113,12 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     // outcomes the requests waiting for them.
     await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
       log.warn("an event could not be sent to the other instances", { error }),
-    );
+    ).catch(async (error) => {
+      // The LISTEN was refused (too many connections...): the pool and the listener, which
+      // would try again forever, must not keep a process alive that neither serves nor exits.
+      await data.database.close().catch(() => undefined);
+      throw new Error(`events cannot be relayed through the database: ${(error as Error).message}`, { cause: error });
+    });
   }
   const role = options.role ?? "all";
   const runsJobs = role !== "web";
