@@ -5,8 +5,9 @@
  * creates itself, which the `unlisten` it returned cannot remove, and so it re-listens when
  * `end()` closes the connection too: after an outage a stopped process kept a fresh connection
  * open and never exited. Here the channels are ours: every close of the connection (until
- * `close()`) issues the LISTENs again, which the driver sends once it has reconnected (its
- * `backoff` paces the attempts while the server is away).
+ * `close()`) issues the LISTENs again, after a pause that doubles from 50 ms to a second while
+ * attempts fail (the driver's own backoff grows only when the socket fails, not when the server
+ * refuses the session: starting up, too many clients).
  */
 import type postgres from "postgres";
 
@@ -20,18 +21,31 @@ export interface PostgresListener {
 export function openListener(connect: (extra: postgres.Options<{}>) => postgres.Sql): PostgresListener {
   const receivers = new Map<string, (payload: string) => void>();
   let closing = false;
+  /** Closes since the last LISTEN that worked: each waits twice as long as the one before. */
+  let closes = 0;
+  let pending: ReturnType<typeof setTimeout> | undefined;
   const listenTo = (channel: string) => connection.unsafe(`listen "${channel.replaceAll('"', '""')}"`);
   const relisten = () => {
-    if (closing) return;
-    // A failed attempt closes the connection again, which comes back here.
-    for (const channel of receivers.keys()) listenTo(channel).catch(() => undefined);
+    if (closing || pending) return;
+    pending = setTimeout(
+      () => {
+        pending = undefined;
+        if (closing) return;
+        // A failed attempt closes the connection again, which comes back here.
+        Promise.all([...receivers.keys()].map(listenTo)).then(
+          () => (closes = 0),
+          () => undefined,
+        );
+      },
+      Math.min(50 * 2 ** closes++, 1000),
+    );
   };
   const extra = {
     max: 1,
     idle_timeout: 0,
     max_lifetime: null,
     fetch_types: false,
-    onclose: () => queueMicrotask(relisten),
+    onclose: relisten,
     // The driver hands NotificationResponse messages to this option (its own `listen` is built
     // on it); the option is missing from its type declarations.
     onnotify: (channel: string, payload: string) => receivers.get(channel)?.(payload),
@@ -44,6 +58,7 @@ export function openListener(connect: (extra: postgres.Options<{}>) => postgres.
     },
     async close() {
       closing = true;
+      clearTimeout(pending);
       await connection.end({ timeout: 1 });
     },
   };
