@@ -56,7 +56,8 @@ export class BookFileService {
  * What names the book's file as it is now, for strong validators (ETags, If-Range): the scan's
  * content hash while the file keeps the size and modification time of its scan; else (rewritten
  * since, not rescanned yet: the hash names the old bytes, and a range of the new file resumed
- * under it would splice two versions) its size and modification time now, as nginx names files.
+ * under it would splice two versions) its size and modification time now (hex, as nginx's
+ * ETags are made of them, here in milliseconds).
  */
 export function fileVersion(book: { fileHash: string; fileSize: number; fileModifiedAt: number }, now: FileStamp): string {
   if (asCatalogued(book, now)) return book.fileHash;

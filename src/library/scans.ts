@@ -341,7 +341,7 @@ export class ScanService implements LibraryObserver {
   private async giveUp(scan: ScanRecord, log: Logger): Promise<void> {
     const reason =
       `given up: the process running the scan stopped (or stalled past its lease) ${scan.takeovers} times before it ended ` +
-      `(scanner.scan_takeover_limit); a book of the library may crash it: see the log of the processes that ran the scan`;
+      `(scanner.scan_takeover_limit); a book of the library may crash it, or the processes stalled (a database outage, an overloaded machine): see their logs`;
     log.error("scan given up: the process running it stopped too many times", { takeovers: scan.takeovers, reason });
     await this.finish(scan, { ...ZERO_COUNTERS }, { status: "failed", reason }, false, log);
   }

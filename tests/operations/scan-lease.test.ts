@@ -8,6 +8,7 @@
  * the lease itself is renewed only every third of its length.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import type { ServerProcess } from "../../scripts/server-process";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
@@ -91,14 +92,16 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan that stops every p
   let libraryRoot: string;
 
   beforeAll(async () => {
-    instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 1.5, scan_takeover_limit: LIMIT } });
+    // A lease of 3 s: three processes, PostgreSQL and the scan share two cores, and a runner that
+    // stalled past a shorter one would be taken over without being killed (one takeover too many).
+    instances = await instancesOnOneDatabase("postgres", { scanner: { concurrency: 1, job_lease_seconds: 3, scan_takeover_limit: LIMIT } });
     libraryRoot = await comicsFolder(BOOKS, { pages: 3, seed: 70_000, series: 20 });
   }, 120_000);
   afterAll(async () => instances?.stop());
 
   test("its runner SIGKILLed each time, it is taken over scanner.scan_takeover_limit times, then ends failed saying why", async () => {
     // Every instance starts before the scan: one that starts after a kill would find the lease
-    // expired and fail the scan as abandoned (a start takes longer than the 1.5 s lease), which
+    // expired and fail the scan as abandoned (a start can take longer than the lease), which
     // is not what is tested here. One runs it, and the next one takes it over after each kill.
     const alive: ServerProcess[] = [];
     for (let index = 0; index <= LIMIT; index++) alive.push(await instances.start());
@@ -132,7 +135,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan that stops every p
     const last = await logging("scan given up");
     expect(last.output()).toMatch(new RegExp(`ERROR scan given up: the process running it stopped too many times .*takeovers=${LIMIT}`));
     expect(last.output()).not.toContain("scan taken over");
-    const reason = `given up: the process running the scan stopped (or stalled past its lease) ${LIMIT} times before it ended (scanner.scan_takeover_limit); a book of the library may crash it: see the log of the processes that ran the scan`;
+    const reason = `given up: the process running the scan stopped (or stalled past its lease) ${LIMIT} times before it ended (scanner.scan_takeover_limit); a book of the library may crash it, or the processes stalled (a database outage, an overloaded machine): see their logs`;
     let final: any;
     await waitFor(
       async () => {
@@ -154,6 +157,15 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan that stops every p
 });
 
 const CANCELLED_BOOKS = 10_000;
+/**
+ * Many small books, made once for both databases: SQLite catalogues 300 to 700 a second, and
+ * the scan must outlast the lease reads below and still be running for the cancellation (2,000
+ * did not, here).
+ */
+let cancelledLibrary: Promise<string> | undefined;
+afterAll(async () => {
+  if (cancelledLibrary) rmSync(await cancelledLibrary, { recursive: true, force: true });
+});
 
 for (const kind of DATABASE_KINDS) {
   describe(`a scan cancelled through another process [${kind}]`, () => {
@@ -163,9 +175,7 @@ for (const kind of DATABASE_KINDS) {
     beforeAll(async () => {
       // The default lease (30 s): a renewal every third of it alone would see the cancellation after 10 s.
       instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 1 } });
-      // Many small books: SQLite catalogues 300 to 700 a second, and this scan must outlast the
-      // lease reads below and still be running for the cancellation (2,000 did not, here).
-      libraryRoot = await comicsFolder(CANCELLED_BOOKS, { pages: 1, seed: 60_000, series: 20 });
+      libraryRoot = await (cancelledLibrary ??= comicsFolder(CANCELLED_BOOKS, { pages: 1, seed: 60_000, series: 20 }));
     }, 120_000);
     afterAll(async () => instances?.stop());
 
