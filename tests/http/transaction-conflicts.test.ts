@@ -13,6 +13,7 @@ import { adminSession, bearer } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { booksOf, createLibrary, makeCbz, scanToCompletion, tempFolder } from "../helpers/library";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { takeThenWait } from "../helpers/deadlock";
 import { waitFor } from "../helpers/server-processes";
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a request rolled back by a transaction conflict [postgres]", () => {
@@ -46,7 +47,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a request rolled back by 
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([holder?.end(), other?.end(), monitor?.end()]);
+    await Promise.all([holder?.end({ timeout: 1 }), other?.end({ timeout: 1 }), monitor?.end({ timeout: 1 })]);
     await server?.stop();
   });
 
@@ -66,23 +67,21 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a request rolled back by 
       hold();
       await released;
     });
-    await held;
-    const answer = rename();
-    // The request's row-locking read of the series (src/db/repositories/row-lock.ts).
-    await waitFor(async () => (await lockWaiters()).some((row) => /for no key update/i.test(row.query)), "the request to wait for the series row");
-
-    let otherPid: number | undefined;
-    const otherDone = other.begin(async (tx) => {
-      // The request's deadlock check (after the server's deadlock_timeout, 1 s by default) finds
-      // the cycle once it waits for the book, and rolls the request back; this one's comes later.
-      await tx`SET LOCAL deadlock_timeout = '1min'`;
-      await tx`UPDATE books SET title = title WHERE id = ${bookId}`;
-      otherPid = (await tx`SELECT pg_backend_pid() AS pid`)[0]!.pid as number;
-      await tx`UPDATE series SET summary = summary WHERE id = ${seriesId}`;
-    });
-    // Queued behind the request for the series row: it will wait for the request's transaction.
-    await waitFor(async () => (await lockWaiters()).some((row) => row.pid === otherPid), "the other transaction to wait for the series row");
-    release();
+    let answer: ReturnType<typeof rename>;
+    let otherSide: ReturnType<typeof takeThenWait>;
+    try {
+      await held;
+      answer = rename();
+      // The request's row-locking read of the series (src/db/repositories/row-lock.ts).
+      await waitFor(async () => (await lockWaiters()).some((row) => /for no key update/i.test(row.query)), "the request to wait for the series row");
+      // Takes the book, then queues behind the request for the series row: once the request has
+      // the series and waits for the book, the request's side is the one rolled back.
+      otherSide = takeThenWait(other, monitor, (tx) => tx`UPDATE books SET title = title WHERE id = ${bookId}`, (tx) => tx`UPDATE series SET summary = summary WHERE id = ${seriesId}`);
+      await otherSide.waiting();
+    } finally {
+      // Never left holding the series row (a failure above would leave the request and afterAll waiting).
+      release();
+    }
     await holding;
 
     // The request gets the series row, renames it, then waits for the book: the cycle is whole.
@@ -95,7 +94,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a request rolled back by 
       },
     });
     expect(headers.get("retry-after")).toBe("1");
-    await otherDone; // not the one rolled back
+    await otherSide.done; // not the one rolled back
     expect(server.logs.filter((line) => line.includes("database transaction conflict (deadlock)") && line.includes(" WARN "))).toHaveLength(1);
     expect(server.logs.filter((line) => line.includes("unhandled error"))).toEqual([]);
 

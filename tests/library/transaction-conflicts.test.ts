@@ -17,7 +17,7 @@ import { openDatabase, type Database } from "../../src/db/database";
 import { errorChain } from "../../src/errors";
 import { retryTransient } from "../../src/library/transient";
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
-import { waitFor } from "../helpers/server-processes";
+import { takeThenWait } from "../helpers/deadlock";
 
 describe.skipIf(!DATABASE_KINDS.includes("postgres"))("transaction conflicts between scan workers are retried [postgres]", () => {
   let target: TestDatabase;
@@ -87,23 +87,14 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("transaction conflicts bet
   test("a deadlock: PostgreSQL rolls the scan worker's transaction back, its retry succeeds", async () => {
     let attempts = 0;
     let otherWorker: Promise<unknown> | undefined;
-    /** The other worker takes row 2, then waits for row 1, which the scan worker holds. */
+    /**
+     * The other worker takes row 2, then waits for row 1, which the scan worker holds: the cycle
+     * is whole when the scan worker waits for row 2, and the scan worker's side is rolled back.
+     */
     const otherWaitsForRow1 = async () => {
-      let otherPid: number | undefined;
-      otherWorker = other.begin(async (tx) => {
-        // The cycle is whole when the scan worker starts waiting (this one waits already): the
-        // scan worker's deadlock check (after the server's deadlock_timeout, 1 s by default)
-        // finds it and rolls the scan worker's transaction back; this one's would come later.
-        await tx`SET LOCAL deadlock_timeout = '1min'`;
-        await tx`UPDATE probe SET n = n + 1 WHERE id = 2`;
-        otherPid = (await tx`SELECT pg_backend_pid() AS pid`)[0]!.pid as number;
-        await tx`UPDATE probe SET n = n + 1 WHERE id = 1`;
-      });
-      await waitFor(async () => {
-        if (otherPid === undefined) return false;
-        const [activity] = await monitor`SELECT wait_event_type FROM pg_stat_activity WHERE pid = ${otherPid}`;
-        return activity?.wait_event_type === "Lock";
-      }, "the other worker to wait for row 1");
+      const otherSide = takeThenWait(other, monitor, (tx) => tx`UPDATE probe SET n = n + 1 WHERE id = 2`, (tx) => tx`UPDATE probe SET n = n + 1 WHERE id = 1`);
+      otherWorker = otherSide.done;
+      await otherSide.waiting();
     };
     const write = () =>
       database.transaction(async () => {
