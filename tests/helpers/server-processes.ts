@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 /** Talking to `longbox serve` processes started by a test (scripts/server-process.ts). */
 
 export type ProcessCall = (method: string, path: string, token?: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -56,4 +57,18 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 export function socketOwners(port: number, state: "listening" | "established"): number[] {
   const result = Bun.spawnSync(["ss", "-tnpH", "state", state, `( sport = :${port} )`]);
   return [...result.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+}
+
+/**
+ * `count` scan-event streams on the server at `url`, each on a connection of its own, spread by
+ * the kernel over the processes sharing its port (`serve --workers 2`): resolves once every
+ * stream is connected and both processes hold some (2 × 0.5^count that the kernel gave them all
+ * to one).
+ */
+export async function streamsOnBothProcesses(url: string, token: string, count: number) {
+  const streams = Array.from({ length: count }, () => scanStreamTranscript(url, token));
+  const transcripts = () => streams.map((stream) => stream.transcript());
+  await waitFor(() => transcripts().every((text) => text.includes(": connected")), "every stream to connect");
+  expect(new Set(socketOwners(Number(new URL(url).port), "established")).size).toBe(2);
+  return { transcripts, stop: () => Promise.all(streams.map((stream) => stream.stop())) };
 }

@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
-import { processClient, scanStreamTranscript, socketOwners, waitFor, type ProcessCall } from "../helpers/server-processes";
+import { processClient, socketOwners, streamsOnBothProcesses, waitFor, type ProcessCall } from "../helpers/server-processes";
 
 const BOOKS = 60;
 const STREAMS = 12;
@@ -64,12 +64,7 @@ describe("serve --workers 2 [sqlite]", () => {
     const token = session.token as string;
     const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "workers", path: libraryRoot });
 
-    const streams = Array.from({ length: STREAMS }, () => scanStreamTranscript(server.url, token));
-    const transcripts = () => streams.map((stream) => stream.transcript());
-    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "every stream to connect");
-    // The kernel spread the streams over both processes (2 × 0.5^12 that it did not).
-    const holders = new Set(socketOwners(port, "established"));
-    expect(holders.size).toBe(2);
+    const { transcripts, stop: stopStreams } = await streamsOnBothProcesses(server.url, token, STREAMS);
 
     const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
     expect(status).toBe(202);
@@ -79,7 +74,7 @@ describe("serve --workers 2 [sqlite]", () => {
       expect(text.match(/event: scan\.completed/g)).toHaveLength(1);
       expect(text).toContain(requested.scanId);
     }
-    await Promise.all(streams.map((stream) => stream.stop()));
+    await stopStreams();
     // One process ran it: one "scan started" line in the shared log.
     expect(server.output().match(/scan started/g)).toHaveLength(1);
 
