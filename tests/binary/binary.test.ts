@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
 import { buildIsolatedBinary, type IsolatedBinary } from "../../scripts/isolated-binary";
@@ -100,6 +101,7 @@ describe("the compiled binary", () => {
           const zipped = await fetch(`${server.url}${stylesheet}`, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
           expect(zipped.headers.get("content-encoding")).toBe("gzip");
           const gzip = Buffer.from(await zipped.arrayBuffer());
+          expect(gunzipSync(gzip).toString("utf8")).toBe(await (await fetch(`${server.url}${stylesheet}`)).text());
           const executable = readFileSync(binary.path);
           expect(executable.includes(gzip.toString("base64")) || executable.includes(gzip)).toBe(true);
 
