@@ -35,6 +35,8 @@ import { retryTransient, transientCause, TransientFailure } from "./transient";
 import type { ThumbnailQueue } from "./thumbnails";
 
 const WORKER_RETRY_MS = 5000;
+/** A database outage between scans is logged at most this often. */
+const OUTAGE_WARNING_INTERVAL_MS = 60_000;
 /**
  * How old a count of the thumbnail queue a scan status may show: a client polling the status
  * does not count the queue with every request (a process with jobs counts it every second anyway).
@@ -74,6 +76,7 @@ export function toScanStateDto({ scanId, libraryId, mode, status, trigger, reque
 export class ScanService implements LibraryObserver {
   private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
   private worker: Promise<void> | undefined;
+  private lastOutageWarningAt = 0;
   private wake = false;
   private stopped = false;
   /** Paths of the targeted (watch) scans still pending, by scan id; lost on restart: the scan is then a full one. */
@@ -229,8 +232,12 @@ export class ScanService implements LibraryObserver {
         // queued scan must still run once it is back, without waiting for a new request.
         // An outage is a warning with its cause (every second while it lasts), not a stack.
         const cause = transientCause(error);
-        if (cause) this.log.warn("the scan worker could not look for scans; it looks again in a few seconds", { cause });
-        else this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
+        if (!cause) this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
+        else if (Date.now() - this.lastOutageWarningAt >= OUTAGE_WARNING_INTERVAL_MS) {
+          // Once a minute, as HTTP outages are logged: the worker looks again every second.
+          this.lastOutageWarningAt = Date.now();
+          this.log.warn("the scan worker cannot look for scans; it looks again every few seconds", { cause });
+        }
         setTimeout(() => this.pump(), WORKER_RETRY_MS).unref();
       })
       .finally(() => {

@@ -70,6 +70,10 @@ describe("PostgreSQL outage", () => {
       expect((await server.fetch("/health")).status).toBe(503);
       const outageLines = server.logs.filter((line) => line.includes("database unavailable (unreachable)"));
       expect(outageLines).toHaveLength(1);
+      // The scan worker looks for scans every second meanwhile: one warning with the cause, no stack.
+      await Bun.sleep(3500);
+      expect(server.logs.filter((line) => line.includes("the scan worker cannot look for scans") && line.includes("the database is unreachable"))).toHaveLength(1);
+      expect(server.logs.filter((line) => line.includes("the scan worker stopped on an error"))).toEqual([]);
     } finally {
       pg.start();
     }
