@@ -149,7 +149,7 @@ describe("configuration", () => {
     }
   });
 
-  test("a database.postgres.url that names no server is refused by config check, serve and migrate: exit 2, the same message, no password", async () => {
+  test("a database.postgres.url that names no server is refused by config check, serve, migrate and user create: exit 2, the same message, no password", async () => {
     const message = "longbox: database.postgres.url must be a PostgreSQL connection URL such as postgres://user:password@host:5432/database (special characters of the password percent-encoded)\n";
     const urls = [
       "postgres://longbox:pg-password@db.example.org:fivefourthreetwo/longbox",
@@ -158,7 +158,7 @@ describe("configuration", () => {
     ];
     for (const url of urls) {
       const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${join(dir_(), "data")}\ndatabase:\n  type: postgres\n  postgres:\n    url: "${url}"\n`);
-      for (const command of [["config", "check"], ["serve"], ["migrate"]]) {
+      for (const command of [["config", "check"], ["serve"], ["migrate"], ["user", "create", "--username", "someone", "--password", "a long enough password"]]) {
         const result = await runLongbox([...command, "--config", path], { cwd: dir });
         expect(result.stderr).toBe(message);
         expect(result.code).toBe(2);
