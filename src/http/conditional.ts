@@ -7,8 +7,6 @@ import type { ImageFile } from "../library/covers";
 
 /** Things that can change under the same URL (an uploaded cover, a rescanned page): always revalidated, cheaply. */
 export const REVALIDATE = "private, no-cache";
-/** An answer with no validator, which a client could not revalidate: not kept at all. */
-export const NO_STORE = "no-store";
 
 export function strongEtag(value: string): string {
   return `"${value}"`;
@@ -25,8 +23,7 @@ export function clientHasCurrent(request: Request, etag: string): boolean {
 
 export interface BinaryAnswer {
   mediaType: string;
-  /** Absent when nothing names this version of the content. */
-  etag?: string;
+  etag: string;
   cacheControl: string;
 }
 
@@ -36,11 +33,8 @@ export function notModified(headers: Record<string, string>): Response {
 
 /** The bytes with their validators, or 304 when the client's copy is current. */
 export function binaryResponse(request: Request, body: Uint8Array | BunFile, answer: BinaryAnswer): Response {
-  const headers: Record<string, string> = { "cache-control": answer.cacheControl };
-  if (answer.etag !== undefined) {
-    headers.etag = answer.etag;
-    if (clientHasCurrent(request, answer.etag)) return notModified(headers);
-  }
+  const headers = { etag: answer.etag, "cache-control": answer.cacheControl };
+  if (clientHasCurrent(request, answer.etag)) return notModified(headers);
   // Bytes from plugins may view a larger or shared buffer; Blob takes exactly the view.
   return new Response(body instanceof Uint8Array ? new Blob([body as Uint8Array<ArrayBuffer>]) : body, {
     headers: { ...headers, "content-type": answer.mediaType },

@@ -3,14 +3,13 @@
  * OPDS-PSE): a range of the book's file, or the bytes read, rendered or converted.
  *
  * Page URLs are not immutable: a rescan of a rewritten file changes the content under the same
- * URL. So pages are revalidated on every use (`no-cache`) with the strong ETag the scan gives,
- * and a 304 is answered from the catalogue and a stat of the file, without opening the book.
- * A page whose file changed since its scan has no ETag (the catalogue's would name the old
- * content) and is not stored, until a rescan gives it one.
+ * URL. So pages are revalidated on every use (`no-cache`) with a strong ETag of the file's
+ * version (the scan's hash, or for a file rewritten since its size and modification time), and
+ * a 304 is answered from the catalogue and a stat of the file, without opening the book.
  */
 import type { PageImage } from "../formats/contract";
 import type { PageRef, PageService } from "../library/pages";
-import { binaryResponse, clientHasCurrent, NO_STORE, notModified, REVALIDATE, strongEtag } from "./conditional";
+import { binaryResponse, clientHasCurrent, notModified, REVALIDATE, strongEtag } from "./conditional";
 
 export interface PageAnswerOptions {
   /** Tells apart answers of the same page in another form (a Komga conversion) in the ETag. */
@@ -20,9 +19,9 @@ export interface PageAnswerOptions {
 }
 
 export async function pageResponse(request: Request, pages: PageService, page: PageRef, options: PageAnswerOptions = {}): Promise<Response> {
-  const answer = page.tag === null ? { cacheControl: NO_STORE } : { etag: strongEtag(`${page.tag}${options.variant ?? ""}`), cacheControl: REVALIDATE };
+  const answer = { etag: strongEtag(`${page.tag}${options.variant ?? ""}`), cacheControl: REVALIDATE };
   // Revalidation is answered before anything is read: the book is not opened.
-  if (answer.etag !== undefined && clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
+  if (clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
   if (options.read) {
     const image = await options.read();
     return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });

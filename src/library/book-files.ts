@@ -60,13 +60,8 @@ export class BookFileService {
  * ETags are made of them, here in milliseconds).
  */
 export function fileVersion(book: { fileHash: string; fileSize: number; fileModifiedAt: number }, now: FileStamp): string {
-  if (asCatalogued(book, now)) return book.fileHash;
+  if (sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now)) return book.fileHash;
   return `${now.size.toString(16)}-${Math.trunc(now.mtimeMs).toString(16)}`;
-}
-
-/** Whether the file `now` is as its scan found it (size and modification time): what the catalogue says of it still holds. */
-export function asCatalogued(book: { fileSize: number; fileModifiedAt: number }, now: FileStamp): boolean {
-  return sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now);
 }
 
 /** The book's file as it really is now: its path (links resolved) and what a stat of it just found. */

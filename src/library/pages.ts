@@ -5,17 +5,17 @@
  * page number and the width, so clients revalidate without the server reading the book.
  *
  * The content hash is the last scan's: a file rewritten on disk since (its size or modification
- * time no longer those catalogued) has new content the hash does not describe. Until a rescan,
- * its pages have no validator and bypass the page cache, so neither an old cached page nor an
- * old ETag is passed off as the new content.
+ * time no longer those catalogued) has new content the hash does not describe. Its pages are
+ * then named by the book and the file's version (`fileVersion`, as its download is), so neither
+ * an old cached page nor an old ETag is passed off as the new content.
  */
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { DomainError } from "../errors";
-import type { PageImage, PageLocation } from "../formats/contract";
+import type { FileStamp, PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import { asCatalogued, openableFile, type OpenableFile, readFailure } from "./book-files";
+import { fileVersion, openableFile, type OpenableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
 
@@ -31,15 +31,11 @@ export interface PageRef {
   book: BookFileView;
   number: number;
   width: number | undefined;
-  /**
-   * Stable for the same content, page and width; also the page cache key. Null while the file
-   * differs from the catalogued one (rewritten since the last scan): nothing names its content.
-   */
-  tag: string | null;
+  /** The version of the book's file the page was located in (`fileVersion`). */
+  version: string;
+  /** Stable for the same content, page and width; also the page cache key. */
+  tag: string;
 }
-
-/** A page whose content the catalogue describes. */
-type TaggedPage = PageRef & { tag: string };
 
 const MAX_REMEMBERED_LOCATIONS = 20_000;
 
@@ -50,9 +46,9 @@ export type PageContent =
 
 export class PageService {
   /**
-   * Where stored pages lie in their files, by page tag (content hash + page + width): a reader
-   * paging through a book asks again and again. A file rewritten on disk since its scan has no
-   * tag, so its pages are located anew, never sent from where they lay in the old file.
+   * Where stored pages lie in their files, by page tag (file version + page + width): a reader
+   * paging through a book asks again and again. A file rewritten on disk has another version,
+   * so its pages are located anew, never sent from where they lay in the old file.
    */
   private readonly locations = new Map<string, PageLocation | null>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
@@ -82,21 +78,20 @@ export class PageService {
   }
 
   /**
-   * The page, or 404 when the book is not visible or `number` is outside 1..pageCount. The file
-   * is stat'ed (not opened) to tell whether the catalogue still describes it: one system call,
-   * on every revalidation too. Where the file really lies (links resolved, inside its library:
-   * `openableFile`, a walk of the whole path) is checked only when the page is read; a file gone
-   * since the scan has no tag, so it is never answered 304 and its read is the clear 404.
+   * The page, or 404 when the book is not visible, `number` is outside 1..pageCount or the file
+   * is gone. The file is stat'ed (not opened) for its version: one system call, on every
+   * revalidation too. Where the file really lies (links resolved, inside its library:
+   * `openableFile`, a walk of the whole path) is checked when the page is read, or here when the
+   * plain stat finds no file (for the clear 404).
    */
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
     const book = await this.books.fileOf(caller, bookId);
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
-    const catalogued = statsAsCatalogued(book);
+    const version = pageVersion(book, plainStat(book.filePath) ?? openableFile(book).info);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
-    const tag = catalogued ? Bun.SHA256.hash(`${book.fileHash}:${number}:${width ?? "original"}`, "hex") : null;
-    return { book, number, width, tag };
+    return { book, number, width, version, tag: Bun.SHA256.hash(`${version}:${number}:${width ?? "original"}`, "hex") };
   }
 
   /**
@@ -106,15 +101,14 @@ export class PageService {
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
       const file = openableFile(page.book); // a clear 404 when the file went away since the scan
-      const current = stillAsLocated(page, file);
-      const remembered = current.tag === null ? undefined : this.locations.get(current.tag);
-      const location = remembered === undefined ? await this.findLocation(current, file) : remembered;
-      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(current, file) };
+      const remembered = this.locations.get(page.tag);
+      const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
+      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
   }
 
-  /** Where the page lies in the file, or null when it must be read (compressed): remembered for a tagged page. */
+  /** Where the page lies in the file, or null when it must be read (compressed): both are remembered, for the version located. */
   private async findLocation(page: PageRef, file: OpenableFile): Promise<PageLocation | null> {
     let location;
     try {
@@ -122,7 +116,7 @@ export class PageService {
     } catch (error) {
       throw readFailure(error);
     }
-    if (page.tag !== null) {
+    if (sameVersion(page, file)) {
       // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
       if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
       this.locations.set(page.tag, location);
@@ -132,8 +126,6 @@ export class PageService {
 
   /** The page's image; `file`: the book's file when the caller has just resolved it. */
   async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
-    // Untagged (the file changed since its scan): read as the file is now, shared with nothing.
-    if (!isTagged(page)) return this.readFromBook(page, file ?? openableFile(page.book));
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
     if (cached) return cached;
     const running = this.inFlight.get(page.tag);
@@ -158,8 +150,7 @@ export class PageService {
   }
 
   /** Reads through the format registry, which hands the file's stat on to the plugin (no second stat for an open archive). */
-  private async readFromBook(located: PageRef, file: OpenableFile): Promise<PageImage> {
-    const page = stillAsLocated(located, file);
+  private async readFromBook(page: PageRef, file: OpenableFile): Promise<PageImage> {
     const { book } = page;
     let image: PageImage;
     try {
@@ -167,33 +158,37 @@ export class PageService {
     } catch (error) {
       throw readFailure(error);
     }
-    if (isTagged(page) && this.worthCaching(page)) await this.cache.put(page.tag, image);
+    if (this.worthCaching(page) && sameVersion(page, file)) await this.cache.put(page.tag, image);
     return image;
   }
 
   /** Rendered pages and resized ones cost real work; stored images are read straight from the book. */
-  private worthCaching(page: TaggedPage): boolean {
+  private worthCaching(page: PageRef): boolean {
     return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
   }
 }
 
-const isTagged = (page: PageRef): page is TaggedPage => page.tag !== null;
-
 /**
- * Whether the book's file is as the catalogue describes it (a plain stat: one system call).
- * Missing, not a file, or not stat-able (permissions, a dropped network mount): false, and the
- * read that follows gives the clear answer (404) through `openableFile`.
+ * What names the pages of the book's file as it is `now`: its version, and the book when that
+ * is the file's size and modification time (the scan's hash names the content whichever book
+ * holds it, so duplicates share their cached pages; a size and a time do not).
  */
-function statsAsCatalogued(book: BookFileView): boolean {
-  try {
-    const now = statSync(book.filePath, { throwIfNoEntry: false });
-    return now?.isFile() === true && asCatalogued(book, now);
-  } catch {
-    return false;
-  }
+function pageVersion(book: BookFileView, now: FileStamp): string {
+  const version = fileVersion(book, now);
+  return version === book.fileHash ? version : `${book.id}:${version}`;
 }
 
-/** The page as located, or untagged when the file about to be read changed since (rewritten in between). */
-function stillAsLocated(page: PageRef, file: OpenableFile): PageRef {
-  return page.tag !== null && !asCatalogued(page.book, file.info) ? { ...page, tag: null } : page;
+/** Whether `file`, about to be read, is still the version the page was located in (not rewritten in between). */
+function sameVersion(page: PageRef, file: OpenableFile): boolean {
+  return pageVersion(page.book, file.info) === page.version;
+}
+
+/** The stat of a regular file at `path`; undefined when there is none or it cannot be stat'ed (permissions, a dropped mount). */
+function plainStat(path: string): Stats | undefined {
+  try {
+    const now = statSync(path, { throwIfNoEntry: false });
+    return now?.isFile() ? now : undefined;
+  } catch {
+    return undefined;
+  }
 }
