@@ -6,12 +6,11 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "./config/load";
+import { ConfigError, loadConfig, rejectUnusableDatabase } from "./config/load";
 import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
-import { rejectUnusableDatabase } from "./db";
 import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";

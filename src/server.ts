@@ -3,11 +3,11 @@
  * services -> HTTP. Used by `longbox serve` and by the tests, which start real servers.
  */
 import { mkdirSync } from "node:fs";
-import { rejectUnusableSettings, type LoadedConfig } from "./config/load";
+import { rejectUnusableDatabase, rejectUnusableSettings, type LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
 import type { Config } from "./config/schema";
 import { rejectWeakSecrets, resolveEncryptionKey, resolveJwtSecret } from "./config/secrets";
-import { openDataLayer, rejectUnusableDatabase } from "./db";
+import { openDataLayer } from "./db";
 import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";

@@ -89,6 +89,27 @@ export function rejectUnusableSettings(config: Config): void {
   }
 }
 
+/** A PostgreSQL connection URL cut in three: the scheme and user, the host list, the rest. */
+const POSTGRES_URL = /^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^/?#]*)(.*)$/i;
+
+/**
+ * Refuses (exit 2) a database.postgres.url that cannot name a PostgreSQL server. The driver
+ * reads whatever follows "://" as user, hosts and database, whatever the scheme (a URL without
+ * one becomes a garbled host name), and says only "Invalid URL" of one it cannot parse. It
+ * takes a list of hosts ("h1:5432,h2:5432"), tried in turn: each must parse. The message never
+ * repeats the URL, which may hold the password.
+ */
+export function rejectUnusableDatabase(config: Config): void {
+  const { url } = config.database.postgres;
+  if (config.database.type !== "postgres" || !url) return;
+  const [, head, hosts, tail] = POSTGRES_URL.exec(url) ?? [];
+  if (hosts === undefined || hosts.split(",").some((host) => !URL.parse(`${head}${host}${tail}`))) {
+    throw new ConfigError(
+      "database.postgres.url must be a PostgreSQL connection URL such as postgres://user:password@host:5432/database (special characters of the password percent-encoded)",
+    );
+  }
+}
+
 /** The configuration file with the `config.local.yaml` beside it merged on top. */
 function readConfigFiles(path: string): Tree {
   const tree = readYamlObject(path);

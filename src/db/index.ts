@@ -89,7 +89,6 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
 }
 
 export type { Database, Notifications, TransactionOutcomes } from "./database";
-export { rejectUnusableDatabase } from "./database";
 export { isUuid } from "./ids";
 export type { ApiKeyRecord } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
