@@ -32,15 +32,14 @@ import { httpMetrics } from "./metrics-hook";
 import { apiDocumentation } from "./openapi";
 import { boundedRequestBodies } from "./request-body";
 import { htmlErrorPages, webRoutes } from "./web";
-import { requestContext } from "./request-context";
+import { accessLog, requestContext } from "./request-context";
 import { securityHeaders } from "./security-headers";
 
 export function createHttpApp(services: Services) {
   const requestBodies = boundedRequestBodies(services);
   const app = new Elysia()
     .use(securityHeaders())
-    .use(requestContext(services.log))
-    .use(httpMetrics(services.metrics))
+    .use(requestContext([accessLog(services.log), httpMetrics(services.metrics)]))
     .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix)))
     .use(requestBodies.plugin)
     .use(apiDocumentation())

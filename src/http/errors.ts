@@ -8,7 +8,7 @@ import { transactionConflict, unavailability, type TransactionConflict, type Una
 import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { ObjectStorageError } from "../storage/s3-bucket";
-import { REQUEST_ID_HEADER, requestIdOf } from "./request-context";
+import { REQUEST_ID_HEADER, requestAnswered, requestIdOf } from "./request-context";
 import { withSecurityHeaders } from "./security-headers";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
@@ -140,7 +140,7 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
   // The context is destructured, never passed whole: Elysia infers from a hook's parameters
   // what every request must prepare, and a whole `context` makes it parse the cookies of every
   // request and rebuild every returned Response (pages would no longer be sent from the file by Bun).
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, set }) => {
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request, route }) => {
     let response: Response;
     if (error instanceof EarlyAnswer) response = error.response;
     else {
@@ -150,8 +150,7 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
     const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
     withSecurityHeaders(response);
-    // After-response hooks (access log, metrics) read the status from `set`, not from this Response.
-    set.status = response.status;
+    requestAnswered(request, route, response.status);
     return response;
   });
 }
