@@ -33,6 +33,8 @@ export interface PageRef {
   width: number | undefined;
   /** The version of the book's file the page was located in (`fileVersion`). */
   version: string;
+  /** The stat of the book's catalogued path that version was taken from. */
+  stat: Stats;
   /** Stable for the same content, page and width; also the page cache key. */
   tag: string;
 }
@@ -89,9 +91,10 @@ export class PageService {
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
-    const version = pageVersion(book, plainStat(book.filePath) ?? openableFile(book).info);
+    const stat = plainStat(book.filePath) ?? openableFile(book).info;
+    const version = pageVersion(book, stat);
     // Bun's one-shot SHA-256 (same digest as node:crypto's, a fifth of its cost per request).
-    return { book, number, width, version, tag: Bun.SHA256.hash(`${version}:${number}:${width ?? "original"}`, "hex") };
+    return { book, number, width, version, stat, tag: Bun.SHA256.hash(`${version}:${number}:${width ?? "original"}`, "hex") };
   }
 
   /**
@@ -100,7 +103,7 @@ export class PageService {
    */
   async content(page: PageRef): Promise<PageContent> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
-      const file = openableFile(page.book); // a clear 404 when the file went away since the scan
+      const file = openableFile(page.book, page.stat); // a clear 404 when the file went away since the scan
       const remembered = this.locations.get(page.tag);
       const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
       return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
