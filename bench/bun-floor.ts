@@ -6,13 +6,19 @@
  * request can only cost more than this; bench/reading.ts measures it in the same runs as nginx
  * and Longbox, so a target above the floor is named as such.
  *
- *   bun bench/bun-floor.ts <root>      (prints the URL, serves until killed)
+ * `--confine` adds the file checks Longbox makes on every page it reads (src/library/book-files.ts:
+ * the file's real path, links resolved, must lie inside the root; then a stat of it), so that
+ * ./page-overhead.ts can tell their cost from the rest of what Longbox adds.
+ *
+ *   bun bench/bun-floor.ts <root> [--confine]      (prints the URL, serves until killed)
  */
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 
 const root = process.argv[2];
-if (!root) throw new Error("usage: bun bench/bun-floor.ts <root>");
+if (!root) throw new Error("usage: bun bench/bun-floor.ts <root> [--confine]");
+const confine = process.argv.includes("--confine");
+const realRoot = realpathSync.native(root) + sep;
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
@@ -23,6 +29,7 @@ const server = Bun.serve({
     if (size === undefined) return new Response(null, { status: 404 });
     const etag = `"floor-${size}"`;
     if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
+    if (confine && (!realpathSync.native(path).startsWith(realRoot) || !statSync(path).isFile())) return new Response(null, { status: 404 });
     return new Response(Bun.file(path).slice(0, size), { headers: { etag, "content-type": "image/jpeg" } });
   },
 });

@@ -30,9 +30,10 @@ http { access_log off; sendfile on; tcp_nopush on; server { listen 127.0.0.1:${p
   };
 }
 
-/** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own. */
-export async function startBunFloor(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bun-floor.ts"), root], { stdout: "pipe", stderr: "inherit" });
+/** The bare Bun.serve floor (./bun-floor.ts) over `root`, in a process of its own; `confine`: with Longbox's file checks. */
+export async function startBunFloor(root: string, options: { confine?: boolean } = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const args = [process.execPath, join(import.meta.dir, "bun-floor.ts"), root, ...(options.confine ? ["--confine"] : [])];
+  const child = Bun.spawn(args, { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let output = "";
   while (!output.includes("\n")) {
