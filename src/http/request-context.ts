@@ -11,9 +11,9 @@
  *
  * Observers run where the answer is decided, synchronously: after the handler (an after-handle
  * hook) or in the error handler (`requestAnswered`). Not in an after-response hook: Elysia runs
- * those from a `setImmediate` scheduled for every request, which cost a page request about 10 us
- * of CPU (docs/benchmarks.md, issue 14). The latency observed is the time until the answer was
- * ready; the body (a page streamed from its file) is sent after it.
+ * those from a `setImmediate` scheduled for every request, one more task per request for
+ * nothing they need. The latency observed is the time until the answer was ready; the body (a
+ * page streamed from its file) is sent after it.
  */
 import { Elysia, ElysiaCustomStatusResponse, StatusMap } from "elysia";
 import type { Logger } from "../logging/logger";

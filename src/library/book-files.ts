@@ -85,7 +85,7 @@ export function openableFile(book: { filePath: string; pageCount: number; librar
   const resolution = resolveWithinNow(canonical(book.libraryPath), book.filePath);
   if (resolution.kind === "inside") {
     // No link on the way: the caller's stat of the catalogued path, just taken, is the real
-    // file's, and a second one would cost a page request about 8 us (issue 14).
+    // file's, and a second one is a system call more on every page (issue 14).
     if (statOfPath && resolution.path === book.filePath) return { path: resolution.path, info: statOfPath };
     try {
       const info = statSync(resolution.path, { throwIfNoEntry: false });
