@@ -44,10 +44,20 @@ export function rejectWeakSecrets(config: Config, paths: DataPaths): void {
   }
 }
 
-/** The secret an earlier start kept in the data folder, if any; one too short is refused. */
+/**
+ * The secret an earlier start kept in the data folder, if any; one too short is refused, and
+ * one that cannot be read (`config check` run as another user than the server's: the file is
+ * 0600) is a configuration error that says so, not a raw system error.
+ */
 function storedSecret({ what, file }: SecretSource): string | undefined {
   if (!existsSync(file)) return undefined;
-  const stored = readFileSync(file, "utf8").trim();
+  let stored: string;
+  try {
+    stored = readFileSync(file, "utf8").trim();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new ConfigError(`the stored ${what} in ${file} cannot be read (${code}): run this as the user the server runs as`);
+  }
   if (Buffer.byteLength(stored, "utf8") < MIN_SECRET_BYTES) {
     throw new ConfigError(`the stored ${what} in ${file} is under ${MIN_SECRET_BYTES} bytes; delete the file to generate a new one`);
   }

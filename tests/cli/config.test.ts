@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
-import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
+import { PROJECT_ROOT, runLongbox, runProgram } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { filesUnder } from "../helpers/files";
 import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
@@ -147,6 +147,27 @@ describe("configuration", () => {
       expect(served.stderr).toBe(checked.stderr);
       expect(readFileSync(join(data, file), "utf8")).toBe("cut-short\n");
     }
+  });
+
+  test("a stored secret file config check cannot read (another user than the server's) is exit 2 with a message, not a raw error", async () => {
+    const root = dir_();
+    const data = join(root, "data");
+    mkdirSync(data);
+    writeFileSync(join(data, "jwt-secret"), `${STRONG_SECRET}\n`, { mode: 0o600 });
+    writeFileSync(join(data, "encryption-key"), `${STRONG_SECRET}\n`, { mode: 0o600 });
+    const { dir, path } = configDir(`application:\n  port: 0\n  data_dir: ${data}\n`);
+    // Root reads any file: the check then runs as nobody, who can reach the folders but not the 0600 files.
+    const asOtherUser = process.getuid?.() === 0;
+    for (const folder of [root, data, dir]) chmodSync(folder, 0o755);
+    if (!asOtherUser) chmodSync(join(data, "jwt-secret"), 0o000);
+    const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "config", "check", "--config", path];
+    const checked = await runProgram(asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command] : command, {
+      cwd: dir,
+      env: { HOME: "/tmp" },
+    });
+    expect(checked.stderr).toBe(`longbox: the stored JWT secret in ${join(data, "jwt-secret")} cannot be read (EACCES): run this as the user the server runs as\n`);
+    expect(checked.code).toBe(2);
+    expect(checked.stdout).toBe("");
   });
 
   test("a database.postgres.url that names no server is refused by config check, serve, migrate and user create: exit 2, the same message, no password", async () => {
