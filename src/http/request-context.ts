@@ -12,8 +12,8 @@
  * Observers run where the answer is decided, synchronously: after the handler (an after-handle
  * hook) or in the error handler (`requestAnswered`). Not in an after-response hook: Elysia runs
  * those from a `setImmediate` scheduled for every request, one more task per request for
- * nothing they need. The latency observed is the time until the answer was ready; the body (a
- * page streamed from its file) is sent after it.
+ * nothing they need. The latency observed is the time until the handler's value or the error
+ * answer; serialising a JSON value and sending the body (a page streamed from its file) come after.
  */
 import { Elysia, ElysiaCustomStatusResponse, StatusMap } from "elysia";
 import type { Logger } from "../logging/logger";
