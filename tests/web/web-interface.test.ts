@@ -146,6 +146,8 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     const processed = seen.filter((state) => state.startsWith("running:")).map((state) => Number(state.split(":")[1]));
     expect(processed).toEqual([...processed].sort((a, b) => a - b));
     expect(await page.locator(`#scan-${libraryId}`).textContent()).toContain("84 added");
+    // The card's counts, read when the library was added, follow the scan's end without a reload.
+    await section.getByText("4 series · 84 books").waitFor({ timeout: 5_000 });
     await server().server.services.thumbnails.idle();
     if (takeScreenshots()) await screenshot(page, "admin-libraries-light");
 

@@ -71,6 +71,21 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     );
   }
 
+  /**
+   * A scan's progress for the page's scan area; once the scan has ended, also the library's
+   * series and book counts, swapped out of band into the card's head (they were read when the
+   * page loaded, before the scan added anything). A library gone meanwhile keeps its old counts.
+   */
+  async function scanMessage(viewer: Viewer, event: ScanEvent<ScanStatusDto>): Promise<string> {
+    const { libraryId, status } = event.data;
+    let html = renderTemplate("partials/scan-progress", { scan: event.data });
+    if (status !== "pending" && status !== "running") {
+      const library = await libraries.get(viewer.user, libraryId).catch(() => undefined);
+      if (library) html += renderTemplate("partials/library-counts", { library, oob: true });
+    }
+    return sseMessage(event.id, `scan-${libraryId}`, html);
+  }
+
   return new Elysia({ name: "web-admin-libraries" })
     .use(guard)
     .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
@@ -182,13 +197,16 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     .get(
       "/admin/scans/events",
       // An admin page: admins see the server's internals (the scan counters) by definition.
-      ({ request }) =>
+      ({ request, viewer }) =>
         eventStreamResponse(
           request,
-          (send, close) =>
-            services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => {
-              send(sseMessage(event.id, `scan-${event.data.libraryId}`, renderTemplate("partials/scan-progress", { scan: event.data })));
-            }, close),
+          (send, close) => {
+            // In the order of the events, though an ended scan's message waits for its counts.
+            let sending = Promise.resolve();
+            return services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => {
+              sending = sending.then(() => scanMessage(viewer, event)).then(send, () => undefined);
+            }, close);
+          },
           SCAN_STREAM_START,
         ),
       { page: "admin" },
