@@ -14,7 +14,7 @@ import postgres from "postgres";
 import type { Config } from "../config/schema";
 import { unavailability } from "./availability";
 import { applyMigrations } from "./migrate";
-import { openListener, type PostgresListener } from "./pg-listener";
+import { openListener, type PostgresListener, reconnectDelaySeconds } from "./pg-listener";
 import * as pgSchema from "./schema/pg";
 import * as sqliteSchema from "./schema/sqlite";
 
@@ -170,11 +170,6 @@ function openSqlite(file: string): Database {
     },
     close: async () => client.close(),
   };
-}
-
-/** Seconds before the driver's next connection attempt after `failures` failed ones. */
-function reconnectDelaySeconds(failures: number): number {
-  return Math.min(0.05 * 2 ** failures, 1);
 }
 
 function openPostgres(config: Config): Database {

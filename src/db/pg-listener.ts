@@ -7,9 +7,18 @@
  * open and never exited. Here the channels are ours: every close of the connection (until
  * `close()`) issues the LISTENs again, after a pause that doubles from 50 ms to a second while
  * attempts fail (the driver's own backoff grows only when the socket fails, not when the server
- * refuses the session: starting up, too many clients).
+ * refuses the session: starting up, too many clients; when the socket fails, its pause comes
+ * on top of this one).
  */
 import type postgres from "postgres";
+
+/**
+ * Seconds before a new attempt after `failures` failed ones: from 50 ms, doubling, at most a
+ * second. The driver's reconnection (`backoff`) and this listener's LISTENs both pace by it.
+ */
+export function reconnectDelaySeconds(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 1);
+}
 
 export interface PostgresListener {
   /** Calls `receive` with each payload sent on `channel`; resolves once listening. */
@@ -21,8 +30,8 @@ export interface PostgresListener {
 export function openListener(connect: (extra: postgres.Options<{}>) => postgres.Sql): PostgresListener {
   const receivers = new Map<string, (payload: string) => void>();
   let closing = false;
-  /** Closes since the last LISTEN that worked: each waits twice as long as the one before. */
-  let closes = 0;
+  /** Attempts scheduled since the last LISTEN that worked: each waits twice as long as the one before. */
+  let failedAttempts = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
   const listenTo = (channel: string) => connection.unsafe(`listen "${channel.replaceAll('"', '""')}"`);
   const relisten = () => {
@@ -33,11 +42,11 @@ export function openListener(connect: (extra: postgres.Options<{}>) => postgres.
         if (closing) return;
         // A failed attempt closes the connection again, which comes back here.
         Promise.all([...receivers.keys()].map(listenTo)).then(
-          () => (closes = 0),
+          () => (failedAttempts = 0),
           () => undefined,
         );
       },
-      Math.min(50 * 2 ** closes++, 1000),
+      reconnectDelaySeconds(failedAttempts++) * 1000,
     );
   };
   const extra = {
