@@ -3,7 +3,7 @@
  * and masking of secrets for display.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ConfigError } from "./load";
 import type { DataPaths } from "./paths";
@@ -47,16 +47,18 @@ export function rejectWeakSecrets(config: Config, paths: DataPaths): void {
 /**
  * The secret an earlier start kept in the data folder, if any; one too short is refused, and
  * one that cannot be read (`config check` run as another user than the server's: the file is
- * 0600) is a configuration error that says so, not a raw system error.
+ * 0600, or the data folder cannot be searched) is a configuration error that says so, not a
+ * raw system error or a secret silently taken for missing.
  */
 function storedSecret({ what, file }: SecretSource): string | undefined {
-  if (!existsSync(file)) return undefined;
   let stored: string;
   try {
     stored = readFileSync(file, "utf8").trim();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
-    throw new ConfigError(`the stored ${what} in ${file} cannot be read (${code}): run this as the user the server runs as`);
+    if (code === "ENOENT") return undefined;
+    const hint = code === "EACCES" || code === "EPERM" ? ": run this as the user the server runs as" : "";
+    throw new ConfigError(`the stored ${what} in ${file} cannot be read (${code})${hint}`);
   }
   if (Buffer.byteLength(stored, "utf8") < MIN_SECRET_BYTES) {
     throw new ConfigError(`the stored ${what} in ${file} is under ${MIN_SECRET_BYTES} bytes; delete the file to generate a new one`);

@@ -159,15 +159,19 @@ describe("configuration", () => {
     // Root reads any file: the check then runs as nobody, who can reach the folders but not the 0600 files.
     const asOtherUser = process.getuid?.() === 0;
     for (const folder of [root, data, dir]) chmodSync(folder, 0o755);
-    if (!asOtherUser) chmodSync(join(data, "jwt-secret"), 0o000);
     const command = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "config", "check", "--config", path];
-    const checked = await runProgram(asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command] : command, {
-      cwd: dir,
-      env: { HOME: "/tmp" },
-    });
-    expect(checked.stderr).toBe(`longbox: the stored JWT secret in ${join(data, "jwt-secret")} cannot be read (EACCES): run this as the user the server runs as\n`);
-    expect(checked.code).toBe(2);
-    expect(checked.stdout).toBe("");
+    const check = () =>
+      runProgram(asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command] : command, { cwd: dir, env: { HOME: "/tmp" } });
+    const refusal = `longbox: the stored JWT secret in ${join(data, "jwt-secret")} cannot be read (EACCES): run this as the user the server runs as\n`;
+    // The file unreadable, then the whole data folder unsearchable (the file must not pass for missing).
+    for (const [target, mode] of [[join(data, "jwt-secret"), asOtherUser ? 0o600 : 0o000], [data, asOtherUser ? 0o700 : 0o000]] as const) {
+      chmodSync(target, mode);
+      const checked = await check();
+      expect(checked.stderr).toBe(refusal);
+      expect(checked.code).toBe(2);
+      expect(checked.stdout).toBe("");
+    }
+    chmodSync(data, 0o755);
   });
 
   test("a database.postgres.url that names no server is refused by config check, serve, migrate and user create: exit 2, the same message, no password", async () => {
