@@ -40,7 +40,7 @@ const CHANNEL = "longbox_events";
  * the sender too): the processes of one `serve --workers` relay to each other over IPC, which
  * does not depend on the database. NOTIFY reaches only the connections listening when it is
  * sent, so an event sent while another instance's LISTEN connection is away (an outage, a
- * restart of the database: it reconnects within a second of the database's return) is lost to
+ * restart of the database: it listens again within a few seconds of the database's return) is lost to
  * that instance's streams; its clients read the state again (scan status, progress).
  */
 export async function relayEventsThroughDatabase<T>(

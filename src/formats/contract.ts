@@ -131,15 +131,6 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
-/**
- * Whether two stamps describe the same version of a file. Modification times count in whole
- * milliseconds, as the catalogue stores them (a stat's mtimeMs carries a fraction), so a stat
- * compares alike with a catalogued book and with another stat.
- */
-export function sameFileStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && Math.trunc(a.mtimeMs) === Math.trunc(b.mtimeMs);
-}
-
 export interface PageImage {
   bytes: Uint8Array;
   mediaType: string;

@@ -11,15 +11,15 @@
  * the least recently used go first. Concurrent first requests share one opening.
  */
 import { statSync } from "node:fs";
-import { type FileStamp, sameFileStamp } from "./contract.ts";
+import type { FileStamp } from "./contract.ts";
 
 /** What an archive costs to keep open, in bytes. */
 export type ArchiveWeight<T> = (archive: T) => number;
 
 interface OpenArchive {
   archive: Promise<unknown>;
-  /** The file's size and modification time when it was opened. */
-  stamp: FileStamp;
+  size: number;
+  modifiedMs: number;
   bytes: number;
 }
 
@@ -46,7 +46,7 @@ export class OpenArchives {
     const known = this.entries.get(key);
     if (known) {
       this.forget(key, known);
-      if (info && sameFileStamp(known.stamp, info)) {
+      if (info && known.size === info.size && known.modifiedMs === info.mtimeMs) {
         this.entries.set(key, known); // now the most recently used
         this.totalBytes += known.bytes;
         return known.archive as Promise<T>;
@@ -54,7 +54,7 @@ export class OpenArchives {
     }
     // A missing file: the opener raises the format's own not-found error.
     if (!info) return open();
-    const entry: OpenArchive = { archive: open(), stamp: { size: info.size, mtimeMs: info.mtimeMs }, bytes: 0 };
+    const entry: OpenArchive = { archive: open(), size: info.size, modifiedMs: info.mtimeMs, bytes: 0 };
     this.entries.set(key, entry);
     try {
       const archive = (await entry.archive) as T;

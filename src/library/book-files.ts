@@ -8,7 +8,7 @@ import { realpathSync, type Stats, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Repositories } from "../db";
 import { DomainError, notFound } from "../errors";
-import { type FileStamp, sameFileStamp } from "../formats/contract";
+import type { FileStamp } from "../formats/contract";
 import { failureReason, isNotFound } from "../formats/errors";
 import { toBookAnalysisError } from "../formats/registry";
 import type { BookService, Caller } from "./books";
@@ -60,7 +60,8 @@ export class BookFileService {
  * ETags are made of them, here in milliseconds).
  */
 export function fileVersion(book: { fileHash: string; fileSize: number; fileModifiedAt: number }, now: FileStamp): string {
-  if (sameFileStamp({ size: book.fileSize, mtimeMs: book.fileModifiedAt }, now)) return book.fileHash;
+  // The catalogue keeps whole milliseconds (the scan truncates the stat's mtimeMs).
+  if (book.fileSize === now.size && book.fileModifiedAt === Math.trunc(now.mtimeMs)) return book.fileHash;
   return `${now.size.toString(16)}-${Math.trunc(now.mtimeMs).toString(16)}`;
 }
 

@@ -230,11 +230,11 @@ export class ScanService implements LibraryObserver {
       .catch((error) => {
         // The database went away between scans (looking up the next one, starting it): a
         // queued scan must still run once it is back, without waiting for a new request.
-        // An outage is a warning with its cause (every second while it lasts), not a stack.
+        // An outage is a warning with its cause (once a minute while it lasts), not a stack.
         const cause = transientCause(error);
         if (!cause) this.log.error("the scan worker stopped on an error; it looks again in a few seconds", { error: error as Error });
         else if (Date.now() - this.lastOutageWarningAt >= OUTAGE_WARNING_INTERVAL_MS) {
-          // Once a minute, as HTTP outages are logged: the worker looks again every second.
+          // Once a minute, as HTTP outages are logged: the worker looks again every few seconds.
           this.lastOutageWarningAt = Date.now();
           this.log.warn("the scan worker cannot look for scans; it looks again every few seconds", { cause });
         }
