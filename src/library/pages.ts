@@ -181,7 +181,12 @@ function pageVersion(book: BookFileView, now: FileStamp): string {
   return version === book.fileHash ? version : `${book.id}:${version}`;
 }
 
-/** Whether `file`, about to be read, is still the version the page was located in (not rewritten in between). */
+/**
+ * Whether `file`, about to be read, is still the version the page was located in: a file
+ * rewritten while a read waited (a page cache lookup in a bucket) or a link re-pointed is then
+ * neither remembered nor cached under the old tag. Where content() reuses the located stat (a
+ * path with no link, stat'ed an instant before) the two are the same stat and it holds.
+ */
 function sameVersion(page: PageRef, file: OpenableFile): boolean {
   return pageVersion(page.book, file.info) === page.version;
 }

@@ -271,10 +271,15 @@ export class LibraryScanner {
   private async seriesOf(libraryId: string, identity: SeriesIdentity, written?: SeriesMemo): Promise<{ id: string; created: boolean }> {
     const key = JSON.stringify(identity);
     const known = written?.get(identity.seriesKey);
-    if (known?.identity === key) return { id: known.id, created: false };
-    const series = await this.repositories.catalogue.upsertSeries(libraryId, identity);
-    written?.set(identity.seriesKey, { identity: key, id: series.id });
-    return series;
+    if (known?.identity === key) return { id: (await known.series).id, created: false };
+    const series = this.repositories.catalogue.upsertSeries(libraryId, identity);
+    // Remembered before it is written, so the books met at the same moment wait for this one
+    // write; a write that fails is forgotten, and the book's retry writes again.
+    written?.set(identity.seriesKey, { identity: key, series });
+    return series.catch((error) => {
+      if (written?.get(identity.seriesKey)?.series === series) written.delete(identity.seriesKey);
+      throw error;
+    });
   }
 
   /** The plugin whose extension the file carries, for a file whose content nobody recognised. */
@@ -337,8 +342,8 @@ export class LibraryScanner {
   }
 }
 
-/** The series a scan has written, by series key: the identity last written (as JSON) and the series' id. */
-type SeriesMemo = Map<string, { identity: string; id: string }>;
+/** The series a scan has written (or is writing), by series key: the identity last written (as JSON) and the write. */
+type SeriesMemo = Map<string, { identity: string; series: Promise<{ id: string }> }>;
 
 /** Runs `handle` over `items` (with each one's index) with at most `limit` at a time; stops starting new ones once aborted. */
 async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T, index: number) => Promise<void>) {
