@@ -6,12 +6,12 @@
  *
  * Sides, all serving the same 272 KB page (by default) to `wrk -c16`:
  * - the bare Bun.serve floor (./bun-floor.ts: a `Bun.file` slice and an ETag, nothing else);
- * - the floor with Longbox's file checks (`--confine`: the file's real path must lie inside
- *   the root, then a stat), so that their cost shows apart;
+ * - the floor with Longbox's file check (`--confine`: the file's real path must lie inside
+ *   the root), so that its cost shows apart;
  * - Longbox, the compiled binary on SQLite, page 1 of a CBZ whose page is stored, Bearer token
  *   of the admin (so that the visibility rule is the shortest: an admin sees every series).
- * The difference between the second and the third is what the rest of Longbox costs:
- * routing and validation (Elysia), credentials, the book's lookup, headers and metrics.
+ * The difference between the second and the third ("over the side above") is what the rest of
+ * Longbox costs: routing and validation (Elysia), credentials, the book's lookup, headers and metrics.
  *
  *   bun bench/page-overhead.ts [--kilobytes 272] [--rounds 8] [--seconds 3]
  *
@@ -47,8 +47,8 @@ function pin(pid: number, cpu: number): void {
   if (run.exitCode !== 0) throw new Error(`taskset failed: ${run.stderr.toString()}`);
 }
 
-await ensureDebianTools({ wrk: "wrk" });
 if (navigator.hardwareConcurrency < 2) throw new Error("this benchmark needs two cores: one for the servers, one for wrk");
+await ensureDebianTools({ wrk: "wrk" });
 const binary = await buildIsolatedBinary();
 const sides: Side[] = [];
 try {
@@ -61,7 +61,7 @@ try {
 
   for (const confine of [false, true]) {
     const floor = await startBunFloor(join(work, "www"), { confine });
-    sides.push({ name: confine ? "floor with Longbox's file checks" : "bare Bun.serve floor", pid: floor.pid, url: `${floor.url}/page.jpg`, headers: {}, stop: floor.stop });
+    sides.push({ name: confine ? "floor with Longbox's file check" : "bare Bun.serve floor", pid: floor.pid, url: `${floor.url}/page.jpg`, headers: {}, stop: floor.stop });
   }
   const server = await startBenchServer(binary, "sqlite");
   const longbox: Side = { name: "Longbox (admin, Bearer)", pid: server.pid, url: "", headers: { authorization: `Bearer ${server.token}` }, stop: server.stop };
@@ -94,13 +94,15 @@ try {
   console.log(`\n${KILOBYTES} KB page, ${ROUNDS} rounds of ${SECONDS} s, servers on CPU 1, wrk -c${CONNECTIONS} on CPU 0, load average ${loadAverage()}\n`);
   console.log(
     markdownTable(
-      ["side", "CPU per request (median)", "over the floor", "requests/s (median)", "CPU per request, each run"],
-      sides.map((side) => {
+      ["side", "CPU per request (median)", "over the floor", "over the side above", "requests/s (median)", "CPU per request, each run"],
+      sides.map((side, index) => {
         const micros = median(cpu.get(side)!);
+        const above = index === 0 ? micros : median(cpu.get(sides[index - 1]!)!);
         return [
           side.name,
           `${micros.toFixed(0)} µs`,
           `${(micros - floorCpu).toFixed(0)} µs`,
+          `${(micros - above).toFixed(0)} µs`,
           median(rates.get(side)!).toFixed(0),
           cpu.get(side)!.map((value) => value.toFixed(0)).join(" "),
         ];
