@@ -132,7 +132,7 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   const supervisedAs = process.env[SUPERVISED_ENV];
   // Only a supervised web process belongs to its supervisor's group: the variable left in the
   // environment of a process started by hand would silently drop another instance's events.
-  const processGroup = (supervisedAs === undefined ? undefined : process.env[PROCESS_GROUP_ENV]) ?? crypto.randomUUID();
+  const processGroup = (supervisedAs !== undefined && process.env[PROCESS_GROUP_ENV]) || crypto.randomUUID();
   const workers = requestedWorkers ?? (loaded.config.application.workers || availableParallelism());
   // Only the process the user started supervises; a worker-only process serves no port.
   const supervises = supervisedAs === undefined && role !== "worker" && workers > 1;

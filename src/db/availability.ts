@@ -43,8 +43,8 @@ export function unavailability(error: unknown): Unavailability | undefined {
  * it broke (SQLSTATE 40P01) or a serialization failure (40001). The database is up and the
  * statements are right: the same work run again succeeds. Not an unavailability: a request
  * answers 503 for it but no outage is logged, and the health check does not count it as a
- * refused write. (SQLite
- * runs one writer at a time: its waits past the busy timeout are "busy" above.)
+ * refused write. (SQLite runs one writer at a time: its waits past the busy timeout are "busy"
+ * above.)
  */
 export type TransactionConflict = "deadlock" | "serialization_failure";
 

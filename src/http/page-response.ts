@@ -11,7 +11,7 @@ import type { PageImage } from "../formats/contract";
 import type { PageRef, PageService } from "../library/pages";
 import { binaryResponse, clientHasCurrent, notModified, REVALIDATE, strongEtag } from "./conditional";
 
-export interface PageAnswerOptions {
+interface PageAnswerOptions {
   /** Tells apart answers of the same page in another form (a Komga conversion) in the ETag. */
   variant?: string;
   /** The image to send, for a route that converts the page; else the page as stored or rendered. */

@@ -19,7 +19,7 @@ import { Elysia, ElysiaCustomStatusResponse, StatusMap } from "elysia";
 import type { Logger } from "../logging/logger";
 
 /** A request whose answer is decided. */
-export interface AnsweredRequest {
+interface AnsweredRequest {
   request: Request;
   /** The route template Elysia matched (`/api/v1/books/:id`); undefined when none did. */
   route: string | undefined;
