@@ -232,6 +232,8 @@ export class CatalogueRepository {
         await refreshOrderKeys(this.database, eq(books.id, id));
       } else {
         id = newId();
+        // Prepared by name on PostgreSQL (unnamed, each statement is two round trips, parsed and
+        // planned anew); its text is the same for every book. SQLite reuses statements by text anyway.
         await this.db.insert(books).values({
           id,
           libraryId: target.libraryId,
@@ -248,18 +250,33 @@ export class CatalogueRepository {
           deletedAt: null,
           createdAt: now,
           updatedAt: now,
-        });
+        }).prepare("insert_book").execute();
       }
       const bookId = id;
-      // Batches keep each statement under SQLite's bound-parameter limit.
-      for (let start = 0; start < pages.length; start += 500) {
-        await this.db.insert(bookPages).values(pages.slice(start, start + 500).map((page) => ({ bookId, ...page })));
-      }
+      if (pages.length > 0) await this.insertPages(bookId, pages).prepare("insert_book_pages").execute();
       if (errors.length > 0) {
         await this.db.insert(bookErrors).values(errors.map((error) => ({ id: newId(), bookId, ...error })));
       }
       return bookId;
     });
+  }
+
+  /**
+   * The pages of a book in one statement whose text is the same whatever their number (so it
+   * is prepared once, and no page count runs into SQLite's bound-parameter limit): the rows
+   * travel as one JSON array, [number, file name, media type, width, height, size] each.
+   * Building a multi-row insert through drizzle cost a fresh scan more than running it.
+   */
+  private insertPages(bookId: string, pages: PageRecord[]) {
+    const { bookPages } = this.database.tables;
+    const rows = JSON.stringify(pages.map((page) => [page.number, page.fileName, page.mediaType, page.width, page.height, page.size]));
+    // Columns in the table's order, which drizzle's insert-select lists.
+    const select =
+      this.database.dialect === "postgres"
+        ? sql`select cast(${bookId} as uuid), (p->>0)::integer, p->>1, p->>2, (p->>3)::integer, (p->>4)::integer, (p->>5)::bigint
+            from jsonb_array_elements(cast(cast(${rows} as text) as jsonb)) as p`
+        : sql`select ${bookId}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5 from json_each(${rows})`;
+    return this.db.insert(bookPages).select(select);
   }
 
   /** A file found again at a new path (same hash): keeps the book's id, metadata and progress. */
