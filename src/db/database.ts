@@ -36,6 +36,13 @@ export interface Database {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `statement`, ONE statement prepared on `root` (atomic by itself), as a transaction of
+   * its own without BEGIN and COMMIT (two round trips fewer on PostgreSQL): counted like a
+   * transaction, and it moves writeGeneration. Refused inside a transaction, which a statement
+   * run on `root` would not be part of.
+   */
+  autocommit<T>(statement: () => Promise<T>): Promise<T>;
+  /**
    * Moves on every time a transaction of this process ends (committed or rolled back): a read
    * remembered at one value is still current while it has not moved (./repositories/recent-reads.ts).
    */
@@ -76,6 +83,8 @@ export interface Notifications {
   /** At most 8000 bytes (PostgreSQL's limit). */
   notify(channel: string, payload: string): Promise<void>;
 }
+
+const AUTOCOMMIT_IN_TRANSACTION = "Database.autocommit inside a transaction: the statement would not be part of it";
 
 /** Distinct statements kept prepared; the oldest go first beyond this (query shapes are few). */
 const PREPARED_STATEMENTS_MAX = 500;
@@ -154,6 +163,11 @@ function openSqlite(file: string): Database {
       if (scope.getStore()) return work();
       return ledger.track(exclusively(work));
     },
+    autocommit<T>(statement: () => Promise<T>): Promise<T> {
+      if (scope.getStore()) return Promise.reject(new Error(AUTOCOMMIT_IN_TRANSACTION));
+      // One connection: its writes still wait their turn, and a failed statement rolls back whole.
+      return ledger.track(exclusively(statement));
+    },
     migrate: async () => applyMigrations({ dialect: "sqlite", db: drizzleDb }),
     optimize: async () => {
       client.exec("PRAGMA optimize");
@@ -210,6 +224,10 @@ function openPostgres(config: Config): Database {
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (scope.getStore()) return work();
       return ledger.track(root.transaction((tx) => scope.run(tx as unknown as Db, work)));
+    },
+    autocommit<T>(statement: () => Promise<T>): Promise<T> {
+      if (scope.getStore()) return Promise.reject(new Error(AUTOCOMMIT_IN_TRANSACTION));
+      return ledger.track(statement());
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
     optimize: async () => {

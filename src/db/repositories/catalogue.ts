@@ -4,9 +4,10 @@
  * never leaves half a book behind.
  */
 import { basename } from "node:path";
-import { and, eq, inArray, isNotNull, isNull, notExists, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNotNull, isNull, notExists, or, sql, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
+import { preparedOnce } from "./prepared";
 import { lockingRead } from "./row-lock";
 import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
@@ -114,6 +115,55 @@ export function bookSearchText(title: string, metadata: StoredBookMetadata): str
   return [title, ...(metadata.authors ?? []).map((author) => author.name)].join("\n").toLowerCase();
 }
 
+/** The columns of a new book's row (all but the order keys, which orderKeys computes in SQL). */
+function newBookRow(id: string, libraryId: string, content: BookContent, now: Date) {
+  return {
+    id,
+    libraryId,
+    ...content,
+    fileNameMd5: fileNameMd5(content.filePath),
+    searchText: bookSearchText(content.title, content.metadata),
+    lockedFields: [],
+    thumbnailPath: null,
+    customCoverPath: null,
+    deleted: false,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A row's values as the driver takes them, as drizzle's insert maps each one (nulls stay null). */
+function driverValues(columns: Record<string, Column>, row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(columns).map(([key, column]) => [key, row[key] === null || row[key] === undefined ? null : column.mapToDriverValue(row[key])]),
+  );
+}
+
+/**
+ * A book's pages as one JSON array of [number, file name, media type, width, height, size]:
+ * one parameter whatever the page count, so the statement's text never changes (it is prepared
+ * once) and no book runs into SQLite's bound-parameter limit. Building a multi-row insert
+ * through drizzle cost a fresh scan more than running it.
+ */
+function pageRows(pages: PageRecord[]): string {
+  return JSON.stringify(pages.map((page) => [page.number, page.fileName, page.mediaType, page.width, page.height, page.size]));
+}
+
+/**
+ * The SELECT that turns pageRows into book_pages rows, columns in the table's order (which
+ * drizzle's insert-select lists), for the book of that id, or whose id comes from `from`.
+ */
+function pagesFromJson(database: Database, book: string | { id: SQL; from: SQL }, rows: string | SQLWrapper): SQL {
+  const postgres = database.dialect === "postgres";
+  const id = typeof book !== "string" ? book.id : postgres ? sql`cast(${book} as uuid)` : sql`${book}`;
+  const from = typeof book !== "string" ? sql`${book.from}, ` : sql``;
+  return postgres
+    ? sql`select ${id}, (p->>0)::integer, p->>1, p->>2, (p->>3)::integer, (p->>4)::integer, (p->>5)::bigint
+        from ${from}jsonb_array_elements(cast(${rows} as jsonb)) as p`
+    : sql`select ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5 from ${from}json_each(${rows})`;
+}
+
 export class CatalogueRepository {
   constructor(private readonly database: Database) {}
 
@@ -206,6 +256,13 @@ export class CatalogueRepository {
     pages: PageRecord[],
     errors: BookErrorRecord[],
   ): Promise<string> {
+    if (!target.bookId && errors.length === 0 && this.database.dialect === "postgres") {
+      const id = newId();
+      const { statement, columns } = this.insertNewBookWithPages();
+      const values = { ...driverValues(columns, newBookRow(id, target.libraryId, content, new Date())), pages: pageRows(pages) };
+      await this.database.autocommit(() => statement.execute(values));
+      return id;
+    }
     const { books, bookPages, bookErrors } = this.database.tables;
     return this.database.transaction(async () => {
       const now = new Date();
@@ -232,28 +289,15 @@ export class CatalogueRepository {
         await refreshOrderKeys(this.database, eq(books.id, id));
       } else {
         id = newId();
-        // Prepared by name on PostgreSQL (unnamed, each statement is two round trips, parsed and
-        // planned anew); its text is the same for every book. SQLite reuses statements by text anyway.
         await this.db.insert(books).values({
-          id,
-          libraryId: target.libraryId,
-          ...content,
-          fileNameMd5: fileNameMd5(content.filePath),
-          searchText: bookSearchText(content.title, content.metadata),
+          ...newBookRow(id, target.libraryId, content, now),
           // Computed in the insert itself: a second statement per book (refreshOrderKeys) cost
           // a fresh scan more than the insert.
           ...orderKeys(this.database, content),
-          lockedFields: [],
-          thumbnailPath: null,
-          customCoverPath: null,
-          deleted: false,
-          deletedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        }).prepare("insert_book").execute();
+        });
       }
       const bookId = id;
-      if (pages.length > 0) await this.insertPages(bookId, pages).prepare("insert_book_pages").execute();
+      if (pages.length > 0) await this.db.insert(bookPages).select(pagesFromJson(this.database, bookId, pageRows(pages)));
       if (errors.length > 0) {
         await this.db.insert(bookErrors).values(errors.map((error) => ({ id: newId(), bookId, ...error })));
       }
@@ -262,22 +306,37 @@ export class CatalogueRepository {
   }
 
   /**
-   * The pages of a book in one statement whose text is the same whatever their number (so it
-   * is prepared once, and no page count runs into SQLite's bound-parameter limit): the rows
-   * travel as one JSON array, [number, file name, media type, width, height, size] each.
-   * Building a multi-row insert through drizzle cost a fresh scan more than running it.
+   * A new book's row and its pages in ONE statement (PostgreSQL: the row inserted in a WITH
+   * clause), atomic by itself, prepared once with placeholders: a fresh scan's commonest write
+   * is then one round trip instead of six (BEGIN, two statements sent unnamed at two round trips
+   * each, COMMIT), and no query is built per book (drizzle took ~0.3 ms to build a 20-page
+   * insert). Placeholders are named after the book's columns, plus `pages` (pageRows).
    */
-  private insertPages(bookId: string, pages: PageRecord[]) {
-    const { bookPages } = this.database.tables;
-    const rows = JSON.stringify(pages.map((page) => [page.number, page.fileName, page.mediaType, page.width, page.height, page.size]));
-    // Columns in the table's order, which drizzle's insert-select lists.
-    const select =
-      this.database.dialect === "postgres"
-        ? sql`select cast(${bookId} as uuid), (p->>0)::integer, p->>1, p->>2, (p->>3)::integer, (p->>4)::integer, (p->>5)::bigint
-            from jsonb_array_elements(cast(cast(${rows} as text) as jsonb)) as p`
-        : sql`select ${bookId}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5 from json_each(${rows})`;
-    return this.db.insert(bookPages).select(select);
-  }
+  private readonly insertNewBookWithPages = preparedOnce(() => {
+    const root = this.database.root;
+    const { books, bookPages } = this.database.tables;
+    const { orderSeries, orderNumber, orderTitle, ...columns } = getTableColumns(books);
+    // Inside SQL, not bare: drizzle maps a bare placeholder's value through the column's
+    // encoder even when it is null (a timestamp's throws), so driverValues maps them instead.
+    const placeholders = Object.fromEntries(Object.keys(columns).map((key) => [key, sql`${sql.placeholder(key)}`])) as Record<keyof typeof columns, SQL>;
+    const ordering = orderKeys(this.database, {
+      seriesId: sql.placeholder("seriesId"),
+      // Typed: in coalesce(parameter, constant) PostgreSQL would take both for text.
+      numberSort: sql`cast(${sql.placeholder("numberSort")} as double precision)`,
+      title: sql.placeholder("title"),
+    });
+    const insertBook = root
+      .insert(books)
+      .values({ ...placeholders, ...ordering })
+      .returning({ id: books.id });
+    const newBook = root.$with("new_book", { id: books.id }).as(insertBook.getSQL());
+    const statement = root
+      .with(newBook)
+      .insert(bookPages)
+      .select(pagesFromJson(this.database, { id: sql`${newBook.id}`, from: sql`${newBook}` }, sql.placeholder("pages")))
+      .prepare("insert_new_book");
+    return { statement, columns };
+  });
 
   /** A file found again at a new path (same hash): keeps the book's id, metadata and progress. */
   async relocateBook(
