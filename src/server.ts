@@ -109,8 +109,8 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   });
   const notifications = data.database.notifications;
   if (notifications) {
-    // Scan progress and reading changes reach event streams held by the other instances, job
-    // outcomes the requests waiting for them.
+    // Scan progress, reading changes and the thumbnail queue's count reach event streams held by
+    // the other instances, job outcomes the requests waiting for them.
     await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
       log.warn("an event could not be sent to the other instances", { error }),
     ).catch(async (error) => {

@@ -24,6 +24,7 @@ import type { Database, Repositories } from "./db";
 import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
+import { ThumbnailEvents } from "./events/thumbnail-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
 import { ScanSchedules } from "./jobs/scan-schedules";
@@ -69,6 +70,7 @@ export interface Services extends ServiceInputs {
   scanEvents: ScanEvents<ScanStatusDto>;
   readingEvents: ReadingEvents;
   jobEvents: JobEvents;
+  thumbnailEvents: ThumbnailEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -133,6 +135,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const scanEvents = new ScanEvents<ScanStatusDto>();
   const readingEvents = new ReadingEvents();
   const jobEvents = new JobEvents();
+  const thumbnailEvents = new ThumbnailEvents();
   // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
   const jobSettings = {
     leaseMs: config.scanner.job_lease_seconds * 1000,
@@ -144,6 +147,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     formats,
     { store: files.thumbnails, format: config.files.thumbnail_format, height: config.files.thumbnail_height },
     { ...jobSettings, concurrency: config.files.thumbnail_concurrency },
+    thumbnailEvents,
     log,
   );
   const scanner = new LibraryScanner(repositories, formats, log, config.scanner.concurrency, {
@@ -196,6 +200,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     scanEvents,
     readingEvents,
     jobEvents,
+    thumbnailEvents,
     thumbnails,
     libraries,
     scans,

@@ -41,11 +41,13 @@ export interface LeasedJobSettings {
   /** true: an ended job stays as the latest state (completed or failed); false: it is deleted. */
   keepFinished: boolean;
   /**
-   * true: the jobs of this kind queued anywhere are counted at every poll and once idle, for
-   * those who show the count (thumbnails: scan status and progress, metrics); false: nobody
-   * reads it, and only `countQueued` counts.
+   * Set: the jobs of this kind queued anywhere are counted at every poll and once idle, for
+   * those who show the count (thumbnails: scan status and progress, metrics), and every count a
+   * process with jobs makes (those, and any asked for) is handed to it, so that it hears every
+   * value the process shows (thumbnails: the admin page's live count); unset: nobody reads the
+   * count, and only `countQueued` counts.
    */
-  keepsCount: boolean;
+  onCount?: (queued: number) => void;
   /** How often the runner looks for jobs queued by other processes. */
   pollMs?: number;
 }
@@ -91,7 +93,7 @@ export class LeasedJobs {
 
   /**
    * Counts the jobs of this kind pending or running anywhere, unless the last count is younger
-   * than `maxAgeMs` (with `keepsCount`, a process with jobs counts at every poll); callers at
+   * than `maxAgeMs` (with `onCount`, a process with jobs counts at every poll); callers at
    * once share one count.
    */
   async countQueued(maxAgeMs = 0): Promise<number> {
@@ -102,6 +104,7 @@ export class LeasedJobs {
       try {
         const counted = await this.repositories.jobs.countActive(this.kind);
         if (startedAt >= this.counted.at) this.counted = { queued: counted, at: startedAt };
+        if (this.started) this.settings.onCount?.(this.counted.queued);
         return counted;
       } finally {
         this.counting = undefined;
@@ -168,7 +171,7 @@ export class LeasedJobs {
       if (this.paused) return;
       if (this.held.size === 0 && !this.claiming && (await this.repositories.jobs.countClaimable(this.kind)) === 0) {
         // The count as this process leaves the queue, not one made while its last jobs ran.
-        if (this.settings.keepsCount) await this.countQueued();
+        if (this.settings.onCount) await this.countQueued();
         return;
       }
       this.kick();
@@ -178,7 +181,7 @@ export class LeasedJobs {
 
   private async poll(): Promise<void> {
     this.kick();
-    if (!this.settings.keepsCount) return;
+    if (!this.settings.onCount) return;
     try {
       await this.countQueued();
     } catch {

@@ -48,7 +48,7 @@ export class DuplicateService {
     private readonly repositories: Repositories,
     private readonly access: AccessService,
     private readonly jobEvents: JobEvents,
-    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "keepsCount" | "concurrency">,
+    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "onCount" | "concurrency">,
     log: Logger,
     /** How long `detect` waits for the outcome before answering with the job's state. */
     private readonly waitMs = 30_000,
@@ -58,7 +58,7 @@ export class DuplicateService {
       log.info("duplicate detection ran", found);
       return undefined;
     };
-    this.jobs = new LeasedJobs(repositories, "duplicates", { ...jobSettings, concurrency: 1, keepFinished: true, keepsCount: false }, detect, log, jobEvents);
+    this.jobs = new LeasedJobs(repositories, "duplicates", { ...jobSettings, concurrency: 1, keepFinished: true }, detect, log, jobEvents);
   }
 
   /** This process runs queued detections (role all or worker). */

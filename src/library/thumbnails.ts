@@ -8,9 +8,12 @@
  * database or the bucket away) is not the book's fault: it is not recorded, and the job is
  * retried with backoff, and at once when a scan of this process ends (the cause may have gone,
  * as it did for the scan); a thumbnail made clears the book's earlier thumbnail errors. A
- * request that needs a thumbnail now has it made by the process that answers (`generate`).
+ * request that needs a thumbnail now has it made by the process that answers (`generate`). A
+ * process that makes thumbnails counts the queue every second and announces each change of the
+ * count to every process (ThumbnailEvents: the admin page follows it down to zero).
  */
 import type { Repositories } from "../db";
+import type { ThumbnailEvents } from "../events/thumbnail-events";
 import { PAGE_IMAGE_TYPES } from "../formats/images";
 import type { FormatRegistry } from "../formats/registry";
 import { LeasedJobs, type LeasedJobSettings } from "../jobs/leased-jobs";
@@ -51,6 +54,8 @@ export class ThumbnailQueue {
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly jobs: LeasedJobs;
   private stopped = false;
+  /** The count this process last announced. */
+  private announced: number | undefined;
   made = 0;
   failed = 0;
 
@@ -58,10 +63,12 @@ export class ThumbnailQueue {
     private readonly repositories: Repositories,
     private readonly formats: FormatRegistry,
     private readonly settings: ThumbnailSettings,
-    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "keepsCount">,
+    jobSettings: Omit<LeasedJobSettings, "keepFinished" | "onCount">,
+    private readonly events: ThumbnailEvents,
     private readonly log: Logger,
   ) {
-    this.jobs = new LeasedJobs(repositories, "thumbnail", { ...jobSettings, keepFinished: false, keepsCount: true }, (job) => this.makeForQueue(job.key), log);
+    const onCount = () => this.announce();
+    this.jobs = new LeasedJobs(repositories, "thumbnail", { ...jobSettings, keepFinished: false, onCount }, (job) => this.makeForQueue(job.key), log);
   }
 
   /** Thumbnails waiting or being made, in every process (as last counted) and not yet queued here. */
@@ -76,6 +83,19 @@ export class ThumbnailQueue {
   async countPending(maxAgeMs = 0): Promise<number> {
     await this.jobs.countQueued(maxAgeMs);
     return this.pending;
+  }
+
+  /**
+   * A count made by this process with jobs (every poll, once idle, at a scan's end): a change
+   * goes to every process. Only the processes that make thumbnails announce, each every change of
+   * what it counted (and so shows, in the scan events), so the last count a stream hears from any
+   * of them is the queue as it is.
+   */
+  private announce(): void {
+    const pending = this.pending;
+    if (pending === this.announced) return;
+    this.announced = pending;
+    this.events.publish({ pending });
   }
 
   enqueue(bookId: string): void {
