@@ -5,9 +5,12 @@
  */
 export const KEEP_ALIVE_MS = 15_000;
 
-/** One SSE message; every line of `data` gets its own `data:` field, as the format requires. */
-export function sseMessage(id: number, name: string, data: string): string {
-  return `id: ${id}\nevent: ${name}\n${data
+/**
+ * One SSE message; every line of `data` gets its own `data:` field, as the format requires.
+ * Without `id`, the client's last event id stays the one it had.
+ */
+export function sseMessage(id: number | undefined, name: string, data: string): string {
+  return `${id === undefined ? "" : `id: ${id}\n`}event: ${name}\n${data
     .split("\n")
     .map((line) => `data: ${line}`)
     .join("\n")}\n\n`;

@@ -1,20 +1,25 @@
-/** A real streaming HTTP client for GET /api/v1/scans/stream: collects named events and comments until closed. */
+/**
+ * A real streaming HTTP client for GET /api/v1/scans/stream (or another event stream: the web
+ * interface's /admin/scans/events): collects named events and comments until closed.
+ */
 import type { TestServer } from "./server";
 
 export interface SseEvent {
+  /** NaN for an event sent without an id. */
   id: number;
   event: string;
+  /** Parsed JSON; the text itself when it is not JSON (an HTML fragment). */
   data: any;
 }
 
-/** A real streaming HTTP client for the event stream; collects events until closed. */
-export function openEventStream(server: TestServer, headers: Record<string, string>) {
+/** A real streaming HTTP client for the event stream at `path`; collects events until closed. */
+export function openEventStream(server: TestServer, headers: Record<string, string>, path = "/api/v1/scans/stream") {
   const controller = new AbortController();
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let headersSeen: Headers | undefined;
   const done = (async () => {
-    const response = await fetch(`${server.url}/api/v1/scans/stream`, {
+    const response = await fetch(`${server.url}${path}`, {
       headers: { ...headers, accept: "text/event-stream" },
       signal: controller.signal,
     });
@@ -32,14 +37,17 @@ export function openEventStream(server: TestServer, headers: Record<string, stri
           const block = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
           const fields: Record<string, string> = {};
+          const data: string[] = [];
           for (const line of block.split("\n")) {
             if (line.startsWith(":")) comments.push(line.slice(1).trim());
             else {
               const colon = line.indexOf(":");
-              fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+              const [name, value] = [line.slice(0, colon), line.slice(colon + 1).replace(/^ /, "")];
+              if (name === "data") data.push(value);
+              else fields[name] = value;
             }
           }
-          if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data ?? "null") });
+          if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: parseData(data) });
         }
       }
     } catch (error) {
@@ -47,4 +55,15 @@ export function openEventStream(server: TestServer, headers: Record<string, stri
     }
   })();
   return { events, comments, headers: () => headersSeen, close: () => controller.abort(), done };
+}
+
+/** An event's `data:` lines: JSON, or the text itself (an HTML fragment); null without any. */
+function parseData(lines: string[]): unknown {
+  if (lines.length === 0) return null;
+  const text = lines.join("\n");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

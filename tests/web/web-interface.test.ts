@@ -1,10 +1,10 @@
 /**
  * The web interface end to end, in Debian's Chromium against a real server on each database:
  * first-run setup, signing out and in, adding a library through the form and watching its scan
- * progress arrive over SSE, browsing to a series and a book, live search, API keys, CSRF
- * refusal, markup in file and folder names shown as text, a non-admin who cannot reach the
- * admin pages and does not see a series hidden by a sharing tag, and every page at 375 px
- * without horizontal scrolling. Screenshots of the main screens (light and dark) are saved
+ * progress arrive over SSE (then its thumbnails counted down to none), browsing to a series and
+ * a book, live search, API keys, CSRF refusal, markup in file and folder names shown as text, a
+ * non-admin who cannot reach the admin pages and does not see a series hidden by a sharing tag,
+ * and every page at 375 px without horizontal scrolling. Screenshots of the main screens (light and dark) are saved
  * under test-output/screenshots.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -103,7 +103,7 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     expect(await admin.page.evaluate(() => document.cookie)).not.toContain("longbox_session");
   });
 
-  test("a library added through the form shows its scan progress live over SSE until it completes", async () => {
+  test("a library added through the form shows its scan progress live over SSE until it completes, then its thumbnails until they are made", async () => {
     const { page } = admin;
     await page.addInitScript(() => {
       document.addEventListener("htmx:sseOpen", () => ((window as unknown as { sseOpen: boolean }).sseOpen = true));
@@ -123,15 +123,19 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     libraryId = libraries.find((library: { name: string }) => library.name === "Comics").id;
     await page.waitForFunction(() => (window as unknown as { sseOpen?: boolean }).sseOpen === true);
 
-    // Record every state the progress area shows from now on.
+    // Record every state the progress area shows from now on, and every text of its line of
+    // thumbnails still being made.
     await page.evaluate((id) => {
       const area = document.getElementById(`scan-${id}`)!;
       const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
+      const thumbnailLines: string[] = [];
+      Object.assign(window, { seen, thumbnailLines });
       new MutationObserver(() => {
         const state = area.querySelector("[data-status]");
         if (state) seen.push(`${state.getAttribute("data-status")}:${state.getAttribute("data-processed")}`);
-      }).observe(area, { childList: true, subtree: true });
+        const line = /\d+ thumbnails still being made/.exec(area.textContent ?? "")?.[0] ?? "";
+        if (line !== thumbnailLines.at(-1)) thumbnailLines.push(line);
+      }).observe(area, { childList: true, subtree: true, characterData: true });
     }, libraryId);
     const section = page.locator("section.panel", { has: page.getByRole("heading", { name: "Comics" }) });
     await section.getByRole("button", { name: "Scan", exact: true }).click();
@@ -148,13 +152,26 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     expect(await page.locator(`#scan-${libraryId}`).textContent()).toContain("84 added");
     // The card's counts, read when the library was added, follow the scan's end without a reload.
     await section.getByText("4 series · 84 books").waitFor({ timeout: 5_000 });
+    // So does the line of thumbnails still being made, which the background queue counts down
+    // after the scan: it goes once they are all made.
+    const area = page.locator(`#scan-${libraryId}`);
+    await area.getByText(/thumbnails still being made/).waitFor({ state: "detached", timeout: 60_000 });
+    expect(await server().server.services.thumbnails.countPending()).toBe(0);
+    const counts = (await page.evaluate(() => (window as unknown as { thumbnailLines: string[] }).thumbnailLines)).map((line) => Number(/^\d+/.exec(line)?.[0] ?? 0));
+    // The scan ended with thumbnails still to make (84 at most); the line then only counted down, to none.
+    const countdown = counts.slice(counts.findIndex((count) => count > 0));
+    expect(countdown[0]).toBeGreaterThan(0);
+    expect(countdown[0]).toBeLessThanOrEqual(84);
+    expect(countdown.at(-1)).toBe(0);
+    expect(countdown).toEqual([...countdown].sort((a, b) => b - a));
+    expect(await area.textContent()).toContain("Last scan completed");
     await server().server.services.thumbnails.idle();
     if (takeScreenshots()) await screenshot(page, "admin-libraries-light");
 
     const { body: series } = await api("GET", `/api/v1/series?libraryId=${libraryId}&pageSize=50`);
     for (const entry of series.data as { id: string; name: string }[]) ids[entry.name] = entry.id;
     expect(Object.keys(ids).sort()).toEqual([HOSTILE_FOLDER, "Alpha", "Beta", "Secret Files"].sort());
-  }, 60_000);
+  }, 120_000);
 
   test("browse from the home page to a series and a book, mark it read, and continue where reading stopped", async () => {
     const { page } = admin;

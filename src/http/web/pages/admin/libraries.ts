@@ -3,7 +3,8 @@
  * create with the folder picker), GET/POST /admin/libraries/:id (edit, scanning config),
  * POST /admin/libraries/:id/delete, .../scan (?mode=deep), .../cancel, GET /admin/folders (the
  * picker's fragment), GET /admin/scans/events (scan events as HTML fragments for htmx's SSE
- * extension: event `scan-<libraryId>` carries that library's progress partial).
+ * extension: event `scan-<libraryId>` carries that library's progress partial, event
+ * `thumbnails` the line of the thumbnails still being made, which every ended scan shows).
  */
 import { Elysia, t } from "elysia";
 import type { ReadingDirection, SeriesStrategy } from "../../../../db";
@@ -84,6 +85,11 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
       if (library) html += renderTemplate("partials/library-counts", { library, oob: true });
     }
     return sseMessage(event.id, `scan-${libraryId}`, html);
+  }
+
+  /** The thumbnail queue's line, the same in every library's scan area (the queue is the server's). */
+  function thumbnailsMessage(pending: number): string {
+    return sseMessage(undefined, "thumbnails", renderTemplate("partials/thumbnails-pending", { pending }));
   }
 
   return new Elysia({ name: "web-admin-libraries" })
@@ -203,9 +209,19 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
           (send, close) => {
             // In the order of the events, though an ended scan's message waits for its counts.
             let sending = Promise.resolve();
-            return services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => {
-              sending = sending.then(() => scanMessage(viewer, event)).then(send, () => undefined);
-            }, close);
+            const inOrder = (message: () => string | Promise<string>) => {
+              sending = sending.then(message).then(send, () => undefined);
+            };
+            // First the thumbnail queue as it is now: a change announced before the stream opened
+            // (after the page counted it) is not heard again. Then each change a process making
+            // thumbnails announces, down to zero, when the line goes.
+            inOrder(async () => thumbnailsMessage(await services.thumbnails.countPending()));
+            const fromScans = services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => inOrder(() => scanMessage(viewer, event)), close);
+            const fromThumbnails = services.thumbnailEvents.subscribe(({ pending }) => inOrder(() => thumbnailsMessage(pending)));
+            return () => {
+              fromScans();
+              fromThumbnails();
+            };
           },
           SCAN_STREAM_START,
         ),
