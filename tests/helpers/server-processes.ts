@@ -22,12 +22,15 @@ export function processClient(url: string, freshConnections = false): ProcessCal
   };
 }
 
-/** Reads GET /api/v1/scans/stream into `transcript()` until `stop()`. */
-export function scanStreamTranscript(url: string, token: string) {
+/** The web interface's scan stream (the admin libraries page's), beside the API's default one. */
+export const ADMIN_SCAN_STREAM = "/admin/scans/events";
+
+/** Reads GET /api/v1/scans/stream (or the stream at `path`) into `transcript()` until `stop()`. */
+export function scanStreamTranscript(url: string, token: string, path = "/api/v1/scans/stream") {
   let text = "";
   const controller = new AbortController();
   const done = (async () => {
-    const response = await fetch(`${url}/api/v1/scans/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     try {
@@ -60,15 +63,31 @@ export function socketOwners(port: number, state: "listening" | "established"): 
 }
 
 /**
- * `count` scan-event streams on the server at `url`, each on a connection of its own, spread by
- * the kernel over the processes sharing its port (`serve --workers 2`): resolves once every
- * stream is connected and both processes hold some (2 × 0.5^count that the kernel gave them all
- * to one).
+ * `count` scan-event streams (at `path`) on the server at `url`, each on a connection of its own,
+ * spread by the kernel over the processes sharing its port (`serve --workers 2`): resolves once
+ * every stream is connected and both processes hold some (2 × 0.5^count that the kernel gave them
+ * all to one; other connections open meanwhile count too).
  */
-export async function streamsOnBothProcesses(url: string, token: string, count: number) {
-  const streams = Array.from({ length: count }, () => scanStreamTranscript(url, token));
+export async function streamsOnBothProcesses(url: string, token: string, count: number, path?: string) {
+  const streams = Array.from({ length: count }, () => scanStreamTranscript(url, token, path));
   const transcripts = () => streams.map((stream) => stream.transcript());
   await waitFor(() => transcripts().every((text) => text.includes(": connected")), "every stream to connect");
   expect(new Set(socketOwners(Number(new URL(url).port), "established")).size).toBe(2);
   return { transcripts, stop: () => Promise.all(streams.map((stream) => stream.stop())) };
+}
+
+/**
+ * Whether an admin scan stream's transcript (ADMIN_SCAN_STREAM) saw a scan complete with
+ * thumbnails still to make, and then, as its latest `thumbnails` event, the line of thumbnails
+ * still being made emptied: the count reached none.
+ */
+export function thumbnailsCountedToNone(transcript: string): boolean {
+  const completed = transcript.indexOf('data-status="completed"');
+  const latest = transcript.lastIndexOf("event: thumbnails\n");
+  return (
+    completed >= 0 &&
+    /\d+ thumbnails still being made/.test(transcript.slice(completed)) &&
+    latest > completed &&
+    transcript.startsWith("event: thumbnails\ndata: \n\n", latest)
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Two instances (two `longbox serve` processes on different ports) on one PostgreSQL database:
  * a scan requested through A runs once and its events reach a stream held by B (LISTEN/NOTIFY),
- * and failed sign-ins counted through A hold on B.
+ * as do the counts of its thumbnails down to none on the admin page's streams, and failed sign-ins
+ * counted through A hold on B.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
-import { processClient, scanStreamTranscript, waitFor } from "../helpers/server-processes";
+import { ADMIN_SCAN_STREAM, processClient, scanStreamTranscript, thumbnailsCountedToNone, waitFor } from "../helpers/server-processes";
 
 const BOOKS = 40;
 
@@ -44,7 +45,9 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one Post
     // A stream on each instance: whichever one runs the scan, the other's stream needs the relay.
     const streams = [a, b].map((server) => scanStreamTranscript(server.url, token));
     const transcripts = () => streams.map((stream) => stream.transcript());
-    await waitFor(() => transcripts().every((text) => text.includes(": connected")), "both streams to connect");
+    const adminStreams = [a, b].map((server) => scanStreamTranscript(server.url, token, ADMIN_SCAN_STREAM));
+    const adminTranscripts = () => adminStreams.map((stream) => stream.transcript());
+    await waitFor(() => [...transcripts(), ...adminTranscripts()].every((text) => text.includes(": connected")), "the streams to connect");
 
     const { status, body: requested } = await callA("POST", `/api/v1/libraries/${library.id}/scan`, token);
     expect(status).toBe(202);
@@ -55,6 +58,9 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one Post
       expect(transcript.match(/event: scan\.completed/g)).toHaveLength(1);
       expect(transcript).toContain(requested.scanId);
     }
+    // Both instances make thumbnails: each stream hears the counts of both, the last one none.
+    await waitFor(() => adminTranscripts().every(thumbnailsCountedToNone), "both admin streams to see the thumbnails all made", 60_000);
+    await Promise.all(adminStreams.map((stream) => stream.stop()));
     const runs = (a.output() + b.output()).match(/scan started/g) ?? [];
     expect(runs).toHaveLength(1);
     const status_ = await callB("GET", `/api/v1/libraries/${library.id}/scan-status`, token);

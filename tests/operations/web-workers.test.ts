@@ -1,7 +1,8 @@
 /**
  * `longbox serve --workers 2` on SQLite: two processes share the port (the kernel spreads the
  * connections), they answer alike, the scan requested through the port runs once (in the
- * process that runs the jobs), every event stream sees it whichever process holds it, and
+ * process that runs the jobs), every event stream sees it whichever process holds it (the admin
+ * page's also its thumbnails counted down to none, which the web process hears over IPC), and
  * SIGTERM stops them all.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -14,7 +15,15 @@ import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
-import { processClient, socketOwners, streamsOnBothProcesses, waitFor, type ProcessCall } from "../helpers/server-processes";
+import {
+  ADMIN_SCAN_STREAM,
+  processClient,
+  socketOwners,
+  streamsOnBothProcesses,
+  thumbnailsCountedToNone,
+  waitFor,
+  type ProcessCall,
+} from "../helpers/server-processes";
 
 const BOOKS = 60;
 const STREAMS = 12;
@@ -64,6 +73,8 @@ describe("serve --workers 2 [sqlite]", () => {
     const token = session.token as string;
     const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "workers", path: libraryRoot });
 
+    // The admin page's streams first, so that both processes are seen to hold some of them.
+    const adminStreams = await streamsOnBothProcesses(server.url, token, STREAMS, ADMIN_SCAN_STREAM);
     const { transcripts, stop: stopStreams } = await streamsOnBothProcesses(server.url, token, STREAMS);
 
     const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
@@ -75,6 +86,8 @@ describe("serve --workers 2 [sqlite]", () => {
       expect(text).toContain(requested.scanId);
     }
     await stopStreams();
+    await waitFor(() => adminStreams.transcripts().every(thumbnailsCountedToNone), "every admin stream to see the thumbnails all made", 60_000);
+    await adminStreams.stop();
     // One process ran it: one "scan started" line in the shared log.
     expect(server.output().match(/scan started/g)).toHaveLength(1);
 
