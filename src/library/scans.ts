@@ -194,6 +194,8 @@ export class ScanService implements LibraryObserver {
     if (!active) throw new DomainError("Conflict", "no scan of this library is pending or running");
     const cancelled = await this.repositories.scans.transition(active.id, "pending", { status: "cancelled", completedAt: new Date() });
     if (cancelled) {
+      // The ended scan shows the thumbnail queue: as it is, not as this process last counted it.
+      await this.thumbnails.countPending().catch(() => undefined);
       const dto = this.toDto(cancelled);
       this.events.publish(active.id, "scan.cancelled", dto);
       return dto;
