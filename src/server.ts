@@ -103,30 +103,26 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
   }
 
   const data = await openMigratedDataLayer(loaded, log);
-  const services = await createServices({ config, paths, jwtSecret: secret, encryptionKey: encryption.secret, log, ...data }).catch(async (error) => {
-    await data.database.close().catch(() => undefined);
-    throw error;
-  });
-  const notifications = data.database.notifications;
-  if (notifications) {
-    // Scan progress, reading changes and the thumbnail queue's count reach event streams held by
-    // the other instances, job outcomes the requests waiting for them.
-    await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
-      log.warn("an event could not be sent to the other instances", { error }),
-    ).catch(async (error) => {
-      // The LISTEN was refused (too many connections...): the pool and the listener, which
-      // would try again forever, must not keep a process alive that neither serves nor exits.
-      await data.database.close().catch(() => undefined);
-      throw new Error(`events cannot be relayed through the database: ${(error as Error).message}`, { cause: error });
-    });
-  }
   const role = options.role ?? "all";
   const runsJobs = role !== "web";
-  const app = createHttpApp(services);
+  let services: Services;
+  let app: ReturnType<typeof createHttpApp>;
   let url = "";
   let port = 0;
-  if (role !== "worker") {
-    try {
+  try {
+    services = await createServices({ config, paths, jwtSecret: secret, encryptionKey: encryption.secret, log, ...data });
+    const notifications = data.database.notifications;
+    if (notifications) {
+      // Scan progress, reading changes and the thumbnail queue's count reach event streams held
+      // by the other instances, job outcomes the requests waiting for them.
+      await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
+        log.warn("an event could not be sent to the other instances", { error }),
+      ).catch((error) => {
+        throw new Error(`events cannot be relayed through the database: ${(error as Error).message}`, { cause: error });
+      });
+    }
+    app = createHttpApp(services);
+    if (role !== "worker") {
       app.listen({
         hostname: config.application.host,
         port: options.port ?? config.application.port,
@@ -136,14 +132,16 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
         development: false,
       });
       if (!app.server) throw new Error("the HTTP server did not start");
-    } catch (error) {
-      // A port in use: nothing but the database has started, and its connections (PostgreSQL's
-      // LISTEN among them) would keep the failed process alive.
-      await data.database.close().catch(() => undefined);
-      throw error;
+      port = app.server.port ?? 0;
+      url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${port}`;
     }
-    port = app.server.port ?? 0;
-    url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${port}`;
+  } catch (error) {
+    // Nothing but the database has started yet (the background work starts below), and its
+    // connections must not keep alive a process that neither serves nor exits: the pool,
+    // PostgreSQL's LISTEN, and after a refused LISTEN (too many connections...) the listener,
+    // which would try again forever.
+    await data.database.close().catch(() => undefined);
+    throw error;
   }
   const server = app.server;
   const scheduler = createScheduler(services);
