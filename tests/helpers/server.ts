@@ -54,9 +54,14 @@ export function jsonRequester(baseUrl: string): TestServer["json"] {
 /** What the request helpers need of a server: its JSON requests (a TestServer, or a process's). */
 export type JsonClient = Pick<TestServer, "json">;
 
-/** The JsonClient of a server at `baseUrl` (a server process's, for the request helpers). */
-export function jsonClient(baseUrl: string): JsonClient {
-  return { json: jsonRequester(baseUrl) };
+/**
+ * The JsonClient of a server at `baseUrl` (a server process's, for the request helpers).
+ * `freshConnections`: every request on a connection of its own, closed after it, so that none
+ * stays open on one of the processes sharing the port (`serve --workers`).
+ */
+export function jsonClient(baseUrl: string, freshConnections = false): JsonClient {
+  const json = jsonRequester(baseUrl);
+  return { json: freshConnections ? (method, path, body, headers) => json(method, path, body, { connection: "close", ...headers }) : json };
 }
 
 /** Fast password hashing for tests that are not about hashing cost. */

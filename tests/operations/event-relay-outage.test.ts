@@ -12,12 +12,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
-import { PASSWORD } from "../helpers/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { writeInstanceConfig } from "../helpers/instances";
-import { makeCbz, tempFolder } from "../helpers/library";
+import { createLibrary, makeCbz, tempFolder } from "../helpers/library";
 import { startOwnPostgres, type OwnPostgres } from "../helpers/own-postgres";
+import { jsonClient } from "../helpers/server";
 import { processClient, scanStreamTranscript, socketOwners, streamsOnBothProcesses, waitFor, type ProcessCall } from "../helpers/server-processes";
 
 const STREAMS = 12;
@@ -40,11 +41,12 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("event streams across a Po
   const listening = async () => Number((await monitor`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'listen "longbox_events"'`)[0]!.n);
   /** The admin's token and the library, made through whichever server a test has first. */
   let session: { token: string; libraryId: string } | undefined;
-  const signIn = async (call: ProcessCall) => {
+  const signIn = async (url: string) => {
     if (!session) {
-      expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD })).status).toBe(201);
-      const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD })).body.token as string;
-      session = { token, libraryId: (await call("POST", "/api/v1/libraries", token, { name: "relay", path: libraryRoot })).body.id };
+      // No connection left open after it: the streams test counts the processes holding connections.
+      const client = jsonClient(url, true);
+      const { token } = await adminSession(client);
+      session = { token, libraryId: (await createLibrary(client, bearer(token), { name: "relay", path: libraryRoot })).id };
     }
     return session;
   };
@@ -98,7 +100,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("event streams across a Po
     const port = Number(new URL(server.url).port);
     await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
     const call = processClient(server.url, true);
-    const { token } = await signIn(call);
+    const { token } = await signIn(server.url);
     await waitFor(async () => (await listening()) === 2, "both processes to listen for events");
     const { transcripts, stop } = await streamsOnBothProcesses(server.url, token, STREAMS);
 
@@ -120,7 +122,7 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("event streams across a Po
     const a = await start();
     const b = await start("--role", "web");
     const callA = processClient(a.url);
-    const { token } = await signIn(callA);
+    const { token } = await signIn(a.url);
     await waitFor(async () => (await listening()) === 2, "both instances to listen for events");
     const stream = scanStreamTranscript(b.url, token);
     await waitFor(() => stream.transcript().includes(": connected"), "the stream on B to connect");

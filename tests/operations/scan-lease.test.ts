@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { ServerProcess } from "../../scripts/server-process";
-import { adminSession, bearer, PASSWORD } from "../helpers/auth";
+import { adminSession, bearer } from "../helpers/auth";
 import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { comicsFolder, createLibrary } from "../helpers/library";
@@ -34,12 +34,10 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan whose instance die
   test("SIGKILL the instance running the scan: the other one finishes it after the lease expires", async () => {
     const a = await start();
     const b = await start();
-    const call = processClient(a.url);
-    await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
-    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
-    const token = session.token as string;
-    const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "leased", path: libraryRoot });
-    const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    const client = jsonClient(a.url);
+    const { token } = await adminSession(client);
+    const library = await createLibrary(client, bearer(token), { name: "leased", path: libraryRoot });
+    const { status, body: requested } = await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, bearer(token));
     expect(status).toBe(202);
 
     // Whichever instance claimed it (both poll the queue), it is running with a lease.
@@ -105,11 +103,10 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("a scan that stops every p
     // is not what is tested here. One runs it, and the next one takes it over after each kill.
     const alive: ServerProcess[] = [];
     for (let index = 0; index <= LIMIT; index++) alive.push(await instances.start());
-    const call = processClient(alive[0]!.url);
-    await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD });
-    const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD })).body.token as string;
-    const { body: library } = await call("POST", "/api/v1/libraries", token, { name: "poison", path: libraryRoot });
-    const { status, body: requested } = await call("POST", `/api/v1/libraries/${library.id}/scan`, token);
+    const client = jsonClient(alive[0]!.url);
+    const { token } = await adminSession(client);
+    const library = await createLibrary(client, bearer(token), { name: "poison", path: libraryRoot });
+    const { status, body: requested } = await client.json("POST", `/api/v1/libraries/${library.id}/scan`, undefined, bearer(token));
     expect(status).toBe(202);
     const logging = async (line: string) => {
       await waitFor(() => alive.some((server) => server.output().includes(line)), `an instance to log "${line}"`, 30_000);
