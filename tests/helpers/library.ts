@@ -136,6 +136,19 @@ export async function booksOf(
   return body.data;
 }
 
+/** The present book of a library whose file path ends with `end` (a file name, the end of a path); throws if none does. */
+export async function bookByFile(
+  server: JsonClient,
+  headers: Record<string, string>,
+  libraryId: string,
+  end: string,
+): Promise<Record<string, any>> {
+  const books = await booksOf(server, headers, libraryId);
+  const book = books.find((candidate) => candidate.filePath.endsWith(end));
+  if (!book) throw new Error(`no book of library ${libraryId} has a file ending with "${end}"; its files: ${books.map((candidate) => candidate.filePath).join(", ")}`);
+  return book;
+}
+
 /** Library-relative target path -> fixture path (relative to the shared fixtures folder). */
 export type LibraryLayout = Record<string, string>;
 

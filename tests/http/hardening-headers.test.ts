@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { adminSession, basic, bearer, PASSWORD } from "../helpers/auth";
-import { createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
+import { bookByFile, createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { launchChromium } from "../web/browser";
 
@@ -74,9 +74,8 @@ forEachDatabase("security headers", (server) => {
     await makeCbz(join(root, "Comic", "Comic 1.cbz"), { pages: 1 });
     const library = await createLibrary(server(), bearer(token), { name: "Headers", path: root });
     await scanToCompletion(server(), token, library.id);
-    const books = (await server().json("GET", `/api/v1/books?libraryId=${library.id}`, undefined, bearer(token))).body.data;
-    epubId = books.find((book: { filePath: string }) => book.filePath.endsWith(".epub")).id;
-    cbzId = books.find((book: { filePath: string }) => book.filePath.endsWith(".cbz")).id;
+    epubId = (await bookByFile(server(), bearer(token), library.id, ".epub")).id;
+    cbzId = (await bookByFile(server(), bearer(token), library.id, ".cbz")).id;
   });
 
   test("every kind of response carries nosniff, Referrer-Policy and the framing rules", async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { adminSession, bearer, createUser, login } from "../helpers/auth";
-import { booksOf, comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
+import { bookByFile, booksOf, comicInfo, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
 forEachDatabase("analysis errors, duplicates and thumbnails", (server) => {
@@ -66,7 +66,7 @@ forEachDatabase("analysis errors, duplicates and thumbnails", (server) => {
   });
 
   test("re-analysis of one book picks up a repaired file (admin only)", async () => {
-    const book = (await booksOf(server(), admin, brokenLibrary)).find((candidate) => candidate.filePath.endsWith("empty.cbz"))!;
+    const book = await bookByFile(server(), admin, brokenLibrary, "empty.cbz");
     expect((await server().json("POST", `/api/v1/books/${book.id}/analyze`, undefined, reader)).status).toBe(403);
     await makeCbz(book.filePath, { pages: 2, seed: 777 });
     const { status, body } = await server().json("POST", `/api/v1/books/${book.id}/analyze`, undefined, admin);

@@ -6,7 +6,7 @@ import { unzipSync, zipSync } from "fflate";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { fixture } from "../helpers/fixtures";
-import { booksOf } from "../helpers/library";
+import { bookByFile } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { bearer, fetchAs, hideSeriesFrom, scan, scannedLibrary, type ScannedLibrary } from "./support";
 
@@ -112,8 +112,7 @@ forEachDatabase("EPUB manifest and resources", (server) => {
       zipSync({ ...original, mimetype: [original.mimetype!, { level: 0 }], [chapter]: new TextEncoder().encode(chapterText) });
     writeFileSync(path, zipped("<html><body><p>before the rewrite</p></body></html>"));
     await scan(server(), library.adminToken, library.libraryId);
-    const books = await booksOf(server(), bearer(library.adminToken), library.libraryId);
-    const id = books.find((candidate) => candidate.filePath.endsWith("rewritten.epub"))!.id;
+    const { id } = await bookByFile(server(), bearer(library.adminToken), library.libraryId, "rewritten.epub");
     const url = `/api/v1/books/${id}/resource/${chapter}`;
     const before = await asReader(url);
     expect(await before.text()).toContain("before the rewrite");
