@@ -133,6 +133,15 @@ function newBookRow(id: string, libraryId: string, content: BookContent, now: Da
   };
 }
 
+/**
+ * A placeholder for each of `columns`, named after it, for a statement prepared once and run
+ * with driverValues(columns, row). Inside SQL, not bare: drizzle maps a bare placeholder's value
+ * through the column's encoder even when it is null (a timestamp's throws).
+ */
+function columnPlaceholders<C extends Record<string, Column>>(columns: C): Record<keyof C, SQL> {
+  return Object.fromEntries(Object.keys(columns).map((key) => [key, sql`${sql.placeholder(key)}`])) as Record<keyof C, SQL>;
+}
+
 /** A row's values as the driver takes them, as drizzle's insert maps each one (nulls stay null). */
 function driverValues(columns: Record<string, Column>, row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
@@ -193,48 +202,38 @@ export class CatalogueRepository {
    */
   async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
-    const lockSeries = async () => {
-      const [found] = await lockingRead(
+    const now = new Date();
+    // A scan asks once per series identity, so most calls (all of a fresh scan's) create the
+    // series: one statement. Doing nothing on conflict: two scan workers meeting the same new
+    // series at once (PostgreSQL runs them concurrently) must not both try to create it.
+    const { statement, columns } = this.insertSeriesIfNew();
+    const row = {
+      id: newId(),
+      libraryId,
+      seriesKey: identity.seriesKey,
+      name: identity.name,
+      nameSort: sortName(identity.name),
+      folderPath: identity.folderPath,
+      summary: identity.summary,
+      publisher: identity.publisher,
+      year: identity.year,
+      readingDirection: identity.readingDirection,
+      lockedFields: [],
+      customCoverPath: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const [inserted] = await this.database.autocommit(() => statement.execute(driverValues(columns, row)));
+    if (inserted) return { id: inserted.id, created: true };
+    return this.database.transaction(async () => {
+      const [existing] = await lockingRead(
         this.database,
         this.db
           .select({ id: s.id, lockedFields: s.lockedFields })
           .from(s)
           .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
       );
-      return found;
-    };
-    return this.database.transaction(async () => {
-      const now = new Date();
-      // Every book but a series' first finds it: looked up first, that is one statement per
-      // book fewer than inserting first.
-      let existing = await lockSeries();
-      if (!existing) {
-        // Doing nothing on conflict: two scan workers meeting the same new series at once
-        // (PostgreSQL runs them concurrently) must not both try to create it.
-        const [inserted] = await this.db
-          .insert(s)
-          .values({
-            id: newId(),
-            libraryId,
-            seriesKey: identity.seriesKey,
-            name: identity.name,
-            nameSort: sortName(identity.name),
-            folderPath: identity.folderPath,
-            summary: identity.summary,
-            publisher: identity.publisher,
-            year: identity.year,
-            readingDirection: identity.readingDirection,
-            lockedFields: [],
-            customCoverPath: null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
-          .returning({ id: s.id });
-        if (inserted) return { id: inserted.id, created: true };
-        existing = await lockSeries(); // the other worker's, committed meanwhile
-        if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
-      }
+      if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
       const locked = new Set(existing.lockedFields);
       // The name stays what the series was created with: one book arriving (moved in from
       // another series, or carrying other metadata) must not rename a whole series. Admins
@@ -248,6 +247,20 @@ export class CatalogueRepository {
       return { id: existing.id, created: false };
     });
   }
+
+  /** A new series, or nothing when its library has one of that key: prepared once (columnPlaceholders). */
+  private readonly insertSeriesIfNew = preparedOnce(() => {
+    const s = this.database.tables.series;
+    // The book counts start from their defaults; the database's triggers keep them.
+    const { presentBookCount, deletedBookCount, ...columns } = getTableColumns(s);
+    const statement = this.database.root
+      .insert(s)
+      .values(columnPlaceholders(columns))
+      .onConflictDoNothing({ target: [s.libraryId, s.seriesKey] })
+      .returning({ id: s.id })
+      .prepare("insert_series_if_new");
+    return { statement, columns };
+  });
 
   /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
   async saveBook(
@@ -316,9 +329,7 @@ export class CatalogueRepository {
     const root = this.database.root;
     const { books, bookPages } = this.database.tables;
     const { orderSeries, orderNumber, orderTitle, ...columns } = getTableColumns(books);
-    // Inside SQL, not bare: drizzle maps a bare placeholder's value through the column's
-    // encoder even when it is null (a timestamp's throws), so driverValues maps them instead.
-    const placeholders = Object.fromEntries(Object.keys(columns).map((key) => [key, sql`${sql.placeholder(key)}`])) as Record<keyof typeof columns, SQL>;
+    const placeholders = columnPlaceholders(columns);
     const ordering = orderKeys(this.database, {
       seriesId: sql.placeholder("seriesId"),
       // Typed: in coalesce(parameter, constant) PostgreSQL would take both for text.
