@@ -136,7 +136,8 @@ function newBookRow(id: string, libraryId: string, content: BookContent, now: Da
 /**
  * A placeholder for each of `columns`, named after it, for a statement prepared once and run
  * with driverValues(columns, row). Inside SQL, not bare: drizzle maps a bare placeholder's value
- * through the column's encoder even when it is null (a timestamp's throws).
+ * through the column's encoder even when it is null (a timestamp's throws). Every column listed
+ * gets the row's value, null when the row has none: leave out those that take their defaults.
  */
 function columnPlaceholders<C extends Record<string, Column>>(columns: C): Record<keyof C, SQL> {
   return Object.fromEntries(Object.keys(columns).map((key) => [key, sql`${sql.placeholder(key)}`])) as Record<keyof C, SQL>;
