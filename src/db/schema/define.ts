@@ -144,9 +144,10 @@ export function defineSchema(d: SchemaKit) {
       lockedFields: d.jsonb("locked_fields").$type<string[]>().notNull(),
       customCoverPath: d.text("custom_cover_path"),
       /**
-       * The series' present and soft-deleted books, kept by triggers on `books` (migration
-       * 0012): list totals and library counts add these up per series instead of counting
-       * every book on every request (issue 14). Never written by the application.
+       * The series' present and soft-deleted books, kept by triggers on `books` (migrations
+       * 0012, and 0015 on PostgreSQL for inserts): list totals and library counts add these up
+       * per series instead of counting every book on every request (issue 14). Never written by
+       * the application.
        */
       presentBookCount: d.integer("present_book_count").notNull().default(0),
       deletedBookCount: d.integer("deleted_book_count").notNull().default(0),
