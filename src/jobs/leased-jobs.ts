@@ -41,13 +41,12 @@ export interface LeasedJobSettings {
   /** true: an ended job stays as the latest state (completed or failed); false: it is deleted. */
   keepFinished: boolean;
   /**
-   * Set: the jobs of this kind queued anywhere are counted at every poll and once idle, for
-   * those who show the count (thumbnails: scan status and progress, metrics), and every count a
-   * process with jobs makes (those, and any asked for) is handed to it, so that it hears every
-   * value the process shows (thumbnails: the admin page's live count); unset: nobody reads the
-   * count, and only `countQueued` counts.
+   * Set: the jobs of this kind queued anywhere are counted at every poll and once idle (for
+   * those who show the count), and called after every count a started process makes, so it
+   * hears each value the process shows (thumbnails: the admin page's live count). Unset: only
+   * `countQueued` counts.
    */
-  onCount?: (queued: number) => void;
+  onCount?: () => void;
   /** How often the runner looks for jobs queued by other processes. */
   pollMs?: number;
 }
@@ -104,7 +103,7 @@ export class LeasedJobs {
       try {
         const counted = await this.repositories.jobs.countActive(this.kind);
         if (startedAt >= this.counted.at) this.counted = { queued: counted, at: startedAt };
-        if (this.started) this.settings.onCount?.(this.counted.queued);
+        if (this.started) this.settings.onCount?.();
         return counted;
       } finally {
         this.counting = undefined;

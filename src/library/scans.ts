@@ -32,16 +32,11 @@ import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
-import type { ThumbnailQueue } from "./thumbnails";
+import { RECENT_COUNT_MS, type ThumbnailQueue } from "./thumbnails";
 
 const WORKER_RETRY_MS = 5000;
 /** A database outage between scans is logged at most this often. */
 const OUTAGE_WARNING_INTERVAL_MS = 60_000;
-/**
- * How old a count of the thumbnail queue a scan status may show: a client polling the status
- * does not count the queue with every request (a process with jobs counts it every second anyway).
- */
-const THUMBNAILS_COUNT_MAX_AGE_MS = 1000;
 /** The longest pause between two tries of a scan's final write. */
 const FINAL_WRITE_MAX_PAUSE_MS = 5000;
 
@@ -184,7 +179,7 @@ export class ScanService implements LibraryObserver {
   async status(libraryId: string): Promise<ScanStatusDto> {
     if (!(await this.repositories.libraries.findById(libraryId))) throw notFound("library");
     const scan = await this.repositories.scans.latestForLibrary(libraryId);
-    await this.thumbnails.countPending(THUMBNAILS_COUNT_MAX_AGE_MS);
+    await this.thumbnails.countPending(RECENT_COUNT_MS);
     return scan ? this.toDto(scan) : this.idleStatus(libraryId);
   }
 
@@ -194,8 +189,9 @@ export class ScanService implements LibraryObserver {
     if (!active) throw new DomainError("Conflict", "no scan of this library is pending or running");
     const cancelled = await this.repositories.scans.transition(active.id, "pending", { status: "cancelled", completedAt: new Date() });
     if (cancelled) {
-      // The ended scan shows the thumbnail queue: as it is, not as this process last counted it.
-      await this.thumbnails.countPending().catch(() => undefined);
+      // The ended scan shows the thumbnail queue: as it is, not as this process (perhaps one that
+      // makes no thumbnails, so never counts by itself) last counted it.
+      await this.thumbnails.countPending(RECENT_COUNT_MS).catch(() => undefined);
       const dto = this.toDto(cancelled);
       this.events.publish(active.id, "scan.cancelled", dto);
       return dto;

@@ -35,6 +35,13 @@ const GATHER_MS = 100;
 /** Books gathered past this many are written at once. */
 const GATHER_MAX = 500;
 
+/**
+ * How old a count of the queue may be where it is only shown (a scan's status, an admin stream
+ * opening): a client polling the status does not count the queue with every request, and a
+ * process that makes thumbnails counts it every second anyway.
+ */
+export const RECENT_COUNT_MS = 1000;
+
 export class ThumbnailQueue {
   private readonly making = new Map<string, Promise<string | null>>();
   /**

@@ -8,7 +8,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { adminSession, bearer } from "../helpers/auth";
 import { comicsFolder, createLibrary, scan } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
-import { waitFor } from "../helpers/server-processes";
+import { ADMIN_SCAN_STREAM, waitFor } from "../helpers/server-processes";
 import { openEventStream, type SseEvent } from "../helpers/sse";
 
 const BOOKS = 60;
@@ -29,7 +29,7 @@ forEachDatabase("admin scan events", (server) => {
   });
 
   test("after a scan, the stream counts the thumbnails still being made down to none", async () => {
-    const stream = openEventStream(server(), admin, "/admin/scans/events");
+    const stream = openEventStream(server(), admin, ADMIN_SCAN_STREAM);
     await waitFor(() => stream.events.length > 0, "the stream's first event");
     expect(stream.headers()?.get("content-type")).toStartWith("text/event-stream");
     // The queue as it is when the stream opens: empty, so the line is empty.

@@ -11,6 +11,7 @@ import type { ReadingDirection, SeriesStrategy } from "../../../../db";
 import type { ScanEvent } from "../../../../events/scan-events";
 import type { LibraryDto, LibraryInput } from "../../../../library/libraries";
 import type { ScanStatusDto } from "../../../../library/scans";
+import { RECENT_COUNT_MS } from "../../../../library/thumbnails";
 import type { Services } from "../../../../services";
 import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../../../event-stream";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../../../params";
@@ -215,7 +216,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
             // First the thumbnail queue as it is now: a change announced before the stream opened
             // (after the page counted it) is not heard again. Then each change a process making
             // thumbnails announces, down to zero, when the line goes.
-            inOrder(async () => thumbnailsMessage(await services.thumbnails.countPending()));
+            inOrder(async () => thumbnailsMessage(await services.thumbnails.countPending(RECENT_COUNT_MS)));
             const fromScans = services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => inOrder(() => scanMessage(viewer, event)), close);
             const fromThumbnails = services.thumbnailEvents.subscribe(({ pending }) => inOrder(() => thumbnailsMessage(pending)));
             return () => {
