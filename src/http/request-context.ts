@@ -14,6 +14,8 @@
  * those from a `setImmediate` scheduled for every request, one more task per request for
  * nothing they need. The latency observed is the time until the handler's value or the error
  * answer; serialising a JSON value and sending the body (a page streamed from its file) come after.
+ * Observers are told once: a value that then fails its route's response schema (only /health
+ * declares one) is recorded with the handler's status, not the error's.
  */
 import { Elysia, ElysiaCustomStatusResponse, StatusMap } from "elysia";
 import type { Logger } from "../logging/logger";

@@ -257,7 +257,7 @@ export class LibraryScanner {
     const digests = await fileDigests(filePath, signal);
     await this.catalogueFile(library, file, digests, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
       ...ZERO_COUNTERS,
-    });
+    }, new Map());
   }
 
   /**
@@ -268,16 +268,16 @@ export class LibraryScanner {
    * but the series' modification time. A book with other metadata still writes it, so the
    * newest metadata keeps winning.
    */
-  private async seriesOf(libraryId: string, identity: SeriesIdentity, written?: SeriesMemo): Promise<{ id: string; created: boolean }> {
+  private async seriesOf(libraryId: string, identity: SeriesIdentity, written: SeriesMemo): Promise<{ id: string; created: boolean }> {
     const key = JSON.stringify(identity);
-    const known = written?.get(identity.seriesKey);
+    const known = written.get(identity.seriesKey);
     if (known?.identity === key) return { id: (await known.series).id, created: false };
     const series = this.repositories.catalogue.upsertSeries(libraryId, identity);
     // Remembered before it is written, so the books met at the same moment wait for this one
     // write; a write that fails is forgotten, and the book's retry writes again.
-    written?.set(identity.seriesKey, { identity: key, series });
+    written.set(identity.seriesKey, { identity: key, series });
     return series.catch((error) => {
-      if (written?.get(identity.seriesKey)?.series === series) written.delete(identity.seriesKey);
+      if (written.get(identity.seriesKey)?.series === series) written.delete(identity.seriesKey);
       throw error;
     });
   }
@@ -311,7 +311,7 @@ export class LibraryScanner {
     signal: AbortSignal,
     reporter: ScanReporter,
     counters: ScanCounters,
-    seriesUpserted?: SeriesMemo,
+    seriesUpserted: SeriesMemo,
   ) {
     const analysis = await this.formats.analyze(file.path, { signal });
     signal.throwIfAborted();

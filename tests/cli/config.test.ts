@@ -164,14 +164,19 @@ describe("configuration", () => {
       runProgram(asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...command] : command, { cwd: dir, env: { HOME: "/tmp" } });
     const refusal = `longbox: the stored JWT secret in ${join(data, "jwt-secret")} cannot be read (EACCES): run this as the user the server runs as\n`;
     // The file unreadable, then the whole data folder unsearchable (the file must not pass for missing).
-    for (const [target, mode] of [[join(data, "jwt-secret"), asOtherUser ? 0o600 : 0o000], [data, asOtherUser ? 0o700 : 0o000]] as const) {
-      chmodSync(target, mode);
-      const checked = await check();
-      expect(checked.stderr).toBe(refusal);
-      expect(checked.code).toBe(2);
-      expect(checked.stdout).toBe("");
+    try {
+      for (const [target, mode] of [[join(data, "jwt-secret"), asOtherUser ? 0o600 : 0o000], [data, asOtherUser ? 0o700 : 0o000]] as const) {
+        chmodSync(target, mode);
+        const checked = await check();
+        expect(checked.stderr).toBe(refusal);
+        expect(checked.code).toBe(2);
+        expect(checked.stdout).toBe("");
+      }
+    } finally {
+      // A failed assertion must not leave a folder the suite's clean-up cannot remove.
+      chmodSync(data, 0o755);
+      chmodSync(join(data, "jwt-secret"), 0o600);
     }
-    chmodSync(data, 0o755);
   });
 
   test("a database.postgres.url that names no server is refused by config check, serve, migrate and user create: exit 2, the same message, no password", async () => {
