@@ -24,8 +24,10 @@
   fetch("/login/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
     .then(function (response) {
       if (!response.ok) throw new Error("the server refused the sign-in (" + response.status + ")");
-      var next = new URLSearchParams(location.search).get("next");
-      location.replace(next && next.charAt(0) === "/" && next.charAt(1) !== "/" ? next : "/");
+      // Where to go is what the server decided for this page's form (sameSitePath in
+      // src/http/web/page-guard.ts), never the raw query: only a path of this site.
+      var next = document.querySelector("form input[name=next]");
+      location.replace(next && next.value ? next.value : "/");
     })
     .catch(function (error) {
       show("Single sign-on failed: " + error.message);

@@ -19,17 +19,34 @@ import { accessDetail, AdminOnly, authenticateRequest, callerWithAccess, type Ac
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
 import type { Viewer } from "./views";
 
-/** A redirect that also works for htmx requests (which would follow a 303 inside the page): HX-Redirect loads the whole page. */
+/**
+ * A redirect that also works for htmx requests (which would follow a 303 inside the page):
+ * HX-Redirect loads the whole page. Every web redirect goes through here, so `location` is
+ * decided by sameSitePath whatever the caller passes: a redirect never leaves the site.
+ */
 export function redirectTo(request: Request, location: string, headers: Record<string, string> = {}): Response {
-  if (request.headers.get("hx-request") === "true") return new Response(null, { status: 200, headers: { ...headers, "hx-redirect": location } });
-  return new Response(null, { status: 303, headers: { ...headers, location } });
+  const target = sameSitePath(location);
+  if (request.headers.get("hx-request") === "true") return new Response(null, { status: 200, headers: { ...headers, "hx-redirect": target } });
+  return new Response(null, { status: 303, headers: { ...headers, location: target } });
 }
 
-/** Only a path on this server (not `//elsewhere` or `https://...`): where to go after signing in. */
-export function localPath(next: unknown, fallback = "/"): string {
-  return typeof next === "string" && /^\/(?![/\\])/.test(next) ? next : fallback;
-}
+const SITE = "http://longbox.invalid";
 
+/**
+ * Where a redirect may lead (after signing in: `next`): only a path of this site, else
+ * `fallback`. Refused: anything with a control character or whitespace (browsers drop tabs and
+ * newlines from a URL, so `/\t/evil.example` is read as `//evil.example`; a newline cannot be
+ * a header value at all), backslashes (read as slashes), and anything that does not start with
+ * one slash. What remains is resolved as a URL and must stay on the site; it is returned as
+ * that URL serializes it (non-ASCII percent-encoded, as a header needs), and refused if that
+ * serialization would itself start with `//` (`/.//evil.example`).
+ */
+export function sameSitePath(next: unknown, fallback = "/"): string {
+  if (typeof next !== "string" || !/^\/(?!\/)/.test(next) || /[\s\p{Cc}\\]/u.test(next)) return fallback;
+  const url = new URL(next, SITE);
+  const path = url.pathname + url.search + url.hash;
+  return url.origin === SITE && !path.startsWith("//") ? path : fallback;
+}
 
 export function pageGuard(services: Services) {
   const trustProxy = services.config.application.trust_proxy;

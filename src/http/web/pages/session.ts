@@ -9,7 +9,7 @@ import type { Services } from "../../../services";
 import { clearedSessionCookie, sessionCookie, sessionCookieOf } from "../../browser-session";
 import { clientIp } from "../../client-address";
 import { CsrfOnlyBody } from "../forms";
-import { localPath, redirectTo, type WebPageGuard } from "../page-guard";
+import { sameSitePath, redirectTo, type WebPageGuard } from "../page-guard";
 import { page } from "../views";
 
 const LOGIN_NOTICES: Record<string, string> = {
@@ -46,7 +46,7 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
     .get(
       "/login",
       ({ viewer, query, request }) => {
-        const next = localPath(query.next);
+        const next = sameSitePath(query.next);
         if (viewer) return redirectTo(request, next);
         const notice = query.verified ? LOGIN_NOTICES.verified : query.verification ? LOGIN_NOTICES["verification-failed"] : LOGIN_NOTICES[query.notice ?? ""];
         return loginPage({ next, notice });
@@ -56,7 +56,7 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
     .post(
       "/login",
       async ({ body, request, server }) => {
-        const next = localPath(body.next);
+        const next = sameSitePath(body.next);
         try {
           const user = await services.login.verifyPassword(body.username, body.password, clientIp(request, server, trustProxy));
           return await signIn(request, user, next);
