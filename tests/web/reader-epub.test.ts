@@ -213,13 +213,15 @@ forEachDatabase("EPUB reader", (server) => {
       expect(requested().filter((path) => path.startsWith("/api/v1/users"))).toEqual([]);
       expect(errors.filter((error) => !error.startsWith("console:"))).toEqual([]);
 
-      // The reader page allows scripts from the site only, never inline ones, and frames only blob: copies.
+      // The reader page allows only scripts carrying its nonce (not even the site's files
+      // otherwise: its blob: copies inherit this policy), and frames only blob: copies.
       const readerPage = await page.request.get(`/read/${hostile.id}`);
       const directives = (readerPage.headers()["content-security-policy"] ?? "").split(";").map((directive) => directive.trim());
-      expect(directives).toContain("script-src 'self'");
+      const nonceRule = directives.find((directive) => directive.startsWith("script-src"));
+      expect(nonceRule).toMatch(/^script-src 'nonce-[A-Za-z0-9+/=]+'$/);
       expect(directives).toContain("frame-src blob:");
-      // Exactly: the site's page policy plus what foliate-js needs to show the book's copies,
-      // and nothing that would let a script run (no worker-src or child-src falling back wider).
+      // Exactly: the site's page policy with the nonce rule, plus what foliate-js needs to show
+      // the book's copies, and nothing that would let a script run (no worker-src or child-src falling back wider).
       const policy = (response: { headers(): Record<string, string> }) =>
         Object.fromEntries((response.headers()["content-security-policy"] ?? "").split(";").map((directive) => {
           const [name, ...sources] = directive.trim().split(/\s+/);
@@ -229,6 +231,7 @@ forEachDatabase("EPUB reader", (server) => {
       expect(site["script-src"]).toEqual(["'self'"]);
       expect(policy(readerPage)).toEqual({
         ...site,
+        "script-src": [nonceRule!.slice("script-src ".length)],
         "style-src": [...site["style-src"]!, "'unsafe-inline'", "blob:"],
         "connect-src": [...site["connect-src"]!, "blob:"],
         "font-src": [...site["font-src"]!, "blob:", "data:"],

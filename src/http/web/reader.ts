@@ -11,21 +11,35 @@ import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
 import { READER_SCRIPTS } from "./assets";
-import { page, pagePolicyAllowing, type Viewer } from "./views";
+import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, type PageData, type Viewer } from "./views";
 
 /**
- * The EPUB page's policy: the site's, plus what foliate-js needs to show a book. It copies each
- * of the book's files into a blob: URL and shows the documents in iframes, injecting its layout
- * styles into them. Scripts stay limited to our own files; the book's documents inherit this
- * policy and also carry their own, which forbids every script (static/js/reader/epub.js).
+ * The readers' policy: the site's, with scripts allowed only by this response's nonce
+ * (noncePolicyAllowing), plus what foliate-js needs to show a book. It copies each of the
+ * book's files into a blob: URL and shows the documents in iframes of the site's origin (with
+ * `allow-scripts`, which WebKit needs for events), injecting its layout styles into them. Those
+ * documents inherit this policy, which no markup of a book can satisfy, whether or not
+ * static/js/reader/epub.js could add its own per-document policy (an SVG document has no head).
+ * The comic reader (CBZ, CBR, PDF pages) shows only images, but gets the same script rule: a
+ * reader page is where a book's content is on screen.
  */
-const EPUB_CONTENT_SECURITY_POLICY = pagePolicyAllowing({
-  "style-src": ["'unsafe-inline'", "blob:"],
-  "connect-src": ["blob:"],
-  "font-src": ["blob:", "data:"],
-  "frame-src": ["blob:"],
-  "media-src": ["'self'", "blob:"],
-});
+function readerPolicy(nonce: string, format: "comic" | "epub"): string {
+  if (format === "comic") return noncePolicyAllowing(nonce, {});
+  return noncePolicyAllowing(nonce, {
+    "style-src": ["'unsafe-inline'", "blob:"],
+    "connect-src": ["blob:"],
+    "font-src": ["blob:", "data:"],
+    "frame-src": ["blob:"],
+    "media-src": ["'self'", "blob:"],
+  });
+}
+
+/** A reader page: its fresh nonce in the policy and on its scripts, and never cached. */
+function readerPage(template: "reader/comic" | "reader/epub", data: PageData): Response {
+  const nonce = scriptNonce();
+  const format = template === "reader/epub" ? "epub" : "comic";
+  return page(template, { ...data, nonce }, 200, { ...NONCE_PAGE_HEADERS, "content-security-policy": readerPolicy(nonce, format) });
+}
 
 /** `?page`: a page, or an EPUB's spine item; past the end the comic reader opens the last page. */
 const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
@@ -39,7 +53,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const comic = book.fileFormat !== "epub";
       const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), comic ? services.series.nextBook(viewer.user, book) : null]);
       if (!comic) return epubReader(viewer, book, pages, requestedPage);
-      return page("reader/comic", {
+      return readerPage("reader/comic", {
         title: book.title,
         viewer,
         fullscreen: true,
@@ -72,20 +86,15 @@ function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], request
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
   const cfi = resume?.locator?.locations?.cfi;
-  return page(
-    "reader/epub",
-    {
-      title: book.title,
-      viewer,
-      fullscreen: true,
-      book,
-      startCfi: typeof cfi === "string" ? cfi : "",
-      startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
-      startSection: resume ? "" : String(requestedSection ?? ""),
-      sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
-      readerScript: READER_SCRIPTS.epub,
-    },
-    200,
-    { "content-security-policy": EPUB_CONTENT_SECURITY_POLICY },
-  );
+  return readerPage("reader/epub", {
+    title: book.title,
+    viewer,
+    fullscreen: true,
+    book,
+    startCfi: typeof cfi === "string" ? cfi : "",
+    startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
+    startSection: resume ? "" : String(requestedSection ?? ""),
+    sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
+    readerScript: READER_SCRIPTS.epub,
+  });
 }

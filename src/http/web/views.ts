@@ -12,6 +12,7 @@
  * "scripts" (extra <script src> tags, run after htmx) and `it.fullscreen` (no header and no
  * footer: the readers).
  */
+import { randomBytes } from "node:crypto";
 import { Eta } from "eta/core";
 import type { UserRecord } from "../../db";
 import { assetUrl } from "./assets";
@@ -25,6 +26,8 @@ export interface Viewer {
 export interface PageData {
   title: string;
   viewer: Viewer | null;
+  /** The response's script nonce, on a page with a nonce policy (noncePolicyAllowing). */
+  nonce?: string;
   [key: string]: unknown;
 }
 
@@ -60,20 +63,49 @@ const PAGE_POLICY: Partial<Record<CspDirective, string[]>> = {
 };
 
 /**
- * The page policy with more sources allowed (directives it lacks come last). Scripts cannot be
- * widened: no page may let anything but our own files run with the site's privileges.
+ * Sources a page adds to the page policy. Scripts cannot be widened: no page may let anything
+ * but our own files run with the site's privileges.
  */
-export function pagePolicyAllowing(additions: Partial<Record<Exclude<CspDirective, "script-src">, string[]>>): string {
+type PolicyAdditions = Partial<Record<Exclude<CspDirective, "script-src">, string[]>>;
+
+/** The page policy with more sources allowed (directives it lacks come last). */
+function widenedPolicy(additions: PolicyAdditions): Partial<Record<CspDirective, string[]>> {
   const policy = { ...PAGE_POLICY };
   for (const [directive, sources] of Object.entries(additions) as [CspDirective, string[]][]) {
     policy[directive] = [...(policy[directive] ?? []), ...sources];
   }
+  return policy;
+}
+
+function policyHeader(policy: Partial<Record<CspDirective, string[]>>): string {
   return Object.entries(policy)
     .map(([directive, sources]) => `${directive} ${sources.join(" ")}`)
     .join("; ");
 }
 
-const CONTENT_SECURITY_POLICY = pagePolicyAllowing({});
+/**
+ * The policy of a page that shows what others wrote in frames of the site's origin (the
+ * readers): the page policy with more sources allowed, but scripts run only with this
+ * response's nonce, not merely from our own files. A blob: or srcdoc document made by the page
+ * inherits its policy, so no
+ * markup of a book can run a script, not even one of the site's own files (htmx would do what
+ * the book's markup asks with the reader's cookies). The page must carry the nonce on every
+ * `<script>` (`nonce` in its PageData) and must never be cached (`NONCE_PAGE_HEADERS`): a nonce
+ * is secret only while it is new.
+ */
+export function noncePolicyAllowing(nonce: string, additions: PolicyAdditions): string {
+  return policyHeader({ ...widenedPolicy(additions), "script-src": [`'nonce-${nonce}'`] });
+}
+
+/** A fresh script nonce (128 random bits), for one response. */
+export function scriptNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** A page with a script nonce is stored by no cache, so every load gets a new page and a new nonce (never a 304). */
+export const NONCE_PAGE_HEADERS = { "cache-control": "no-store" } as const;
+
+const CONTENT_SECURITY_POLICY = policyHeader(PAGE_POLICY);
 
 const eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: true });
 for (const [name, source] of Object.entries(embeddedTemplates())) eta.loadTemplate(name, source);
@@ -90,8 +122,12 @@ export function urlWith(path: string, query: Record<string, string | number | nu
 
 const helpers = { asset: assetUrl, urlWith };
 
-export function renderTemplate(name: string, data: object): string {
-  return eta.render(name, { ...helpers, ...data });
+/**
+ * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the
+ * layout and of such a page writes it), else empty.
+ */
+export function renderTemplate(name: string, data: { nonce?: string; [key: string]: unknown }): string {
+  return eta.render(name, { ...helpers, ...data, nonceAttribute: data.nonce ? ` nonce="${data.nonce}"` : "" });
 }
 
 const HTML_HEADERS = {

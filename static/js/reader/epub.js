@@ -1,9 +1,9 @@
 /**
  * The EPUB reader: foliate-js renders the book, which it reads file by file from the book's
  * resource endpoint (container, package document, XHTML, CSS, images). Every document it
- * shows is a blob: copy with a Content-Security-Policy that forbids scripts, inside an iframe:
- * a book's own scripts never run with the site's privileges (foliate-js also never loads the
- * book's script files). Progress is saved as a Readium locator (holding the CFI) with the progression through the book.
+ * shows is a blob: copy inside an iframe of the site's origin; a blob: document inherits this
+ * page's Content-Security-Policy, whose scripts need this response's nonce, so no markup of a
+ * book runs a script (foliate-js also never loads the book's script files). Progress is saved as a Readium locator (holding the CFI) with the progression through the book.
  */
 import "foliate-js/view.js";
 import { EPUB } from "foliate-js/epub.js";
@@ -32,22 +32,48 @@ const loader = {
   getSize: (path) => sizes.get(path) ?? 0,
 };
 
-/** Sent with every document of the book: nothing but its own styles, images, fonts and media. */
+/**
+ * A second fence, added to every (X)HTML document of the book: nothing but its own styles,
+ * images, fonts and media. The barrier itself is the reader page's policy, which every blob:
+ * document made here inherits (a script needs the page's nonce; src/http/web/reader.ts), and
+ * which holds where this one cannot be added (an SVG document has no head).
+ */
 const DOCUMENT_POLICY =
-  "default-src 'none'; script-src 'none'; object-src 'none'; style-src blob: 'unsafe-inline'; img-src blob: data:; font-src blob: data:; media-src blob:";
+  "default-src 'none'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; style-src blob: 'unsafe-inline'; img-src blob: data:; font-src blob: data:; media-src blob:";
+const XHTML = "http://www.w3.org/1999/xhtml";
+const MARKUP_TYPES = new Set(["application/xhtml+xml", "text/html"]);
 
-/** Puts the policy first in a (X)HTML document's head (adding a head where there is none). */
-function withPolicy(markup) {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}"/>`;
-  if (/<head[\s>]/i.test(markup)) return markup.replace(/<head(\s[^>]*)?>/i, (head) => head + meta);
-  return markup.replace(/<html(\s[^>]*)?>/i, (html) => `${html}<head>${meta}</head>`);
+/**
+ * The document with the policy first in its head (a head is added where there is none), and
+ * without `<meta http-equiv=refresh>` (which would take the frame away from the book). Done on
+ * the parsed document, never on the text: a comment, CDATA or processing instruction that looks
+ * like a head cannot move it. (foliate-js hands over markup it parsed and serialized itself.)
+ * A document whose root is not html is left to the inherited policy.
+ */
+function withPolicy(markup, type) {
+  const doc = new DOMParser().parseFromString(markup, type);
+  const root = doc.documentElement;
+  if (!root || root.namespaceURI !== XHTML || root.localName !== "html") return markup;
+  for (const refresh of doc.querySelectorAll("meta[http-equiv]")) {
+    if (refresh.getAttribute("http-equiv").trim().toLowerCase() === "refresh") refresh.remove();
+  }
+  let head = doc.head;
+  if (!head) {
+    head = doc.createElementNS(XHTML, "head");
+    root.prepend(head);
+  }
+  const meta = doc.createElementNS(XHTML, "meta");
+  meta.setAttribute("http-equiv", "Content-Security-Policy");
+  meta.setAttribute("content", DOCUMENT_POLICY);
+  head.prepend(meta);
+  return new XMLSerializer().serializeToString(doc);
 }
 
 function lockDownDocuments(event) {
   const { detail } = event;
   const type = String(detail.type);
-  if (type.includes("html") || type.includes("svg")) {
-    detail.data = Promise.resolve(detail.data).then((markup) => (typeof markup === "string" ? withPolicy(markup) : markup));
+  if (MARKUP_TYPES.has(type)) {
+    detail.data = Promise.resolve(detail.data).then((markup) => (typeof markup === "string" ? withPolicy(markup, type) : markup));
   }
 }
 
