@@ -232,6 +232,12 @@ forEachDatabase("reader isolation", (server) => {
           failures.push(`${name}: the text does not show`);
           continue;
         }
+        // The second fence: an (X)HTML document carries the script-forbidding policy first in its
+        // head (foliate-js later puts an empty <style> of its own before it).
+        const fence = await frame
+          .evaluate(() => Array.from(document.head?.children ?? []).find((element) => element.localName !== "style")?.getAttribute("content") ?? null)
+          .catch(() => null);
+        if (book.mediaType !== "image/svg+xml" && !fence?.includes("script-src 'none'")) failures.push(`${name}: no policy first in its head`);
         await book.interact?.(frame).catch(() => {});
         // Time for delayed triggers, refreshes and the gadget's two requests.
         await Bun.sleep(2500);
