@@ -7,12 +7,13 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { strToU8, zipSync } from "fflate";
-import type { Frame, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { forEachDatabase } from "../helpers/server";
 import {
   asAdmin,
+  bookFrame,
   DESKTOP,
+  oneChapterEpub,
   openFromBookPage,
   PHONE,
   progressOf,
@@ -47,48 +48,19 @@ function hostileEpub(path: string): void {
 <body><h1>Hostile chapter</h1><p id="text">Harmless text on the page.</p>
 <img src="missing.png" alt="" onerror="${PAYLOAD.replaceAll("WHERE", "handler").replaceAll('"', "&quot;").replaceAll("\n", " ")}"/>
 </body></html>`;
-  const nav = `<?xml version="1.0" encoding="utf-8"?>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
-<body><nav epub:type="toc"><ol><li><a href="chapter.xhtml">Hostile chapter</a></li></ol></nav></body></html>`;
-  const opf = `<?xml version="1.0" encoding="utf-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
-<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:uuid:0b6f1c5e-7f0e-4b39-9d55-8b1e2f0c0a11</dc:identifier>
-<dc:title>Hostile Book</dc:title><dc:language>en</dc:language><meta property="dcterms:modified">2026-01-01T00:00:00Z</meta></metadata>
-<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-<item id="chapter" href="chapter.xhtml" media-type="application/xhtml+xml" properties="scripted"/>
-<item id="evil" href="evil.js" media-type="application/javascript"/></manifest>
-<spine><itemref idref="chapter"/></spine></package>`;
-  const container = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
   writeFileSync(
     path,
-    zipSync({
-      mimetype: [strToU8("application/epub+zip"), { level: 0 }],
-      "META-INF/container.xml": strToU8(container),
-      "OEBPS/content.opf": strToU8(opf),
-      "OEBPS/nav.xhtml": strToU8(nav),
-      "OEBPS/chapter.xhtml": strToU8(chapter),
-      "OEBPS/evil.js": strToU8(PAYLOAD.replaceAll("WHERE", "file")),
-    }),
+    oneChapterEpub(
+      "urn:uuid:0b6f1c5e-7f0e-4b39-9d55-8b1e2f0c0a11",
+      "Hostile Book",
+      { href: "chapter.xhtml", mediaType: "application/xhtml+xml", content: chapter, properties: "scripted" },
+      [{ href: "evil.js", mediaType: "application/javascript", content: PAYLOAD.replaceAll("WHERE", "file") }],
+    ),
   );
 }
 
 async function epubReady(page: Page) {
   await page.waitForSelector("#epub-reader[data-ready]", { timeout: 20_000 });
-}
-
-/** The frame (inside foliate-js's closed shadow root) that shows the book's text containing `text`. */
-async function bookFrame(page: Page, text: string): Promise<Frame> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    // The newest frames first: foliate-js may keep the previous section's frame for a moment.
-    for (const frame of page.frames().reverse()) {
-      if (!frame.url().startsWith("blob:") || frame.isDetached()) continue;
-      const body = await frame.evaluate(() => document.body?.textContent ?? "").catch(() => "");
-      if (body.includes(text)) return frame;
-    }
-    await Bun.sleep(100);
-  }
-  throw new Error(`no frame shows "${text}"`);
 }
 
 forEachDatabase("EPUB reader", (server) => {

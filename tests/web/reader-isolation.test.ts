@@ -15,11 +15,10 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { strToU8, zipSync } from "fflate";
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 import { bearer, PASSWORD } from "../helpers/auth";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { asAdmin, DESKTOP, readerLibrary, requestedPaths, useChromium, type ReaderLibrary } from "./reader-support";
+import { asAdmin, bookFrame, DESKTOP, oneChapterEpub, readerLibrary, requestedPaths, useChromium, type EpubFile, type ReaderLibrary } from "./reader-support";
 
 const TIMEOUT = 240_000;
 const browser = useChromium();
@@ -27,12 +26,9 @@ const MARK = "lbx-hostile";
 /** How Chromium reports a request that was never sent: the policy refused it. */
 const BLOCKED = /^(csp|net::ERR_BLOCKED_BY_CSP)$/;
 
-/** A spine document of a hostile book; `text` is what the reader must still show. */
-interface HostileBook {
+/** The spine document of a hostile book; `text` is what the reader must still show. */
+interface HostileBook extends EpubFile {
   text: string;
-  href: string;
-  mediaType: string;
-  content: string;
   /** What a reader does in the chapter (clicks a link or a button). */
   interact?: (frame: Frame) => Promise<void>;
 }
@@ -137,38 +133,7 @@ function corpus(site: string): Record<string, HostileBook> {
 }
 
 function epubOf(name: string, book: HostileBook): Uint8Array {
-  const opf = `<?xml version="1.0" encoding="utf-8"?>
-<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
-<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:longbox:hostile:${name}</dc:identifier>
-<dc:title>Hostile ${name}</dc:title><dc:language>en</dc:language><meta property="dcterms:modified">2026-01-01T00:00:00Z</meta></metadata>
-<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-<item id="chapter" href="${book.href}" media-type="${book.mediaType}" properties="scripted"/></manifest>
-<spine><itemref idref="chapter"/></spine></package>`;
-  const nav = `<?xml version="1.0" encoding="utf-8"?>
-<html xmlns="${XHTML_NS}" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
-<body><nav epub:type="toc"><ol><li><a href="${book.href}">${name}</a></li></ol></nav></body></html>`;
-  const container = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
-  return zipSync({
-    mimetype: [strToU8("application/epub+zip"), { level: 0 }],
-    "META-INF/container.xml": strToU8(container),
-    "OEBPS/content.opf": strToU8(opf),
-    "OEBPS/nav.xhtml": strToU8(nav),
-    [`OEBPS/${book.href}`]: strToU8(book.content),
-  });
-}
-
-/** The blob: frame (inside foliate-js's closed shadow root) whose document shows `text`. */
-async function frameShowing(page: Page, text: string): Promise<Frame | null> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    for (const frame of page.frames().reverse()) {
-      if (!frame.url().startsWith("blob:") || frame.isDetached()) continue;
-      const shown = await frame.evaluate(() => document.documentElement?.textContent ?? "").catch(() => "");
-      if (shown.includes(text)) return frame;
-    }
-    await Bun.sleep(100);
-  }
-  return null;
+  return oneChapterEpub(`urn:longbox:hostile:${name}`, `Hostile ${name}`, { ...book, properties: "scripted" });
 }
 
 /** What the gadgets would change: users, libraries (with their settings), the admin's API keys. */
@@ -227,7 +192,7 @@ forEachDatabase("reader isolation", (server) => {
       const failures: string[] = [];
       for (const [name, book] of Object.entries(books)) {
         await page.goto(`/read/${library.books[`${name}.epub`]!.id}`);
-        const frame = await frameShowing(page, book.text);
+        const frame = await bookFrame(page, book.text).catch(() => null);
         if (!frame) {
           failures.push(`${name}: the text does not show`);
           continue;

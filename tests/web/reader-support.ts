@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { strToU8, zipSync } from "fflate";
+import type { Browser, BrowserContextOptions, Frame, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { booksOf, libraryRoot, scannedLibrary } from "../helpers/library";
@@ -134,4 +135,58 @@ export function readerCodeBytes(page: Page): Promise<number> {
 /** Addresses of the resources the page has fetched so far (resource timing), filtered by `part`. */
 export function fetchedUrls(page: Page, part: string): Promise<string[]> {
   return page.evaluate((needle) => performance.getEntriesByType("resource").map((entry) => entry.name).filter((url) => url.includes(needle)), part);
+}
+
+/** A file of an EPUB a test writes: its path under OEBPS/, its manifest type and text. */
+export interface EpubFile {
+  href: string;
+  mediaType: string;
+  content: string;
+  /** Manifest `properties` (such as "scripted"). */
+  properties?: string;
+}
+
+/**
+ * An EPUB 3 a test writes (the hostile books): `chapter` is the only spine item, with a
+ * navigation document linking it; `extra` files are in the manifest but not in the spine.
+ */
+export function oneChapterEpub(identifier: string, title: string, chapter: EpubFile, extra: EpubFile[] = []): Uint8Array {
+  const item = (file: EpubFile, id: string) =>
+    `<item id="${id}" href="${file.href}" media-type="${file.mediaType}"${file.properties ? ` properties="${file.properties}"` : ""}/>`;
+  const opf = `<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">${identifier}</dc:identifier>
+<dc:title>${title}</dc:title><dc:language>en</dc:language><meta property="dcterms:modified">2026-01-01T00:00:00Z</meta></metadata>
+<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+${[item(chapter, "chapter"), ...extra.map((file, index) => item(file, `extra-${index}`))].join("\n")}</manifest>
+<spine><itemref idref="chapter"/></spine></package>`;
+  const nav = `<?xml version="1.0" encoding="utf-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
+<body><nav epub:type="toc"><ol><li><a href="${chapter.href}">${title}</a></li></ol></nav></body></html>`;
+  const container = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
+  return zipSync({
+    mimetype: [strToU8("application/epub+zip"), { level: 0 }],
+    "META-INF/container.xml": strToU8(container),
+    "OEBPS/content.opf": strToU8(opf),
+    "OEBPS/nav.xhtml": strToU8(nav),
+    ...Object.fromEntries([chapter, ...extra].map((file) => [`OEBPS/${file.href}`, strToU8(file.content)])),
+  });
+}
+
+/**
+ * The frame (inside foliate-js's closed shadow root) whose document shows `text` (its whole
+ * text: an SVG document has no body).
+ */
+export async function bookFrame(page: Page, text: string): Promise<Frame> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    // The newest frames first: foliate-js may keep the previous section's frame for a moment.
+    for (const frame of page.frames().reverse()) {
+      if (!frame.url().startsWith("blob:") || frame.isDetached()) continue;
+      const shown = await frame.evaluate(() => document.documentElement?.textContent ?? "").catch(() => "");
+      if (shown.includes(text)) return frame;
+    }
+    await Bun.sleep(100);
+  }
+  throw new Error(`no frame shows "${text}"`);
 }
