@@ -21,6 +21,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { CredentialEvents } from "./events/credential-events";
 import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
@@ -71,6 +72,7 @@ export interface Services extends ServiceInputs {
   readingEvents: ReadingEvents;
   jobEvents: JobEvents;
   thumbnailEvents: ThumbnailEvents;
+  credentialEvents: CredentialEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -118,11 +120,12 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle(repositories, {
-    maxFailures: auth.login_max_failures,
-    maxAddressFailures: auth.login_max_address_failures,
-    windowMs: auth.login_window_minutes * 60_000,
-  });
+  const credentialEvents = new CredentialEvents();
+  const throttle = new LoginThrottle(
+    repositories,
+    { maxFailures: auth.login_max_failures, maxAddressFailures: auth.login_max_address_failures, windowMs: auth.login_window_minutes * 60_000 },
+    credentialEvents,
+  );
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
   const apiKeys = new ApiKeyService(repositories);
   const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
@@ -201,6 +204,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     readingEvents,
     jobEvents,
     thumbnailEvents,
+    credentialEvents,
     thumbnails,
     libraries,
     scans,

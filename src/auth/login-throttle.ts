@@ -14,9 +14,16 @@
  * checked. Failures are kept in the database (only failures are written), so that every
  * process of `serve --workers` and every instance on one PostgreSQL counts the same ones: an
  * attacker gains nothing by reaching another process.
+ *
+ * HTTP Basic asks for a decision on every request (a reader: one per page), so decisions are
+ * remembered per address and account. Only a new failure can tighten one (failures only age out
+ * of the window otherwise), and every counted failure, in this process or announced by another
+ * (src/events/credential-events.ts), drops them all; as a safety net for a lost announcement,
+ * none stands longer than DECISION_MAX_AGE_MS. A refusal is remembered until it ends.
  */
 import type { Repositories } from "../db";
 import { RateLimitedError } from "../errors";
+import type { CredentialEvents } from "../events/credential-events";
 
 /** Where a sign-in attempt comes from and which account it names (the username as the lookup folds it). */
 export interface SignInAttempt {
@@ -24,42 +31,80 @@ export interface SignInAttempt {
   account: string;
 }
 
+/** The attempt to sign in as `username` from `address` (accounts are counted whatever the username's case). */
+export const attemptOf = (username: string, address: string): SignInAttempt => ({ address, account: username.toLowerCase() });
+
 export interface ThrottleLimits {
   maxFailures: number;
   maxAddressFailures: number;
   windowMs: number;
 }
 
+/** How long a remembered decision stands at most (when an announced failure was lost). */
+const DECISION_MAX_AGE_MS = 2000;
+const REMEMBERED_DECISIONS = 10_000;
+
+interface Decision {
+  /** 0 when allowed; else when the refusal ends (ms). */
+  refusedUntil: number;
+  decidedAt: number;
+  epoch: number;
+}
+
 export class LoginThrottle {
+  private readonly decisions = new Map<string, Decision>();
+  /** Moved by every counted failure or forgiveness: a decision taken before it is not reused. */
+  private epoch = 0;
+
   constructor(
     private readonly repositories: Pick<Repositories, "loginFailures">,
     private readonly limits: ThrottleLimits,
-  ) {}
+    private readonly events: CredentialEvents,
+  ) {
+    events.subscribe((event) => event.kind === "throttleChanged" && this.forgetDecisions());
+  }
 
   /** Throws 429 (with the seconds to wait) when the attempt is over a limit. */
   async assertAllowed(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
+    const key = keysOf(attempt).pair;
+    let decision = this.decisions.get(key);
+    const stale = !decision || decision.epoch !== this.epoch || now - decision.decidedAt >= DECISION_MAX_AGE_MS;
+    if (stale || (decision!.refusedUntil > 0 && decision!.refusedUntil <= now)) {
+      const epoch = this.epoch;
+      const waitMs = await this.waitMs(attempt, now);
+      decision = { refusedUntil: waitMs > 0 ? now + waitMs : 0, decidedAt: now, epoch };
+      this.decisions.delete(key);
+      if (this.decisions.size >= REMEMBERED_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
+      this.decisions.set(key, decision);
+    }
+    if (decision!.refusedUntil > now) {
+      const seconds = Math.max(1, Math.ceil((decision!.refusedUntil - now) / 1000));
+      throw new RateLimitedError("too many failed sign-in attempts; try again later", seconds);
+    }
+  }
+
+  /** How long the attempt must wait (ms); 0 when it may go ahead. */
+  private async waitMs(attempt: SignInAttempt, now: number): Promise<number> {
     const keys = keysOf(attempt);
     const { maxFailures, maxAddressFailures } = this.limits;
     const failures = await this.repositories.loginFailures.recent(Object.values(keys), new Date(now - this.limits.windowMs));
     const recent = (key: string) => failures.get(key) ?? [];
     const pairFailures = recent(keys.pair);
-    const waits = [this.waitMs(recent(keys.address), maxAddressFailures, now), this.waitMs(pairFailures, maxFailures, now)];
+    const waits = [this.limitWaitMs(recent(keys.address), maxAddressFailures, now), this.limitWaitMs(pairFailures, maxFailures, now)];
     if (pairFailures.length > 0) {
       // The soft account limit binds only addresses that have failed for the account: until the
       // account drops under its limit, or until this address's failures leave the window.
-      const accountWait = this.waitMs(recent(keys.account), maxFailures, now);
+      const accountWait = this.limitWaitMs(recent(keys.account), maxFailures, now);
       waits.push(Math.min(accountWait, pairFailures[pairFailures.length - 1]! + this.limits.windowMs - now));
     }
-    const waitMs = Math.max(...waits);
-    if (waitMs > 0) {
-      throw new RateLimitedError("too many failed sign-in attempts; try again later", Math.max(1, Math.ceil(waitMs / 1000)));
-    }
+    return Math.max(0, ...waits);
   }
 
   async recordFailure(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
     await this.repositories.loginFailures.record(Object.values(keysOf(attempt)), new Date(now), new Date(now - this.limits.windowMs));
+    this.announceChange();
   }
 
   /**
@@ -67,11 +112,22 @@ export class LoginThrottle {
    * account's own count stays, so a success does not reopen it to addresses that failed.
    */
   async recordSuccess(attempt: SignInAttempt): Promise<void> {
-    await this.repositories.loginFailures.forget(keysOf(attempt).pair);
+    if (await this.repositories.loginFailures.forget(keysOf(attempt).pair)) this.announceChange();
+  }
+
+  /** Every process (this one included) drops its remembered decisions. */
+  private announceChange(): void {
+    this.forgetDecisions();
+    this.events.publish({ kind: "throttleChanged" });
+  }
+
+  private forgetDecisions(): void {
+    this.epoch++;
+    this.decisions.clear();
   }
 
   /** How long until fewer than `limit` of these failures are inside the window; 0 when already. */
-  private waitMs(recent: number[], limit: number, now: number): number {
+  private limitWaitMs(recent: number[], limit: number, now: number): number {
     if (recent.length < limit) return 0;
     return recent[recent.length - limit]! + this.limits.windowMs - now;
   }

@@ -16,7 +16,7 @@ forEachDatabase(
   (server) => {
     beforeAll(async () => {
       const { token } = await adminSession(server());
-      for (const name of ["victim", "neighbour", "basic-user", "pair-user", "Casey"]) await createUser(server(), token, name);
+      for (const name of ["victim", "neighbour", "basic-user", "pair-user", "Casey", "opds-reader", "komga-reader"]) await createUser(server(), token, name);
     });
 
     test("failures for one account from many addresses do not lock its owner out: the right password from an address that has not failed passes", async () => {
@@ -79,6 +79,27 @@ forEachDatabase(
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get("retry-after")).not.toBeNull();
     });
+
+    // A remembered Basic success (one Argon2 check per five minutes) must not answer before the
+    // throttle: from a refused address, wrong guesses got a fast 429 and the right password 200.
+    test("a remembered HTTP Basic success never answers for a refused address or account", async () => {
+      const cases = [
+        { username: "opds-reader", path: "/opds/v1.2/catalog", ip: "192.0.2.60" },
+        { username: "komga-reader", path: "/komga/api/v2/users/me", ip: "192.0.2.61" },
+      ];
+      for (const { username, path, ip } of cases) {
+        const get = (password: string, address = ip) => server().fetch(path, { headers: { ...basic(username, password), ...from(address) } });
+        expect((await get(PASSWORD)).status).toBe(200);
+        for (let i = 0; i < 3; i++) expect((await get("wrong guess")).status).toBe(401);
+        // The address is refused for the account: the remembered right password is refused alike.
+        expect((await get("another guess")).status).toBe(429);
+        const remembered = await get(PASSWORD);
+        expect(remembered.status).toBe(429);
+        expect(remembered.headers.get("retry-after")).not.toBeNull();
+        // The reader's other address still reads.
+        expect((await get(PASSWORD, "192.0.2.62")).status).toBe(200);
+      }
+    });
   },
-  { application: { trust_proxy: true }, auth: { login_max_failures: 3, login_max_address_failures: 5, login_window_minutes: 1 } },
+  { application: { trust_proxy: true }, komga_api: { enabled: true }, auth: { login_max_failures: 3, login_max_address_failures: 5, login_window_minutes: 1 } },
 );

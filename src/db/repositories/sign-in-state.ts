@@ -44,9 +44,11 @@ export class LoginFailureRepository {
     });
   }
 
-  async forget(key: string): Promise<void> {
-    await this.database.transaction(async () => {
-      await this.database.handle().delete(this.t).where(eq(this.t.key, key));
+  /** Drops the failures under `key`; whether there were any. */
+  async forget(key: string): Promise<boolean> {
+    return this.database.transaction(async () => {
+      const removed = await this.database.handle().delete(this.t).where(eq(this.t.key, key)).returning({ id: this.t.id });
+      return removed.length > 0;
     });
   }
 }
