@@ -6,6 +6,7 @@ import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
 import { CookieSessions } from "./auth/cookie-sessions";
+import { CredentialRevocations } from "./auth/credential-revocation";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
@@ -113,22 +114,25 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const passwords = passwordHasherFor(config);
   const users = new UserService(repositories, passwords);
   const accessTokens = new AccessTokens(inputs.jwtSecret, auth.jwt_expiry_hours);
+  const credentialEvents = new CredentialEvents();
+  const revocations = new CredentialRevocations(repositories, credentialEvents);
   const refreshTokens = new RefreshTokens(
     database,
     repositories.refreshTokens,
+    repositories.users,
+    revocations,
     { enabled: auth.refresh_token_enabled, lifetimeDays: auth.refresh_token_expiry_days },
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const credentialEvents = new CredentialEvents();
   const throttle = new LoginThrottle(
     repositories,
     { maxFailures: auth.login_max_failures, maxAddressFailures: auth.login_max_address_failures, windowMs: auth.login_window_minutes * 60_000 },
     credentialEvents,
   );
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
-  const apiKeys = new ApiKeyService(repositories);
-  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
+  const apiKeys = new ApiKeyService(repositories, revocations);
+  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, revocations, log);
   const cookieSessions = new CookieSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
@@ -189,7 +193,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     ...inputs,
     passwords,
     users,
-    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges),
+    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges, revocations),
     passwordChanges,
     refreshTokens,
     sessions,
