@@ -1,19 +1,22 @@
 /**
- * Failed-login throttling, in memory: sliding windows of failure times under three keys.
+ * Failed-login throttling: sliding windows of failure times under three keys.
  *
  *   address            every failure from one client address, whatever the username: a hard
  *                      limit (`maxAddressFailures`) against one host guessing or spraying.
  *   address + account  failures from one address for one account: a hard limit (`maxFailures`).
  *   account            failures for one account from anywhere: a soft limit. Once it holds
- *                      `maxFailures`, only addresses that have not failed for this account in
- *                      the window may still try, so failures from elsewhere cannot lock the owner
- *                      out (their password from their usual address still works) while each
- *                      further address of an attacker gets one guess.
+ *                      `maxFailures`, an address that has failed for this account in the window
+ *                      is refused, unless it signed in to the account within TRUSTED_DAYS (the
+ *                      owner's usual address). So an attacker spread over many addresses gets
+ *                      one guess per address, while failures from elsewhere cannot lock the
+ *                      owner out: neither the right password from an address that has not
+ *                      failed, nor a typo from an address they signed in from (which only its
+ *                      own limit binds).
  *
  * Over a limit, attempts are refused with 429 (and the seconds to wait) before the password is
- * checked. Failures are kept in the database (only failures are written), so that every
- * process of `serve --workers` and every instance on one PostgreSQL counts the same ones: an
- * attacker gains nothing by reaching another process.
+ * checked. Failures and sign-ins are kept in the database (nothing is written for an attempt
+ * that is merely allowed), so that every process of `serve --workers` and every instance on one
+ * PostgreSQL counts the same ones: an attacker gains nothing by reaching another process.
  *
  * HTTP Basic asks for a decision on every request (a reader: one per page), so decisions are
  * remembered per address and account. Only a new failure can tighten one (failures only age out
@@ -40,6 +43,9 @@ export interface ThrottleLimits {
   windowMs: number;
 }
 
+/** How long an address that signed in to an account is spared the account-wide limit. */
+const TRUSTED_DAYS = 30;
+const DAY_MS = 24 * 3600 * 1000;
 /** How long a remembered decision stands at most (when an announced failure was lost). */
 const DECISION_MAX_AGE_MS = 2000;
 const REMEMBERED_DECISIONS = 10_000;
@@ -57,7 +63,7 @@ export class LoginThrottle {
   private epoch = 0;
 
   constructor(
-    private readonly repositories: Pick<Repositories, "loginFailures">,
+    private readonly repositories: Pick<Repositories, "loginFailures" | "trustedSignIns">,
     private readonly limits: ThrottleLimits,
     private readonly events: CredentialEvents,
   ) {
@@ -92,13 +98,18 @@ export class LoginThrottle {
     const recent = (key: string) => failures.get(key) ?? [];
     const pairFailures = recent(keys.pair);
     const waits = [this.limitWaitMs(recent(keys.address), maxAddressFailures, now), this.limitWaitMs(pairFailures, maxFailures, now)];
-    if (pairFailures.length > 0) {
-      // The soft account limit binds only addresses that have failed for the account: until the
-      // account drops under its limit, or until this address's failures leave the window.
-      const accountWait = this.limitWaitMs(recent(keys.account), maxFailures, now);
+    const accountWait = this.limitWaitMs(recent(keys.account), maxFailures, now);
+    if (pairFailures.length > 0 && accountWait > 0 && !(await this.trusted(attempt, now))) {
+      // The soft account limit binds only addresses that have failed for the account (and never
+      // signed in to it): until the account drops under its limit, or until this address's
+      // failures leave the window.
       waits.push(Math.min(accountWait, pairFailures[pairFailures.length - 1]! + this.limits.windowMs - now));
     }
     return Math.max(0, ...waits);
+  }
+
+  private trusted({ address, account }: SignInAttempt, now: number): Promise<boolean> {
+    return this.repositories.trustedSignIns.signedInSince(address, account, new Date(now - TRUSTED_DAYS * DAY_MS));
   }
 
   async recordFailure(attempt: SignInAttempt): Promise<void> {
@@ -108,10 +119,13 @@ export class LoginThrottle {
   }
 
   /**
-   * The address proved it knows the password: its failures for the account are forgiven. The
-   * account's own count stays, so a success does not reopen it to addresses that failed.
+   * The address proved it knows the password: its failures for the account are forgiven, and
+   * it is spared the account-wide limit for TRUSTED_DAYS. The account's own count stays, so a
+   * success does not reopen it to other addresses that failed.
    */
   async recordSuccess(attempt: SignInAttempt): Promise<void> {
+    const now = Date.now();
+    await this.repositories.trustedSignIns.record(attempt.address, attempt.account, new Date(now), new Date(now - TRUSTED_DAYS * DAY_MS));
     if (await this.repositories.loginFailures.forget(keysOf(attempt).pair)) this.announceChange();
   }
 
