@@ -21,8 +21,10 @@
  * HTTP Basic asks for a decision on every request (a reader: one per page), so decisions are
  * remembered per address and account. Only a new failure can tighten one (failures only age out
  * of the window otherwise), and every counted failure, in this process or announced by another
- * (src/events/credential-events.ts), drops them all; as a safety net for a lost announcement,
- * none stands longer than DECISION_MAX_AGE_MS. A refusal is remembered until it ends.
+ * (src/events/credential-events.ts), drops the decisions about its address or its account (so
+ * an attack on other accounts from other addresses costs readers nothing); as a safety net for
+ * a lost announcement, none stands longer than DECISION_MAX_AGE_MS. A refusal is remembered
+ * until it ends.
  */
 import type { Repositories } from "../db";
 import { RateLimitedError } from "../errors";
@@ -50,16 +52,15 @@ const DAY_MS = 24 * 3600 * 1000;
 const DECISION_MAX_AGE_MS = 2000;
 const REMEMBERED_DECISIONS = 10_000;
 
-interface Decision {
+interface Decision extends SignInAttempt {
   /** 0 when allowed; else when the refusal ends (ms). */
   refusedUntil: number;
   decidedAt: number;
-  epoch: number;
 }
 
 export class LoginThrottle {
   private readonly decisions = new Map<string, Decision>();
-  /** Moved by every counted failure or forgiveness: a decision taken before it is not reused. */
+  /** Moved by every counted failure or forgiveness: a decision read before it is not kept. */
   private epoch = 0;
 
   constructor(
@@ -67,7 +68,7 @@ export class LoginThrottle {
     private readonly limits: ThrottleLimits,
     private readonly events: CredentialEvents,
   ) {
-    events.subscribe((event) => event.kind === "throttleChanged" && this.forgetDecisions());
+    events.subscribe((event) => event.kind === "throttleChanged" && this.forgetDecisionsAbout(event));
   }
 
   /** Throws 429 (with the seconds to wait) when the attempt is over a limit. */
@@ -75,14 +76,17 @@ export class LoginThrottle {
     const now = Date.now();
     const key = keysOf(attempt).pair;
     let decision = this.decisions.get(key);
-    const stale = !decision || decision.epoch !== this.epoch || now - decision.decidedAt >= DECISION_MAX_AGE_MS;
+    const stale = !decision || now - decision.decidedAt >= DECISION_MAX_AGE_MS;
     if (stale || (decision!.refusedUntil > 0 && decision!.refusedUntil <= now)) {
       const epoch = this.epoch;
       const waitMs = await this.waitMs(attempt, now);
-      decision = { refusedUntil: waitMs > 0 ? now + waitMs : 0, decidedAt: now, epoch };
+      decision = { ...attempt, refusedUntil: waitMs > 0 ? now + waitMs : 0, decidedAt: now };
       this.decisions.delete(key);
-      if (this.decisions.size >= REMEMBERED_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
-      this.decisions.set(key, decision);
+      // Kept only if nothing changed while it was read (else the next attempt reads again).
+      if (epoch === this.epoch) {
+        if (this.decisions.size >= REMEMBERED_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
+        this.decisions.set(key, decision);
+      }
     }
     if (decision!.refusedUntil > now) {
       const seconds = Math.max(1, Math.ceil((decision!.refusedUntil - now) / 1000));
@@ -115,7 +119,7 @@ export class LoginThrottle {
   async recordFailure(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
     await this.repositories.loginFailures.record(Object.values(keysOf(attempt)), new Date(now), new Date(now - this.limits.windowMs));
-    this.announceChange();
+    this.announceChange(attempt);
   }
 
   /**
@@ -126,18 +130,19 @@ export class LoginThrottle {
   async recordSuccess(attempt: SignInAttempt): Promise<void> {
     const now = Date.now();
     await this.repositories.trustedSignIns.record(attempt.address, attempt.account, new Date(now), new Date(now - TRUSTED_DAYS * DAY_MS));
-    if (await this.repositories.loginFailures.forget(keysOf(attempt).pair)) this.announceChange();
+    if (await this.repositories.loginFailures.forget(keysOf(attempt).pair)) this.announceChange(attempt);
   }
 
-  /** Every process (this one included) drops its remembered decisions. */
-  private announceChange(): void {
-    this.forgetDecisions();
-    this.events.publish({ kind: "throttleChanged" });
+  /** Every process (this one included) drops its remembered decisions about the attempt's address or account. */
+  private announceChange({ address, account }: SignInAttempt): void {
+    this.events.publish({ kind: "throttleChanged", address, account });
   }
 
-  private forgetDecisions(): void {
+  private forgetDecisionsAbout({ address, account }: SignInAttempt): void {
     this.epoch++;
-    this.decisions.clear();
+    for (const [key, decision] of this.decisions) {
+      if (decision.address === address || decision.account === account) this.decisions.delete(key);
+    }
   }
 
   /** How long until fewer than `limit` of these failures are inside the window; 0 when already. */
