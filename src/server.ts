@@ -114,7 +114,8 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     const notifications = data.database.notifications;
     if (notifications) {
       // Scan progress, reading changes and the thumbnail queue's count reach event streams held
-      // by the other instances, job outcomes the requests waiting for them.
+      // by the other instances, job outcomes the requests waiting for them, and revocations
+      // and counted failed sign-ins their request caches (src/auth/credential-revocation.ts).
       await relayEventsThroughDatabase(services, notifications, options.processGroup ?? crypto.randomUUID(), (error) =>
         log.warn("an event could not be sent to the other instances", { error }),
       ).catch((error) => {

@@ -6,6 +6,7 @@ import { AccessTokens } from "./auth/access-tokens";
 import { ApiKeyService } from "./auth/api-keys";
 import { Authenticator } from "./auth/authenticator";
 import { CookieSessions } from "./auth/cookie-sessions";
+import { CredentialRevocations } from "./auth/credential-revocation";
 import { LoginService } from "./auth/login";
 import { LoginThrottle } from "./auth/login-throttle";
 import { SmtpMailer } from "./auth/mailer";
@@ -21,6 +22,7 @@ import { UserService } from "./auth/users";
 import type { Config } from "./config/schema";
 import type { DataPaths } from "./config/paths";
 import type { Database, Repositories } from "./db";
+import { CredentialEvents } from "./events/credential-events";
 import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
@@ -71,6 +73,7 @@ export interface Services extends ServiceInputs {
   readingEvents: ReadingEvents;
   jobEvents: JobEvents;
   thumbnailEvents: ThumbnailEvents;
+  credentialEvents: CredentialEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
   scans: ScanService;
@@ -111,21 +114,25 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const passwords = passwordHasherFor(config);
   const users = new UserService(repositories, passwords);
   const accessTokens = new AccessTokens(inputs.jwtSecret, auth.jwt_expiry_hours);
+  const credentialEvents = new CredentialEvents();
+  const revocations = new CredentialRevocations(repositories, credentialEvents);
   const refreshTokens = new RefreshTokens(
     database,
     repositories.refreshTokens,
+    repositories.users,
+    revocations,
     { enabled: auth.refresh_token_enabled, lifetimeDays: auth.refresh_token_expiry_days },
     log,
   );
   const sessions = new Sessions(repositories, accessTokens, refreshTokens, auth.email_confirmation_required);
-  const throttle = new LoginThrottle(repositories, {
-    maxFailures: auth.login_max_failures,
-    maxAddressFailures: auth.login_max_address_failures,
-    windowMs: auth.login_window_minutes * 60_000,
-  });
+  const throttle = new LoginThrottle(
+    repositories,
+    { maxFailures: auth.login_max_failures, maxAddressFailures: auth.login_max_address_failures, windowMs: auth.login_window_minutes * 60_000 },
+    credentialEvents,
+  );
   const login = new LoginService(repositories, passwords, throttle, sessions, log);
-  const apiKeys = new ApiKeyService(repositories);
-  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, log);
+  const apiKeys = new ApiKeyService(repositories, revocations);
+  const passwordChanges = new PasswordChanges(database, repositories, passwords, refreshTokens, login, sessions, revocations, log);
   const cookieSessions = new CookieSessions(repositories, refreshTokens, inputs.jwtSecret, auth.email_confirmation_required);
 
   const formats = await formatRegistryFor(config);
@@ -186,7 +193,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     ...inputs,
     passwords,
     users,
-    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges),
+    userAdministration: new UserAdministration(database, repositories, users, passwords, refreshTokens, passwordChanges, revocations),
     passwordChanges,
     refreshTokens,
     sessions,
@@ -201,6 +208,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     readingEvents,
     jobEvents,
     thumbnailEvents,
+    credentialEvents,
     thumbnails,
     libraries,
     scans,

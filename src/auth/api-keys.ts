@@ -7,6 +7,7 @@
 import type { ApiKeyRecord, Repositories, UserRecord } from "../db";
 import { isUuid } from "../db";
 import { invalidFields, notFound } from "../errors";
+import type { CredentialRevocations } from "./credential-revocation";
 import { randomHex, sameDigest, sha256Hex } from "./token-digest";
 
 export interface ApiKeyDto {
@@ -42,7 +43,10 @@ export function toApiKeyDto(key: ApiKeyRecord): ApiKeyDto {
 }
 
 export class ApiKeyService {
-  constructor(private readonly repositories: Repositories) {}
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly revocations: CredentialRevocations,
+  ) {}
 
   async create(userId: string, name: string, expiresAt: Date | null): Promise<CreatedApiKey> {
     const trimmed = name.trim();
@@ -60,8 +64,10 @@ export class ApiKeyService {
     return (await this.repositories.apiKeys.listOfUser(userId)).map(toApiKeyDto);
   }
 
+  /** Deletes the key; every process stops accepting it at once (./credential-revocation.ts). */
   async revoke(userId: string, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.repositories.apiKeys.deleteOfUser(id, userId))) throw notFound("API key");
+    this.revocations.announce(userId);
   }
 
   /** The owner of a valid, unexpired key, recording its use; null for anything else. */

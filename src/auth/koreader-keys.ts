@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { DomainError, invalidFields } from "../errors";
 import { assertMaySignIn } from "./account-status";
-import type { LoginThrottle } from "./login-throttle";
+import { attemptOf, type LoginThrottle } from "./login-throttle";
 import { MIN_PASSWORD_LENGTH, type PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 
@@ -64,7 +64,7 @@ export class KoreaderKeyService {
    */
   async verify(username: string, keyMd5: string, clientIp: string): Promise<UserRecord> {
     // The same throttle as password sign-in: a guessed sync key counts like a guessed password.
-    const attempt = { address: clientIp, account: username.toLowerCase() };
+    const attempt = attemptOf(username, clientIp);
     await this.throttle.assertAllowed(attempt);
     const user = await this.repositories.users.findByUsername(username);
     const stored = user && (await this.repositories.koreaderKeys.find(user.id));

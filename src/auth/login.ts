@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
 import type { Logger } from "../logging/logger";
-import type { LoginThrottle } from "./login-throttle";
+import { attemptOf, type LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 import type { LoginResult, Sessions } from "./sessions";
@@ -49,7 +49,7 @@ export class LoginService {
    * (disabled, unverified: 403) is the caller's next step, only after a correct password.
    */
   async verifyPassword(username: string, password: string, clientIp: string): Promise<UserRecord> {
-    const attempt = { address: clientIp, account: username.toLowerCase() };
+    const attempt = attemptOf(username, clientIp);
     await this.throttle.assertAllowed(attempt);
     const user = await this.repositories.users.findByUsername(username);
     const storedHash = user?.passwordHash ?? (await this.dummy());
@@ -62,8 +62,15 @@ export class LoginService {
     return this.upgradeHashIfNeeded(user, password);
   }
 
-  /** verifyPassword for HTTP Basic, which reuses a recent successful check (see above). */
+  /**
+   * verifyPassword for HTTP Basic, which reuses a recent successful check (see above). The
+   * throttle decides first: a remembered success never answers for an address or account that
+   * is refused, or a refused address could tell the right password (200) from wrong ones (429)
+   * at the speed of a cache lookup. Its decisions are remembered too, so this costs no query.
+   */
   async verifyPasswordForRequest(username: string, password: string, clientIp: () => string): Promise<UserRecord> {
+    const address = clientIp();
+    await this.throttle.assertAllowed(attemptOf(username, address));
     const key = createHmac("sha256", this.reuseKey).update(username).update("\0").update(password).digest("base64");
     const known = this.recentlyVerified.get(key);
     if (known && known.until > Date.now()) {
@@ -71,7 +78,7 @@ export class LoginService {
       if (user && sameUsername(user.username, username) && user.passwordHash === known.passwordHash) return user;
     }
     this.recentlyVerified.delete(key);
-    const user = await this.verifyPassword(username, password, clientIp());
+    const user = await this.verifyPassword(username, password, address);
     if (this.recentlyVerified.size >= BASIC_REUSE_ENTRIES) this.recentlyVerified.delete(this.recentlyVerified.keys().next().value!);
     this.recentlyVerified.set(key, { userId: user.id, passwordHash: user.passwordHash ?? "", until: Date.now() + BASIC_REUSE_MS });
     return user;

@@ -1,13 +1,17 @@
 /**
- * What a password change ends, whoever makes it (an admin's reset through PUT /api/v1/users/{id},
- * or the user through PUT /api/v1/auth/me/password): the account's token version is raised (so
- * every access token issued before stops working at its next request), every refresh-token
- * family of the user is revoked, and the user's API keys are deleted unless the request asks to
- * keep them (`keepApiKeys`: automation that must survive a routine password rotation).
+ * What a password change ends, whoever makes it: the account's token version is raised (so
+ * every access token issued before stops working at its next request) and every refresh-token
+ * family and cookie session of the user is revoked. The keys made for automation and devices,
+ * the API keys and the KOReader sync key, go too, except when the user changes their own
+ * password and asks to keep them (`keepApiKeys`: automation that must survive a routine
+ * rotation). An admin's reset (PUT /api/v1/users/{id}: the account may be compromised) always
+ * ends them all. Once committed, the change is announced to every process
+ * (./credential-revocation.ts).
  */
 import type { Database, Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
 import type { Logger } from "../logging/logger";
+import type { CredentialRevocations } from "./credential-revocation";
 import type { LoginService } from "./login";
 import type { PasswordHasher } from "./passwords";
 import type { RefreshTokens } from "./refresh-tokens";
@@ -31,18 +35,22 @@ export class PasswordChanges {
     private readonly refreshTokens: RefreshTokens,
     private readonly login: LoginService,
     private readonly sessions: Sessions,
+    private readonly revocations: CredentialRevocations,
     private readonly log: Logger,
   ) {}
 
   /**
    * Ends what the old password opened. Called inside the transaction that stores the new hash
-   * (with `endSessions`, which raises the token version), so all of it happens or none.
+   * (with `endSessions`, which raises the token version), so all of it happens or none; the
+   * caller announces it once committed (CredentialRevocations.announce).
    */
   async endCredentialsOf(userId: string, { keepApiKeys }: PasswordChangeOptions): Promise<void> {
     await this.refreshTokens.revokeAllOfUser(userId);
     const revokedKeys = keepApiKeys ? 0 : await this.repositories.apiKeys.deleteAllOfUser(userId);
-    this.log.info("password changed: sessions ended", { userId, revokedApiKeys: revokedKeys, keptApiKeys: keepApiKeys });
+    if (!keepApiKeys) await this.repositories.koreaderKeys.delete(userId);
+    this.log.info("password changed: sessions ended", { userId, revokedApiKeys: revokedKeys, keptKeys: keepApiKeys });
   }
+
 
   /**
    * The user changes their own password, proving the current one (checked and throttled like a
@@ -64,6 +72,7 @@ export class PasswordChanges {
       await this.endCredentialsOf(user.id, change);
       return changed;
     });
+    this.revocations.announce(user.id);
     if (!updated) throw new DomainError("Unauthorized", "the credentials are invalid or expired");
     return updated;
   }

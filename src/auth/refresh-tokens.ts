@@ -13,11 +13,17 @@
  * A family belongs to the account's token version it began under: after a password change
  * (which raises the version) none of its tokens is honoured, even one that escaped the
  * revocation by rotating concurrently with the change.
+ * A reuse means the token was stolen, and whoever stole it may hold the access token it was
+ * rotated into: the reuse raises the account's token version too, which ends every access token
+ * of the user at its next request (the authenticator's version check). The user's other families
+ * are carried over to the new version, so the other devices get new access tokens by refreshing;
+ * only the stolen family ends.
  */
-import type { Database } from "../db";
+import type { Database, Repositories } from "../db";
 import type { RefreshTokenRepository } from "../db/repositories/refresh-tokens";
 import { DomainError } from "../errors";
 import type { Logger } from "../logging/logger";
+import type { CredentialRevocations } from "./credential-revocation";
 import { randomBase64url, sha256Hex } from "./token-digest";
 
 export interface IssuedRefreshToken {
@@ -49,13 +55,15 @@ export interface RefreshFamily {
 
 type RotationOutcome =
   | { kind: "rotated"; family: RefreshFamily; next: IssuedRefreshToken }
-  | { kind: "reused"; familyId: string }
+  | { kind: "reused"; familyId: string; userId: string }
   | { kind: "invalid" };
 
 export class RefreshTokens {
   constructor(
     private readonly database: Database,
     private readonly tokens: RefreshTokenRepository,
+    private readonly users: Repositories["users"],
+    private readonly revocations: CredentialRevocations,
     private readonly settings: RefreshTokenSettings,
     private readonly log: Logger,
   ) {}
@@ -94,15 +102,27 @@ export class RefreshTokens {
         return { kind: "rotated", family, next: await this.issue(family, "refresh") };
       }
       const existing = await this.tokens.findByHash(tokenHash);
-      return existing?.status === "used" ? { kind: "reused", familyId: existing.familyId } : { kind: "invalid" };
+      return existing?.status === "used" ? { kind: "reused", familyId: existing.familyId, userId: existing.userId } : { kind: "invalid" };
     });
     if (outcome.kind === "rotated") return outcome;
-    if (outcome.kind === "reused") {
-      // Committed on its own: the revocation must survive the 401 that follows.
-      const revoked = await this.tokens.revokeActiveInFamily(outcome.familyId);
-      this.log.warn("refresh token reuse detected: token family revoked", { familyId: outcome.familyId, revoked });
-    }
+    if (outcome.kind === "reused") await this.endStolenFamily(outcome.familyId, outcome.userId);
     throw invalidRefreshToken();
+  }
+
+  /**
+   * A reused token's family is revoked and the account's access tokens end (see above).
+   * Committed on its own: the revocation must survive the 401 that follows.
+   */
+  private async endStolenFamily(familyId: string, userId: string): Promise<void> {
+    const revoked = await this.database.transaction(async () => {
+      const revokedTokens = await this.tokens.revokeActiveInFamily(familyId);
+      const user = await this.users.update(userId, {}, { endSessions: true });
+      // Only families of the version just left: one that escaped an earlier password change stays refused.
+      if (user) await this.tokens.carryActiveOfUser(userId, user.tokenVersion - 1, user.tokenVersion);
+      return revokedTokens;
+    });
+    this.revocations.announce(userId);
+    this.log.warn("refresh token reuse detected: token family revoked, access tokens ended", { familyId, userId, revoked });
   }
 
   /**

@@ -1,12 +1,15 @@
 /**
  * User administration (admin only, enforced by the routes): list, create, read, update, delete.
- * A PUT with `password` is the admin password reset (there is no self-service reset); it ends
- * the user's sessions and, unless `keepApiKeys`, their API keys (./password-change.ts). The last
- * active admin can be neither deleted, demoted nor disabled.
+ * A PUT with `password` is the admin password reset (there is no self-service reset): the
+ * account may be compromised, so it ends every credential of the user, sessions, tokens, API
+ * keys and the KOReader sync key (./password-change.ts). The last active admin can be neither
+ * deleted, demoted nor disabled. Changes that take something away (a reset, a demotion,
+ * disabling, deleting) are announced to every process once committed.
  */
 import type { Database, Repositories, Role, UserChanges, UserRecord } from "../db";
 import { isUuid } from "../db";
 import { DomainError, invalidFields, notFound } from "../errors";
+import type { CredentialRevocations } from "./credential-revocation";
 import type { PasswordChanges } from "./password-change";
 import type { PasswordHasher } from "./passwords";
 import type { RefreshTokens } from "./refresh-tokens";
@@ -24,7 +27,7 @@ export interface UserUpdate {
   email?: string | null;
   role?: Role;
   disabled?: boolean;
-  /** With `password`: keep the user's API keys (they are revoked by default). */
+  /** Refused when true: a reset ends every credential (only the user's own change may keep keys). */
   keepApiKeys?: boolean;
 }
 
@@ -36,6 +39,7 @@ export class UserAdministration {
     private readonly passwords: PasswordHasher,
     private readonly refreshTokens: RefreshTokens,
     private readonly passwordChanges: PasswordChanges,
+    private readonly revocations: CredentialRevocations,
   ) {}
 
   list(offset: number, limit: number): Promise<{ rows: UserRecord[]; total: number }> {
@@ -54,6 +58,11 @@ export class UserAdministration {
   }
 
   async update(id: string, update: UserUpdate): Promise<UserRecord> {
+    if (update.keepApiKeys) {
+      throw invalidFields("UnprocessableEntity", {
+        keepApiKeys: "an admin's password reset ends every credential of the user; only PUT /api/v1/auth/me/password can keep API keys",
+      });
+    }
     const changes: UserChanges = {};
     if (update.password !== undefined) changes.passwordHash = await this.passwords.hash(update.password);
     if (update.role !== undefined) changes.role = update.role;
@@ -71,10 +80,11 @@ export class UserAdministration {
       }
       const passwordReset = changes.passwordHash !== undefined;
       const changed = (await this.repositories.users.update(id, changes, { endSessions: passwordReset })) ?? user;
-      if (passwordReset) await this.passwordChanges.endCredentialsOf(id, { keepApiKeys: update.keepApiKeys ?? false });
+      if (passwordReset) await this.passwordChanges.endCredentialsOf(id, { keepApiKeys: false });
       return changed;
     });
     if (changes.disabled) await this.refreshTokens.revokeAllOfUser(id);
+    if (changes.passwordHash !== undefined || changes.role === "user" || changes.disabled) this.revocations.announce(id);
     return updated;
   }
 
@@ -83,6 +93,7 @@ export class UserAdministration {
       await this.assertNotLastAdmin(await this.get(id));
       await this.repositories.users.delete(id);
     });
+    this.revocations.announce(id);
   }
 
   private async assertNotLastAdmin(user: UserRecord): Promise<void> {

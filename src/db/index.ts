@@ -24,7 +24,7 @@ import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
-import { LoginFailureRepository, PendingSignInRepository } from "./repositories/sign-in-state";
+import { LoginFailureRepository, PendingSignInRepository, TrustedSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
   users: UserRepository;
@@ -48,6 +48,7 @@ export interface Repositories {
   unmatchedKoreaderProgress: UnmatchedKoreaderProgressRepository;
   edits: MetadataEditRepository;
   loginFailures: LoginFailureRepository;
+  trustedSignIns: TrustedSignInRepository;
   pendingSignIns: PendingSignInRepository;
 }
 
@@ -83,6 +84,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       unmatchedKoreaderProgress: new UnmatchedKoreaderProgressRepository(database),
       edits: new MetadataEditRepository(database),
       loginFailures: new LoginFailureRepository(database),
+      trustedSignIns: new TrustedSignInRepository(database),
       pendingSignIns: new PendingSignInRepository(database),
     },
   };

@@ -1,11 +1,12 @@
 /**
  * Events between the processes of one server (`longbox serve --workers N`): each process's
- * locally produced scan, reading, job and thumbnail-count events go out through `send`; events from the others come
+ * locally produced scan, reading, job, thumbnail-count and credential events go out through `send`; events from the others come
  * in through the returned function and reach only local subscribers (so nothing loops back).
  * Two transports: IPC between the supervisor and its web processes, and on PostgreSQL the
  * database, which reaches the other instances.
  */
 import type { Notifications } from "../db";
+import type { CredentialEvent, CredentialEvents } from "./credential-events";
 import type { JobEvent, JobEvents } from "./job-events";
 import type { ProgressEvent, ReadingEvents } from "./reading-events";
 import type { RelayedScanEvent, ScanEvents } from "./scan-events";
@@ -15,13 +16,15 @@ export type RelayMessage<T = unknown> =
   | { channel: "scan"; event: RelayedScanEvent<T> }
   | { channel: "reading"; event: ProgressEvent }
   | { channel: "job"; event: JobEvent }
-  | { channel: "thumbnails"; event: ThumbnailCount };
+  | { channel: "thumbnails"; event: ThumbnailCount }
+  | { channel: "credentials"; event: CredentialEvent };
 
 export interface EventChannels<T> {
   scanEvents: ScanEvents<T>;
   readingEvents: ReadingEvents;
   jobEvents: JobEvents;
   thumbnailEvents: ThumbnailEvents;
+  credentialEvents: CredentialEvents;
 }
 
 export function relayEvents<T>(channels: EventChannels<T>, send: (message: RelayMessage<T>) => void): (message: RelayMessage<T>) => void {
@@ -29,10 +32,12 @@ export function relayEvents<T>(channels: EventChannels<T>, send: (message: Relay
   channels.readingEvents.onLocal((event) => send({ channel: "reading", event }));
   channels.jobEvents.onLocal((event) => send({ channel: "job", event }));
   channels.thumbnailEvents.onLocal((event) => send({ channel: "thumbnails", event }));
+  channels.credentialEvents.onLocal((event) => send({ channel: "credentials", event }));
   return (message) => {
     if (message.channel === "scan") channels.scanEvents.deliver(message.event);
     else if (message.channel === "reading") channels.readingEvents.deliver(message.event);
     else if (message.channel === "thumbnails") channels.thumbnailEvents.deliver(message.event);
+    else if (message.channel === "credentials") channels.credentialEvents.deliver(message.event);
     else channels.jobEvents.deliver(message.event);
   };
 }

@@ -16,7 +16,7 @@ forEachDatabase(
   (server) => {
     beforeAll(async () => {
       const { token } = await adminSession(server());
-      for (const name of ["victim", "neighbour", "basic-user", "pair-user", "Casey"]) await createUser(server(), token, name);
+      for (const name of ["victim", "neighbour", "basic-user", "pair-user", "Casey", "opds-reader", "komga-reader", "owner"]) await createUser(server(), token, name);
     });
 
     test("failures for one account from many addresses do not lock its owner out: the right password from an address that has not failed passes", async () => {
@@ -36,6 +36,24 @@ forEachDatabase(
       // The owner's address is still fine, and another account is unaffected.
       expect((await attempt(server(), "victim", PASSWORD, "198.51.100.200")).status).toBe(200);
       expect((await attempt(server(), "neighbour", PASSWORD, "198.51.100.1")).status).toBe(200);
+    });
+
+    // Issue #27, item 6: failures spread over many addresses must not turn one typo of the
+    // owner into a lock of the owner's own address for the whole window.
+    test("an address that signed in to the account is spared the account-wide limit: a typo there does not lock the owner out", async () => {
+      const home = "198.51.100.210";
+      expect((await attempt(server(), "owner", PASSWORD, home)).status).toBe(200);
+      for (let i = 1; i <= 4; i++) expect((await attempt(server(), "owner", "wrong password", `198.51.100.${20 + i}`)).status).toBe(401);
+      // One typo at home, then the right password: signed in.
+      expect((await attempt(server(), "owner", "a typo", home)).status).toBe(401);
+      expect((await attempt(server(), "owner", PASSWORD, home)).status).toBe(200);
+      // An address that never signed in still gets one guess while the account is over its limit.
+      const stranger = "198.51.100.211";
+      expect((await attempt(server(), "owner", "a guess", stranger)).status).toBe(401);
+      expect((await attempt(server(), "owner", PASSWORD, stranger)).status).toBe(429);
+      // The trusted address's own limit still holds.
+      for (let i = 0; i < 3; i++) expect((await attempt(server(), "owner", "wrong again", home)).status).toBe(401);
+      expect((await attempt(server(), "owner", PASSWORD, home)).status).toBe(429);
     });
 
     test("failures from one address for one account get 429 for that pair, even with the right password; the account from elsewhere is fine", async () => {
@@ -79,6 +97,27 @@ forEachDatabase(
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get("retry-after")).not.toBeNull();
     });
+
+    // A remembered Basic success (one Argon2 check per five minutes) must not answer before the
+    // throttle: from a refused address, wrong guesses got a fast 429 and the right password 200.
+    test("a remembered HTTP Basic success never answers for a refused address or account", async () => {
+      const cases = [
+        { username: "opds-reader", path: "/opds/v1.2/catalog", ip: "192.0.2.60" },
+        { username: "komga-reader", path: "/komga/api/v2/users/me", ip: "192.0.2.61" },
+      ];
+      for (const { username, path, ip } of cases) {
+        const get = (password: string, address = ip) => server().fetch(path, { headers: { ...basic(username, password), ...from(address) } });
+        expect((await get(PASSWORD)).status).toBe(200);
+        for (let i = 0; i < 3; i++) expect((await get("wrong guess")).status).toBe(401);
+        // The address is refused for the account: the remembered right password is refused alike.
+        expect((await get("another guess")).status).toBe(429);
+        const remembered = await get(PASSWORD);
+        expect(remembered.status).toBe(429);
+        expect(remembered.headers.get("retry-after")).not.toBeNull();
+        // The reader's other address still reads.
+        expect((await get(PASSWORD, "192.0.2.62")).status).toBe(200);
+      }
+    });
   },
-  { application: { trust_proxy: true }, auth: { login_max_failures: 3, login_max_address_failures: 5, login_window_minutes: 1 } },
+  { application: { trust_proxy: true }, komga_api: { enabled: true }, auth: { login_max_failures: 3, login_max_address_failures: 5, login_window_minutes: 1 } },
 );

@@ -1,9 +1,11 @@
 /**
- * A password change ends what the old password opened (issue #10, item 6): access tokens issued
- * before it, the refresh-token families, and the API keys unless the admin keeps them. Admins
- * list and revoke any user's API keys.
+ * A password change ends what the old password opened (issue #10, item 6; issue #27, item 4):
+ * access tokens issued before it, the refresh-token families, and the API keys and KOReader sync
+ * key, which only the user's own change may keep (an admin's reset ends them all). Admins list
+ * and revoke any user's API keys.
  */
 import { beforeAll, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../helpers/auth";
 import { sha256 } from "../helpers/digests";
 import { forEachDatabase, type TestServer } from "../helpers/server";
@@ -17,21 +19,36 @@ async function createKey(server: TestServer, token: string, name = "automation")
   return created.body as { apiKey: { id: string }; key: string };
 }
 
+const SYNC_KEY = "kindle-sync-key-1";
+
+async function setSyncKey(server: TestServer, token: string) {
+  expect((await server.json("PUT", "/api/v1/users/me/koreader-key", { key: SYNC_KEY }, bearer(token))).status).toBe(200);
+}
+
 forEachDatabase("credentials after a password change", (server) => {
   let adminToken: string;
   const me = (headers: Record<string, string>) => server().json("GET", "/api/v1/auth/me", undefined, headers);
+  /** KOReader's sign-in check with the user's sync key (sent as its MD5, as KOReader does). */
+  const syncKeyStatus = async (username: string) =>
+    (
+      await server().fetch("/koreader/users/auth", {
+        headers: { accept: "application/vnd.koreader.v1+json", "x-auth-user": username, "x-auth-key": createHash("md5").update(SYNC_KEY).digest("hex") },
+      })
+    ).status;
   const refresh = (refreshToken: string) => server().json("POST", "/api/v1/auth/refresh", { refresh_token: refreshToken });
 
   beforeAll(async () => {
     adminToken = (await adminSession(server())).token;
   });
 
-  test("an admin reset ends the user's access tokens, refresh tokens and API keys; the new password works", async () => {
+  test("an admin reset ends the user's access tokens, refresh tokens, API keys and sync key; the new password works", async () => {
     const id = await createUser(server(), adminToken, "reset-me");
     const session = await login(server(), "reset-me");
     const other = await login(server(), "reset-me");
     const { key } = await createKey(server(), session.token);
+    await setSyncKey(server(), session.token);
     expect((await me(bearer(session.token))).status).toBe(200);
+    expect(await syncKeyStatus("reset-me")).toBe(200);
 
     const reset = await server().json("PUT", `/api/v1/users/${id}`, { password: NEW_PASSWORD }, bearer(adminToken));
     expect(reset.status).toBe(200);
@@ -43,6 +60,7 @@ forEachDatabase("credentials after a password change", (server) => {
     }
     expect((await refresh(session.refresh_token)).status).toBe(401);
     expect((await refresh(other.refresh_token)).status).toBe(401);
+    expect(await syncKeyStatus("reset-me")).toBe(401);
 
     const fresh = await login(server(), "reset-me", NEW_PASSWORD);
     expect((await me(bearer(fresh.token))).status).toBe(200);
@@ -67,15 +85,34 @@ forEachDatabase("credentials after a password change", (server) => {
     expect((await refresh(fresh.refresh_token)).status).toBe(200);
   });
 
-  test("with keepApiKeys the keys survive the reset, the sessions do not", async () => {
+  test("an admin reset cannot keep API keys: keepApiKeys is refused (422) and nothing changes", async () => {
     const id = await createUser(server(), adminToken, "keeps-keys");
     const session = await login(server(), "keeps-keys");
     const { key } = await createKey(server(), session.token);
     const reset = await server().json("PUT", `/api/v1/users/${id}`, { password: NEW_PASSWORD, keepApiKeys: true }, bearer(adminToken));
-    expect(reset.status).toBe(200);
+    expect(reset.status).toBe(422);
+    expect(reset.body.details.fields).toHaveProperty("keepApiKeys");
     expect((await me(bearer(key))).status).toBe(200);
+    expect((await me(bearer(session.token))).status).toBe(200);
+    expect((await me(basic("keeps-keys", PASSWORD))).status).toBe(200);
+  });
+
+  test("a user's own change keeps the API keys and the sync key only when asked; sessions end either way", async () => {
+    await createUser(server(), adminToken, "keeps-own");
+    const session = await login(server(), "keeps-own");
+    const { key } = await createKey(server(), session.token);
+    await setSyncKey(server(), session.token);
+    const kept = await server().json("PUT", "/api/v1/auth/me/password", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, keepApiKeys: true }, bearer(session.token));
+    expect(kept.status).toBe(200);
+    expect((await me(bearer(key))).status).toBe(200);
+    expect(await syncKeyStatus("keeps-own")).toBe(200);
     expect((await me(bearer(session.token))).status).toBe(401);
     expect((await refresh(session.refresh_token)).status).toBe(401);
+
+    const dropped = await server().json("PUT", "/api/v1/auth/me/password", { currentPassword: NEW_PASSWORD, newPassword: `${NEW_PASSWORD}!` }, bearer(kept.body.token));
+    expect(dropped.status).toBe(200);
+    expect((await me(bearer(key))).status).toBe(401);
+    expect(await syncKeyStatus("keeps-own")).toBe(401);
   });
 
   test("an update without a password leaves tokens and keys alone", async () => {
@@ -92,6 +129,7 @@ forEachDatabase("credentials after a password change", (server) => {
     const session = await login(server(), "self-service");
     const elsewhere = await login(server(), "self-service");
     const { key } = await createKey(server(), session.token);
+    await setSyncKey(server(), session.token);
     const change = (currentPassword: string, extra: Record<string, unknown> = {}) =>
       server().json("PUT", "/api/v1/auth/me/password", { currentPassword, newPassword: NEW_PASSWORD, ...extra }, bearer(session.token));
 
@@ -111,6 +149,7 @@ forEachDatabase("credentials after a password change", (server) => {
       expect((await me(headers)).status).toBe(401);
     }
     expect((await refresh(elsewhere.refresh_token)).status).toBe(401);
+    expect(await syncKeyStatus("self-service")).toBe(401);
     expect((await login(server(), "self-service", NEW_PASSWORD)).user.id).toBe(changed.body.user.id);
   });
 

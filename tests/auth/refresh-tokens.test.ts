@@ -16,6 +16,7 @@ forEachDatabase(
     });
 
     const refresh = (token: string) => server().json("POST", "/api/v1/auth/refresh", { refresh_token: token });
+    const me = (token: string) => server().json("GET", "/api/v1/auth/me", undefined, bearer(token));
     const statusOf = async (token: string) =>
       (await rawQuery(server(), "SELECT status FROM refresh_tokens WHERE token_hash = $1", sha256(token)))[0]?.status;
 
@@ -64,14 +65,20 @@ forEachDatabase(
       const otherDevice = await login(server(), "reader");
       const rotated = await refresh(stolen.refresh_token);
       expect(rotated.status).toBe(200);
+      expect((await me(rotated.body.token)).status).toBe(200);
 
       const reuse = await refresh(stolen.refresh_token);
       expect(reuse.status).toBe(401);
       expect(reuse.body.error).toBe("Unauthorized");
       expect(await statusOf(rotated.body.refresh_token)).toBe("revoked");
       expect((await refresh(rotated.body.refresh_token)).status).toBe(401);
-      // Another login is another family and survives.
-      expect((await refresh(otherDevice.refresh_token)).status).toBe(200);
+      // The access token the thief got from the rotation ends too, as do the account's others...
+      expect((await me(rotated.body.token)).status).toBe(401);
+      expect((await me(otherDevice.token)).status).toBe(401);
+      // ...but another login is another family: it survives, and refreshing gives a working token.
+      const recovered = await refresh(otherDevice.refresh_token);
+      expect(recovered.status).toBe(200);
+      expect((await me(recovered.body.token)).status).toBe(200);
     });
 
     test("active -> revoked: logout revokes the token (204), after which it cannot refresh", async () => {

@@ -1,19 +1,20 @@
 import { expect } from "bun:test";
 /** Talking to `longbox serve` processes started by a test (scripts/server-process.ts). */
 
-export type ProcessCall = (method: string, path: string, token?: string, body?: unknown) => Promise<{ status: number; body: any }>;
+/** `credentials`: a Bearer token (an access token or an API key), or the headers to send. */
+export type ProcessCall = (method: string, path: string, credentials?: string | Record<string, string>, body?: unknown) => Promise<{ status: number; body: any }>;
 
 /**
  * A tiny JSON client for the server at `url`. `freshConnections`: every request on a connection
  * of its own, so that consecutive requests can reach different processes sharing the port.
  */
 export function processClient(url: string, freshConnections = false): ProcessCall {
-  return async (method, path, token, body) => {
+  return async (method, path, credentials, body) => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {
         ...(freshConnections ? { connection: "close" } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(typeof credentials === "string" ? { authorization: `Bearer ${credentials}` } : credentials),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -12,6 +12,7 @@ import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
+import { expectRevocationEverywhere, expectThrottleEverywhere } from "../helpers/revocation";
 import { ADMIN_SCAN_STREAM, processClient, scanStreamTranscript, thumbnailsCountedToNone, waitFor } from "../helpers/server-processes";
 
 const BOOKS = 40;
@@ -67,6 +68,18 @@ describe.skipIf(!DATABASE_KINDS.includes("postgres"))("two instances on one Post
     const status_ = await callB("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
     expect(status_.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
   }, 90_000);
+
+  test("a deleted API key and a password reset through A are refused by B within 100 ms", async () => {
+    const callA = processClient(a.url);
+    const { body: session } = await callA("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    await expectRevocationEverywhere(callA, processClient(b.url), session.token, "revoked-reader");
+  }, 30_000);
+
+  test("failures counted through A refuse B's remembered HTTP Basic password within 100 ms", async () => {
+    const callA = processClient(a.url);
+    const { body: session } = await callA("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    await expectThrottleEverywhere(callA, processClient(b.url), session.token, "throttled-reader", 3);
+  }, 30_000);
 
   test("failed sign-ins counted through A hold on B", async () => {
     const attempt = (server: ServerProcess) =>

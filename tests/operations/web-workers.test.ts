@@ -2,8 +2,9 @@
  * `longbox serve --workers 2` on SQLite: two processes share the port (the kernel spreads the
  * connections), they answer alike, the scan requested through the port runs once (in the
  * process that runs the jobs), every event stream sees it whichever process holds it (the admin
- * page's also its thumbnails counted down to none, which the web process hears over IPC), and
- * SIGTERM stops them all.
+ * page's also its thumbnails counted down to none, which the web process hears over IPC),
+ * revocations and counted failures made through one process hold in the other within 100 ms,
+ * and SIGTERM stops them all.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { startServerProcess, type ServerProcess } from "../../scripts/server-pro
 import { PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
+import { expectRevocationEverywhere, expectThrottleEverywhere } from "../helpers/revocation";
 import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
 import {
@@ -102,6 +104,17 @@ describe("serve --workers 2 [sqlite]", () => {
     const scanStatus = await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
     expect(scanStatus.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
   }, 120_000);
+
+  test("a deleted API key and a password reset are refused by every process within 100 ms", async () => {
+    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    // The changes on one kept-alive connection (one process), the checks on fresh ones (both).
+    await expectRevocationEverywhere(processClient(server.url), call, session.token, "revoked-reader");
+  }, 60_000);
+
+  test("failures counted in one process refuse a remembered HTTP Basic password in every process within 100 ms", async () => {
+    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+    await expectThrottleEverywhere(processClient(server.url), call, session.token, "throttled-reader", 3);
+  }, 60_000);
 
   test("failed sign-ins count in every process: the limit holds whichever process answers", async () => {
     const attempt = () => call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "not the password" });

@@ -57,6 +57,11 @@ export class ApiKeyRepository {
     });
   }
 
+  /** Another process deleted a key: no key read so far is reused. */
+  forgetRecentReads(): void {
+    this.recentByPrefix.forgetAll();
+  }
+
   /** Deletes the key when it belongs to `userId`; false when there is no such key of theirs. */
   async deleteOfUser(id: string, userId: string): Promise<boolean> {
     return this.database.transaction(async () => {

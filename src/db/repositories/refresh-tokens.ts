@@ -93,6 +93,21 @@ export class RefreshTokenRepository {
     });
   }
 
+  /**
+   * Moves the user's active tokens issued under `fromVersion` to `toVersion` (the families that
+   * are to outlive a raise of the token version); returns how many.
+   */
+  async carryActiveOfUser(userId: string, fromVersion: number, toVersion: number): Promise<number> {
+    return this.database.transaction(async () => {
+      const rows = await this.db
+        .update(this.t)
+        .set({ tokenVersion: toVersion })
+        .where(and(eq(this.t.userId, userId), eq(this.t.status, "active"), eq(this.t.tokenVersion, fromVersion)))
+        .returning({ id: this.t.id });
+      return rows.length;
+    });
+  }
+
   /** Deletes every token (whatever its status) that expired before `now`; returns how many. */
   async deleteExpired(now: Date): Promise<number> {
     return this.database.transaction(async () => {

@@ -1,6 +1,7 @@
 /**
  * Sign-in state that every process and instance must share: failed sign-ins under their
- * throttle keys, and single sign-on attempts waiting for the provider's callback.
+ * throttle keys, the addresses that signed in to an account, and single sign-on attempts
+ * waiting for the provider's callback.
  */
 import { and, asc, count, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Database } from "../database";
@@ -44,9 +45,42 @@ export class LoginFailureRepository {
     });
   }
 
-  async forget(key: string): Promise<void> {
+  /** Drops the failures under `key`; whether there were any. */
+  async forget(key: string): Promise<boolean> {
+    return this.database.transaction(async () => {
+      const removed = await this.database.handle().delete(this.t).where(eq(this.t.key, key)).returning({ id: this.t.id });
+      return removed.length > 0;
+    });
+  }
+}
+
+/** Addresses that signed in to an account (by the throttle's account key), with the last time. */
+export class TrustedSignInRepository {
+  constructor(private readonly database: Database) {}
+
+  private get t() {
+    return this.database.tables.trustedSignIns;
+  }
+
+  /** Whether `address` signed in to `account` after `since`. */
+  async signedInSince(address: string, account: string, since: Date): Promise<boolean> {
+    const [row] = await this.database
+      .handle()
+      .select({ at: this.t.signedInAt })
+      .from(this.t)
+      .where(and(eq(this.t.address, address), eq(this.t.account, account), gt(this.t.signedInAt, since)));
+    return row !== undefined;
+  }
+
+  /** Records a sign-in of `address` to `account`, and drops those older than `forgetBefore`. */
+  async record(address: string, account: string, at: Date, forgetBefore: Date): Promise<void> {
     await this.database.transaction(async () => {
-      await this.database.handle().delete(this.t).where(eq(this.t.key, key));
+      const db = this.database.handle();
+      await db.delete(this.t).where(lt(this.t.signedInAt, forgetBefore));
+      await db
+        .insert(this.t)
+        .values({ address, account, signedInAt: at })
+        .onConflictDoUpdate({ target: [this.t.address, this.t.account], set: { signedInAt: at } });
     });
   }
 }

@@ -79,10 +79,16 @@ export class UserRepository {
    * The account behind a request's credentials. A reader sends a request per page, so the row
    * read for one is reused (./recent-reads.ts) until a write of this process ends, for at most
    * two seconds: disabling, demoting, deleting or a password change takes effect immediately
-   * (changes made by another process within those seconds take effect when they pass).
+   * (one made by another process as soon as its announcement arrives: `forgetRecentReads`;
+   * a change nobody announced, when those seconds pass).
    */
   findForRequest(id: string): Promise<UserRecord | undefined> {
     return this.recentForRequest.get(id, () => this.findById(id));
+  }
+
+  /** Another process changed an account: no account row read so far is reused. */
+  forgetRecentReads(): void {
+    this.recentForRequest.forgetAll();
   }
 
   /**

@@ -428,6 +428,21 @@ export function defineSchema(d: SchemaKit) {
   );
 
   /**
+   * Addresses that signed in to an account (src/auth/login-throttle.ts): the account-wide limit
+   * does not bind them, so failures from elsewhere cannot lock the owner's usual address. The
+   * account is the username as the throttle folds it. Rows older than the trust period go.
+   */
+  const trustedSignIns = d.table(
+    "trusted_sign_ins",
+    {
+      address: d.text("address").notNull(),
+      account: d.text("account").notNull(),
+      signedInAt: time("signed_in_at").notNull(),
+    },
+    (t) => [d.primaryKey({ columns: [t.address, t.account] }), d.index("trusted_sign_ins_time_idx").on(t.signedInAt)],
+  );
+
+  /**
    * One row per fire of a scheduled job (a cron tick, a scan-on-start): the first process that
    * inserts the row runs the fire, the others find it there and skip (src/jobs/fire-once.ts).
    * Rows older than a day go.
@@ -460,5 +475,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { jobs, jobFires, loginFailures, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -115,7 +115,7 @@ export function authRoutes(services: Services) {
           keepApiKeys: t.Optional(t.Boolean()),
         }),
         detail: {
-          summary: "Change your password: ends your other sessions and (unless keepApiKeys) your API keys; answers a new session",
+          summary: "Change your password: ends your other sessions and (unless keepApiKeys) your API keys and KOReader sync key; answers a new session",
           tags: ["auth"],
         },
       },

@@ -55,7 +55,8 @@ export function userRoutes(services: Services) {
         keepApiKeys: t.Optional(t.Boolean()),
       }),
       detail: {
-        summary: "Update a user; `password` resets the password, ending the user's sessions and (unless `keepApiKeys`) API keys",
+        summary:
+          "Update a user; `password` resets the password, ending every credential of the user (sessions, tokens, API keys, the KOReader sync key); `keepApiKeys: true` is refused (422)",
         tags: ["users"],
       },
     })

@@ -52,7 +52,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
         let user;
         try {
           // The same change as PUT /api/v1/auth/me/password: the current password is checked
-          // and throttled like a login, and every session and API key of the account ends.
+          // and throttled like a login, and every session, API key and sync key of the account ends.
           user = await services.passwordChanges.changeOwnPassword(viewer.user, {
             currentPassword: body.currentPassword,
             newPassword: body.newPassword,
