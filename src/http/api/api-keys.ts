@@ -1,6 +1,6 @@
 /**
- * API keys: the caller's own under /api/v1/api-keys (list, create: the key is shown once,
- * revoke), and any user's for admins under /api/v1/users/{id}/api-keys (list, revoke).
+ * API keys: the caller's own under /api/v1/api-keys (list, create: the key is shown once and
+ * creating one needs an interactive sign-in, revoke), and any user's for admins under /api/v1/users/{id}/api-keys (list, revoke).
  */
 import { Elysia, t } from "elysia";
 import { invalidFields } from "../../errors";
@@ -15,6 +15,9 @@ function expiryFrom(value: string | null | undefined): Date | null {
   return date;
 }
 
+/** "full" (the default): what the owner may do except creating credentials; "reader": read and record reading progress. */
+export const ApiKeyScopeField = t.Union([t.Literal("full"), t.Literal("reader")]);
+
 export function apiKeyRoutes(services: Services) {
   const { apiKeys, userAdministration } = services;
   return new Elysia({ name: "api-key-routes" })
@@ -26,18 +29,22 @@ export function apiKeyRoutes(services: Services) {
     .post(
       "/api/v1/api-keys",
       async ({ caller, body, set }) => {
-        const created = await apiKeys.create(caller.user.id, body.name, expiryFrom(body.expiresAt ?? body.expires_at));
+        const created = await apiKeys.create(caller.user.id, body.name, expiryFrom(body.expiresAt ?? body.expires_at), body.scope);
         set.status = 201;
         return created;
       },
       {
-        auth: "user",
+        auth: "credentials",
         body: t.Object({
           name: t.String({ maxLength: 100 }),
+          scope: t.Optional(ApiKeyScopeField),
           expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
           expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
         }),
-        detail: { summary: "Create an API key; the key is returned once", tags: ["api-keys"] },
+        detail: {
+          summary: "Create an API key (scope full, the default, or reader); the key is returned once. Needs an interactive sign-in, not an API key or Basic",
+          tags: ["api-keys"],
+        },
       },
     )
     .delete(

@@ -66,7 +66,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
         return redirectTo(request, "/account?notice=password-changed", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
       },
       {
-        page: "user",
+        page: "credentials",
         body: t.Object({
           currentPassword: t.String({ maxLength: 1024 }),
           newPassword: t.String({ maxLength: 1024 }),
@@ -76,7 +76,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
       },
     )
     .post("/account/api-keys", ({ viewer, body, request }) => createApiKey(services, request, viewer, keySection(viewer), body.name), {
-      page: "user",
+      page: "credentials",
       body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }),
     })
     .post("/account/api-keys/:id/revoke", ({ viewer, params, request }) => revokeApiKey(services, request, viewer, keySection(viewer), params.id), {

@@ -80,7 +80,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         return redirectTo(request, "/admin/users?notice=created");
       },
       {
-        page: "admin",
+        page: "admin-credentials",
         body: t.Object({
           username: t.String({ maxLength: 64 }),
           email: t.Optional(t.String({ maxLength: 320 })),
@@ -108,7 +108,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .post(
       "/admin/users/:id/password",
       ({ viewer, params, body, request }) => change(viewer, request, params.id, () => admin.update(params.id, { password: body.password }), "password-reset"),
-      { page: "admin", params: IdParams, body: t.Object({ password: t.String({ maxLength: 1024 }), _csrf: t.Optional(t.String()) }) },
+      { page: "admin-credentials", params: IdParams, body: t.Object({ password: t.String({ maxLength: 1024 }), _csrf: t.Optional(t.String()) }) },
     )
     .post(
       "/admin/users/:id/delete",
@@ -140,7 +140,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .post(
       "/admin/users/:id/api-keys",
       async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body.name),
-      { page: "admin", params: IdParams, body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }) },
+      { page: "admin-credentials", params: IdParams, body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }) },
     )
     .post(
       "/admin/users/:id/api-keys/:keyId/revoke",
