@@ -13,6 +13,8 @@ import { assertMaySignIn } from "./account-status";
 import type { LoginThrottle } from "./login-throttle";
 import { MIN_PASSWORD_LENGTH, type PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
+import { normalizeUsername } from "./usernames";
+import { accountNamed } from "./users";
 
 const MAX_KEY_LENGTH = 256;
 
@@ -64,9 +66,9 @@ export class KoreaderKeyService {
    */
   async verify(username: string, keyMd5: string, clientIp: string): Promise<UserRecord> {
     // The same throttle as password sign-in: a guessed sync key counts like a guessed password.
-    const attempt = { address: clientIp, account: username.toLowerCase() };
+    const attempt = { address: clientIp, account: normalizeUsername(username).toLowerCase() };
     await this.throttle.assertAllowed(attempt);
-    const user = await this.repositories.users.findByUsername(username);
+    const user = await accountNamed(this.repositories, username);
     const stored = user && (await this.repositories.koreaderKeys.find(user.id));
     const matches = await this.passwords.verify(stored?.keyHash ?? (await this.dummy()), keyMd5);
     if (!user || !stored || !matches) {

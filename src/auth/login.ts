@@ -12,7 +12,8 @@ import type { LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 import type { LoginResult, Sessions } from "./sessions";
-import { sameUsername } from "./users";
+import { accountNamed, sameUsername } from "./users";
+import { normalizeUsername } from "./usernames";
 
 /** How long a password checked for HTTP Basic is trusted again without a new Argon2 check. */
 const BASIC_REUSE_MS = 5 * 60_000;
@@ -49,9 +50,9 @@ export class LoginService {
    * (disabled, unverified: 403) is the caller's next step, only after a correct password.
    */
   async verifyPassword(username: string, password: string, clientIp: string): Promise<UserRecord> {
-    const attempt = { address: clientIp, account: username.toLowerCase() };
+    const attempt = { address: clientIp, account: normalizeUsername(username).toLowerCase() };
     await this.throttle.assertAllowed(attempt);
-    const user = await this.repositories.users.findByUsername(username);
+    const user = await accountNamed(this.repositories, username);
     const storedHash = user?.passwordHash ?? (await this.dummy());
     const matches = await this.passwords.verify(storedHash, password);
     if (!user?.passwordHash || !matches) {
