@@ -33,8 +33,6 @@ const KEY_FORMAT = /^(lbx_[0-9a-f]{16})_[0-9a-f]{32}$/;
 /** Writing last-used on every request would turn each read into a write; minute precision is plenty. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export const API_KEY_SCOPES: readonly ApiKeyScope[] = ["full", "reader"];
-
 export const looksLikeApiKey = (value: string): boolean => value.startsWith("lbx_");
 
 export function toApiKeyDto(key: ApiKeyRecord): ApiKeyDto {

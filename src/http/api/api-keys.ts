@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { IdParams, Uuid } from "../params";
+import { ApiKeyScopeSchema, IdParams, Uuid } from "../params";
 
 function expiryFrom(value: string | null | undefined): Date | null {
   if (value === undefined || value === null) return null;
@@ -14,9 +14,6 @@ function expiryFrom(value: string | null | undefined): Date | null {
   if (Number.isNaN(date.getTime())) throw invalidFields("BadRequest", { expiresAt: "must be an ISO 8601 date-time" });
   return date;
 }
-
-/** "full" (the default): what the owner may do except creating credentials; "reader": read and record reading progress. */
-export const ApiKeyScopeField = t.Union([t.Literal("full"), t.Literal("reader")]);
 
 export function apiKeyRoutes(services: Services) {
   const { apiKeys, userAdministration } = services;
@@ -37,7 +34,7 @@ export function apiKeyRoutes(services: Services) {
         auth: "credentials",
         body: t.Object({
           name: t.String({ maxLength: 100 }),
-          scope: t.Optional(ApiKeyScopeField),
+          scope: t.Optional(ApiKeyScopeSchema),
           expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
           expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
         }),

@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import { MIN_PASSWORD_LENGTH } from "../../../../auth/passwords";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
-import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
+import { ApiKeyForm, apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
 import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
@@ -139,8 +139,8 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     )
     .post(
       "/admin/users/:id/api-keys",
-      async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body.name),
-      { page: "admin-credentials", params: IdParams, body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }) },
+      async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body),
+      { page: "admin-credentials", params: IdParams, body: ApiKeyForm },
     )
     .post(
       "/admin/users/:id/api-keys/:keyId/revoke",
