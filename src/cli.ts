@@ -4,12 +4,16 @@
  * Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad configuration (reason on stderr).
  */
 import { availableParallelism } from "node:os";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig, rejectUnusableDatabase } from "./config/load";
+import { ConfigError, loadConfig, rejectUnusableDatabase, type LoadedConfig } from "./config/load";
 import { maskSecrets } from "./config/secrets";
 import { passwordHasherFor } from "./auth/passwords";
 import { UserService } from "./auth/users";
+import { usernameReport } from "./auth/usernames";
+import { dataPaths } from "./config/paths";
+import { openDataLayer, type DataLayer } from "./db";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
 import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
@@ -96,7 +100,9 @@ async function dispatch(argv: string[]): Promise<number> {
       const loaded = loadConfig({ path: values.config });
       // What `serve` would refuse for a configuration reason, with the same message.
       assertServable(loaded.config);
-      return print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
+      print(`# ${loaded.path}\n${JSON.stringify(maskSecrets(loaded.config), null, 2)}\n`);
+      await reportUsernames(loaded);
+      return EXIT_OK;
     }
     case "migrate": {
       const { data } = await openConfiguredDatabase(values.config);
@@ -108,6 +114,36 @@ async function dispatch(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }
+}
+
+/**
+ * `config check` also reports the accounts whose usernames new accounts could not have: names
+ * that look alike (Unicode TS #39) or hold characters now refused, made before the rule
+ * (src/auth/usernames.ts). On stderr, so that the printed configuration stays parseable. Only
+ * when the database can be read: one that does not exist yet, is not migrated or cannot be
+ * reached says nothing (the configuration itself passed; `serve` and `migrate` report those).
+ */
+async function reportUsernames(loaded: LoadedConfig): Promise<void> {
+  const paths = dataPaths(loaded.config);
+  if (loaded.config.database.type === "sqlite" && !existsSync(paths.sqliteFile)) return;
+  let data: DataLayer | undefined;
+  try {
+    data = openDataLayer(loaded.config, paths.sqliteFile);
+    const accounts = await withTimeout(data.repositories.users.allUsernames(), USERNAME_CHECK_TIMEOUT_MS);
+    for (const line of usernameReport(accounts)) process.stderr.write(`longbox: warning: ${line}\n`);
+  } catch {
+    // Nothing to report on: see above.
+  } finally {
+    await data?.database.close().catch(() => undefined);
+  }
+}
+
+const USERNAME_CHECK_TIMEOUT_MS = 10_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: Timer | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function print(text: string): number {

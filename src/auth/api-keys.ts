@@ -3,8 +3,12 @@
  * (the secret). The database holds the prefix and the SHA-256 of the whole key; the key itself
  * is shown once, at creation. A key is looked up by its prefix and then its digest is compared
  * in constant time.
+ *
+ * A key has a scope: "full" keys may do what their owner may, except create or change
+ * credentials (that needs an interactive sign-in, see ./authenticator.ts); "reader" keys, for
+ * OPDS apps, Mihon and KOReader, read what their owner may see and record reading progress.
  */
-import type { ApiKeyRecord, Repositories, UserRecord } from "../db";
+import type { ApiKeyRecord, ApiKeyScope, Repositories, UserRecord } from "../db";
 import { isUuid } from "../db";
 import { invalidFields, notFound } from "../errors";
 import type { CredentialRevocations } from "./credential-revocation";
@@ -14,6 +18,7 @@ export interface ApiKeyDto {
   id: string;
   name: string;
   keyPrefix: string;
+  scope: ApiKeyScope;
   createdAt: string;
   expiresAt: string | null;
   lastUsedAt: string | null;
@@ -36,6 +41,7 @@ export function toApiKeyDto(key: ApiKeyRecord): ApiKeyDto {
     id: key.id,
     name: key.name,
     keyPrefix: key.keyPrefix,
+    scope: key.scope,
     createdAt: key.createdAt.toISOString(),
     expiresAt: key.expiresAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
@@ -48,7 +54,7 @@ export class ApiKeyService {
     private readonly revocations: CredentialRevocations,
   ) {}
 
-  async create(userId: string, name: string, expiresAt: Date | null): Promise<CreatedApiKey> {
+  async create(userId: string, name: string, expiresAt: Date | null, scope: ApiKeyScope = "full"): Promise<CreatedApiKey> {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > 100) throw invalidFields("BadRequest", { name: "must be 1 to 100 characters" });
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
@@ -56,7 +62,7 @@ export class ApiKeyService {
     }
     const keyPrefix = `lbx_${randomHex(8)}`;
     const key = `${keyPrefix}_${randomHex(16)}`;
-    const record = await this.repositories.apiKeys.insert({ userId, name: trimmed, keyPrefix, keyHash: sha256Hex(key), expiresAt });
+    const record = await this.repositories.apiKeys.insert({ userId, name: trimmed, keyPrefix, keyHash: sha256Hex(key), scope, expiresAt });
     return { apiKey: toApiKeyDto(record), key };
   }
 
@@ -70,8 +76,8 @@ export class ApiKeyService {
     this.revocations.announce(userId);
   }
 
-  /** The owner of a valid, unexpired key, recording its use; null for anything else. */
-  async ownerOf(key: string): Promise<UserRecord | null> {
+  /** The owner and scope of a valid, unexpired key, recording its use; null for anything else. */
+  async ownerOf(key: string): Promise<{ user: UserRecord; scope: ApiKeyScope } | null> {
     const prefix = KEY_FORMAT.exec(key)?.[1];
     if (!prefix) return null;
     const record = await this.repositories.apiKeys.findByPrefix(prefix);
@@ -81,6 +87,7 @@ export class ApiKeyService {
     if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.repositories.apiKeys.recordUse(record.id, now);
     }
-    return (await this.repositories.users.findForRequest(record.userId)) ?? null;
+    const user = await this.repositories.users.findForRequest(record.userId);
+    return user ? { user, scope: record.scope } : null;
   }
 }

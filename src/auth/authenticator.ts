@@ -13,6 +13,15 @@
  * before the account's last password change is refused (its token version is no longer the
  * account's). Session credentials (access tokens, the web session cookie) report the token
  * version they were issued under as `issuedUnderVersion`.
+ *
+ * This is also the one place that decides what the credential lets the request do, its
+ * `authority` (routes ask `assertAuthorityFor`, never the credential kind):
+ *   "account"  an interactive sign-in: an access token from a password or OIDC login (or
+ *              refreshed from one), the web session begun by one. Everything the account may do.
+ *   "full"     a full API key, or HTTP Basic with the password: everything except creating or
+ *              changing credentials (a leaked key must not mint lasting access).
+ *   "reader"   a reader API key (also through Basic): reads, and recording reading progress.
+ * Komga clients' sessions are not credentials of this authenticator (src/http/komga/auth.ts).
  */
 import type { Repositories, UserRecord } from "../db";
 import { DomainError } from "../errors";
@@ -25,9 +34,16 @@ import { sameUsername } from "./users";
 
 export type CredentialKind = "jwt" | "apiKey" | "basic" | "session";
 
+/** What a request may do, by the credential that authenticated it (see the top of this file). */
+export type Authority = "account" | "full" | "reader";
+
+/** What a route does with a request, as far as credentials are concerned. */
+export type RouteAction = "read" | "record-progress" | "write" | "change-credentials";
+
 export interface Caller {
   user: UserRecord;
   via: CredentialKind;
+  authority: Authority;
   /** The browser session token when `via` is "session" (its CSRF token derives from it). */
   sessionToken?: string;
 }
@@ -47,6 +63,26 @@ export interface PresentedCredentials {
 }
 
 const invalidCredentials = () => new DomainError("Unauthorized", "the credentials are invalid or expired");
+
+/** The 403 of a signed-in caller whose credential does not allow what the request does. */
+export class AuthorityRefused extends DomainError {
+  constructor(message: string, code: "InteractiveSignInRequired" | "ReaderKeyScope") {
+    super("Forbidden", message, undefined, code);
+  }
+}
+
+/** Throws AuthorityRefused unless the caller's authority covers `action`. */
+export function assertAuthorityFor(caller: Pick<Caller, "authority">, action: RouteAction): void {
+  if (action === "change-credentials" && caller.authority !== "account") {
+    throw new AuthorityRefused(
+      "creating or changing credentials needs an interactive sign-in (password or single sign-on), not an API key or HTTP Basic",
+      "InteractiveSignInRequired",
+    );
+  }
+  if (caller.authority === "reader" && action !== "read" && action !== "record-progress") {
+    throw new AuthorityRefused("a reader API key may only read and record reading progress", "ReaderKeyScope");
+  }
+}
 
 export class Authenticator {
   constructor(
@@ -89,7 +125,8 @@ export class Authenticator {
   private async bySession(sessionToken: string): Promise<ResolvedCredential> {
     const session = await this.cookieSessions.find(sessionToken);
     if (!session) throw new DomainError("Unauthorized", "the session has ended; sign in again");
-    return { ...session, via: "session", sessionToken };
+    // Web sessions are begun only by an interactive sign-in (src/http/web/pages).
+    return { ...session, via: "session", authority: "account", sessionToken };
   }
 
   private async byAccessToken(token: string): Promise<ResolvedCredential> {
@@ -98,13 +135,14 @@ export class Authenticator {
     // disabling, role and password changes apply at once.
     const user = claims && (await this.repositories.users.findForRequest(claims.userId));
     if (!user) throw invalidCredentials();
-    return { user, via: "jwt", issuedUnderVersion: claims.tokenVersion };
+    // Access tokens are issued only by a login, an OIDC sign-in or a refresh of one (./sessions.ts).
+    return { user, via: "jwt", authority: "account", issuedUnderVersion: claims.tokenVersion };
   }
 
   private async byApiKey(key: string, expectedUsername?: string): Promise<Caller> {
-    const user = await this.apiKeys.ownerOf(key);
-    if (!user || (expectedUsername !== undefined && !sameUsername(user.username, expectedUsername))) throw invalidCredentials();
-    return { user, via: "apiKey" };
+    const owner = await this.apiKeys.ownerOf(key);
+    if (!owner || (expectedUsername !== undefined && !sameUsername(owner.user.username, expectedUsername))) throw invalidCredentials();
+    return { user: owner.user, via: "apiKey", authority: owner.scope };
   }
 
   private async byBasic(encoded: string, clientIp: () => string): Promise<Caller> {
@@ -114,6 +152,6 @@ export class Authenticator {
     const username = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
     if (looksLikeApiKey(secret)) return { ...(await this.byApiKey(secret, username)), via: "basic" };
-    return { user: await this.login.verifyPasswordForRequest(username, secret, clientIp), via: "basic" };
+    return { user: await this.login.verifyPasswordForRequest(username, secret, clientIp), via: "basic", authority: "full" };
   }
 }

@@ -2,8 +2,11 @@
  * Cookie-backed sessions for clients that sign in once and then send only a cookie: the web
  * interface (longbox_session) and Komga clients (KOMGA-SESSION and komga-remember-me). The
  * cookie holds a token of Longbox's own session store: each cookie session is a refresh-token
- * family of one token of the cookie kind (`cs_`), which is presented as it is on every request
- * instead of being rotated, and which POST /auth/refresh does not accept.
+ * family of one token, which is presented as it is on every request instead of being rotated,
+ * and which POST /auth/refresh does not accept. Web sessions (`start`, begun by an interactive
+ * sign-in) are of the cookie kind (`cs_`); clients' sessions (`startForClient`, begun by Basic
+ * or an API key) of the client kind (`ks_`), which `find` (the web session) refuses, so an API
+ * key cannot become a web session, which may create credentials.
  * So everything that ends refresh-token sessions ends cookie sessions too: logout revokes the
  * token, a password change (which also raises the account's token version) or disabling the
  * account revokes every active token of the user, and the daily job prunes expired ones. The
@@ -16,7 +19,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { assertMaySignIn } from "./account-status";
-import type { IssuedRefreshToken, RefreshTokens } from "./refresh-tokens";
+import type { IssuedRefreshToken, RefreshTokens, SessionTokenKind } from "./refresh-tokens";
 import { sha256Hex } from "./token-digest";
 
 /** How many clients' sessions `startForClient` remembers in a process; the least recently used go first. */
@@ -48,6 +51,12 @@ export class CookieSessions {
     return this.refreshTokens.start(user, "cookie", lifetimeDays);
   }
 
+  /** A client's session (see `startForClient`): the client kind, which is no web session. */
+  private startClientSession(user: UserRecord, lifetimeDays: number): Promise<IssuedRefreshToken> {
+    assertMaySignIn(user, this.emailConfirmationRequired);
+    return this.refreshTokens.start(user, "client", lifetimeDays);
+  }
+
   /**
    * A session for a client that presents its credential on every request and may drop the
    * cookie it is given (a script, or an app before its cookie jar has one): the live session
@@ -64,7 +73,7 @@ export class CookieSessions {
     const session = (async () => {
       const current = known && (await known.catch(() => undefined));
       if (current && (await this.resume(current.token))?.id === user.id) return current;
-      return this.start(user, lifetimeDays);
+      return this.startClientSession(user, lifetimeDays);
     })();
     // Map order is insertion order: re-inserting marks the key as the most recently used.
     this.clientSessions.delete(key);
@@ -75,18 +84,25 @@ export class CookieSessions {
   }
 
   /**
-   * The session behind a token, before the account's rules apply (the Authenticator applies
-   * them to every credential); undefined when the token is unknown, revoked or expired.
+   * The web session behind a token, before the account's rules apply (the Authenticator applies
+   * them to every credential); undefined when the token is unknown, revoked, expired or a client's.
    */
-  async find(token: string): Promise<CookieSession | undefined> {
-    const family = await this.refreshTokens.sessionHolderOf(token);
+  find(token: string): Promise<CookieSession | undefined> {
+    return this.holderOf(token, ["cookie"]);
+  }
+
+  private async holderOf(token: string, kinds: readonly SessionTokenKind[]): Promise<CookieSession | undefined> {
+    const family = await this.refreshTokens.sessionHolderOf(token, kinds);
     const user = family && (await this.repositories.users.findForRequest(family.userId));
     return user ? { user, issuedUnderVersion: family.tokenVersion } : undefined;
   }
 
-  /** The account behind a session token; undefined when the session ended or the account may not sign in. */
+  /**
+   * The account behind a client's session token (or a web session's: a browser's session may
+   * read too); undefined when the session ended or the account may not sign in.
+   */
   async resume(token: string): Promise<UserRecord | undefined> {
-    const session = await this.find(token);
+    const session = await this.holderOf(token, ["client", "cookie"]);
     if (!session) return undefined;
     const { user, issuedUnderVersion } = session;
     if (user.disabled || (this.emailConfirmationRequired && !user.emailVerified)) return undefined;

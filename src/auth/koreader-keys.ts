@@ -13,6 +13,7 @@ import { assertMaySignIn } from "./account-status";
 import { attemptOf, type LoginThrottle } from "./login-throttle";
 import { MIN_PASSWORD_LENGTH, type PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
+import { accountNamed } from "./users";
 
 const MAX_KEY_LENGTH = 256;
 
@@ -66,7 +67,7 @@ export class KoreaderKeyService {
     // The same throttle as password sign-in: a guessed sync key counts like a guessed password.
     const attempt = attemptOf(username, clientIp);
     await this.throttle.assertAllowed(attempt);
-    const user = await this.repositories.users.findByUsername(username);
+    const user = await accountNamed(this.repositories, username);
     const stored = user && (await this.repositories.koreaderKeys.find(user.id));
     const matches = await this.passwords.verify(stored?.keyHash ?? (await this.dummy()), keyMd5);
     if (!user || !stored || !matches) {

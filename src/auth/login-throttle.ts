@@ -29,6 +29,7 @@
 import type { Repositories } from "../db";
 import { RateLimitedError } from "../errors";
 import type { CredentialEvents } from "../events/credential-events";
+import { normalizeUsername } from "./usernames";
 
 /** Where a sign-in attempt comes from and which account it names (the username as the lookup folds it). */
 export interface SignInAttempt {
@@ -36,8 +37,8 @@ export interface SignInAttempt {
   account: string;
 }
 
-/** The attempt to sign in as `username` from `address` (accounts are counted whatever the username's case). */
-export const attemptOf = (username: string, address: string): SignInAttempt => ({ address, account: username.toLowerCase() });
+/** The attempt to sign in as `username` from `address` (accounts are counted as sign-in looks them up: NFKC, whatever the case). */
+export const attemptOf = (username: string, address: string): SignInAttempt => ({ address, account: normalizeUsername(username).toLowerCase() });
 
 export interface ThrottleLimits {
   maxFailures: number;

@@ -12,7 +12,7 @@ import { attemptOf, type LoginThrottle } from "./login-throttle";
 import type { PasswordHasher } from "./passwords";
 import { randomBase64url } from "./token-digest";
 import type { LoginResult, Sessions } from "./sessions";
-import { sameUsername } from "./users";
+import { accountNamed, sameUsername } from "./users";
 
 /** How long a password checked for HTTP Basic is trusted again without a new Argon2 check. */
 const BASIC_REUSE_MS = 5 * 60_000;
@@ -51,7 +51,7 @@ export class LoginService {
   async verifyPassword(username: string, password: string, clientIp: string): Promise<UserRecord> {
     const attempt = attemptOf(username, clientIp);
     await this.throttle.assertAllowed(attempt);
-    const user = await this.repositories.users.findByUsername(username);
+    const user = await accountNamed(this.repositories, username);
     const storedHash = user?.passwordHash ?? (await this.dummy());
     const matches = await this.passwords.verify(storedHash, password);
     if (!user?.passwordHash || !matches) {

@@ -19,6 +19,7 @@ import { DomainError, notFound } from "../errors";
 import type { Logger } from "../logging/logger";
 import { UnreadableSecretError, type SecretBox } from "./secret-box";
 import type { LoginResult, Sessions } from "./sessions";
+import { usernameFrom, usernamesLookAlike } from "./usernames";
 
 export interface OidcProviderSummary {
   id: string;
@@ -169,16 +170,18 @@ export class OidcService {
     return user;
   }
 
-  /** preferred_username, else the email's local part, else provider-subject; suffixed until unused. */
+  /** preferred_username, else the email's local part, else provider-subject (in NFKC, see ./usernames.ts); suffixed until unused and unlike any other. */
   private async freeUsername(claims: Record<string, unknown>, providerId: string, subject: string): Promise<string> {
     const wanted =
       (typeof claims.preferred_username === "string" && claims.preferred_username) ||
       (typeof claims.email === "string" && claims.email.split("@")[0]) ||
       `${providerId}-${subject}`;
-    const base = wanted.replace(/[\s:\x00-\x1f]+/g, "_").slice(0, 56);
+    const base = usernameFrom(wanted, 56);
+    const taken = await this.repositories.users.allUsernames();
     for (let suffix = 1; ; suffix++) {
       const candidate = suffix === 1 ? base : `${base}-${suffix}`;
-      if (!(await this.repositories.users.findByUsername(candidate))) return candidate;
+      const alike = taken.some((existing) => usernamesLookAlike(existing.username, candidate));
+      if (!alike && !(await this.repositories.users.findByUsername(candidate))) return candidate;
     }
   }
 

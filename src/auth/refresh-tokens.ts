@@ -6,9 +6,11 @@
  *   active or used --daily job, expired--> pruned (deleted)
  * A token is `rt_` + 43 base64url characters (32 random bytes); only its SHA-256 is stored.
  * Cookie sessions (./cookie-sessions.ts) are families of the same store whose one token is
- * `cs_` + 43 characters: the prefix is part of what is hashed, so a token's kind cannot be
- * changed, and each kind is accepted only where it belongs (a cookie session's token cannot be
- * rotated into API tokens, nor an API refresh token presented as a session cookie).
+ * `cs_` (the web interface's, begun by an interactive sign-in) or `ks_` (a client's, begun by
+ * Basic or an API key: Komga apps) + 43 characters: the prefix is part of what is hashed, so a
+ * token's kind cannot be changed, and each kind is accepted only where it belongs (a cookie
+ * session's token cannot be rotated into API tokens, nor an API refresh token presented as a
+ * session cookie, nor a client's session, which an API key may start, as the web session).
  * Each login starts a family; rotation keeps it, so reuse of any rotated token kills the chain.
  * A family belongs to the account's token version it began under: after a password change
  * (which raises the version) none of its tokens is honoured, even one that escaped the
@@ -36,12 +38,19 @@ export interface RefreshTokenSettings {
   lifetimeDays: number;
 }
 
-/** What a family's tokens are for: rotated through POST /auth/refresh, or presented as a cookie. */
-export type SessionTokenKind = "refresh" | "cookie";
+/**
+ * What a family's tokens are for: rotated through POST /auth/refresh, or presented as a cookie
+ * by the web interface ("cookie") or by a client that signed in with Basic or an API key ("client").
+ */
+export type SessionTokenKind = "refresh" | "cookie" | "client";
 
-const TOKEN_PREFIX: Record<SessionTokenKind, string> = { refresh: "rt_", cookie: "cs_" };
-const TOKEN_FORMAT: Record<SessionTokenKind, RegExp> = { refresh: /^rt_[A-Za-z0-9_-]{43}$/, cookie: /^cs_[A-Za-z0-9_-]{43}$/ };
-const isToken = (token: string) => TOKEN_FORMAT.refresh.test(token) || TOKEN_FORMAT.cookie.test(token);
+const TOKEN_PREFIX: Record<SessionTokenKind, string> = { refresh: "rt_", cookie: "cs_", client: "ks_" };
+const TOKEN_FORMAT: Record<SessionTokenKind, RegExp> = {
+  refresh: /^rt_[A-Za-z0-9_-]{43}$/,
+  cookie: /^cs_[A-Za-z0-9_-]{43}$/,
+  client: /^ks_[A-Za-z0-9_-]{43}$/,
+};
+const isToken = (token: string) => Object.values(TOKEN_FORMAT).some((format) => format.test(token));
 const DAY_MS = 24 * 3600 * 1000;
 
 const invalidRefreshToken = () => new DomainError("Unauthorized", "the refresh token is invalid, expired or revoked");
@@ -126,12 +135,12 @@ export class RefreshTokens {
   }
 
   /**
-   * The family of an active, unexpired cookie-session token, without consuming it: a cookie
-   * session presents the same token on every request. Revoked, used and expired tokens, and
-   * tokens of the refresh kind, give undefined.
+   * The family of an active, unexpired cookie-session token of one of `kinds`, without consuming
+   * it: a cookie session presents the same token on every request. Revoked, used and expired
+   * tokens, and tokens of other kinds, give undefined.
    */
-  async sessionHolderOf(token: string, now: Date = new Date()): Promise<RefreshFamily | undefined> {
-    if (!TOKEN_FORMAT.cookie.test(token)) return undefined;
+  async sessionHolderOf(token: string, kinds: readonly SessionTokenKind[], now: Date = new Date()): Promise<RefreshFamily | undefined> {
+    if (!kinds.some((kind) => TOKEN_FORMAT[kind].test(token))) return undefined;
     const record = await this.tokens.findByHash(sha256Hex(token));
     if (record?.status !== "active" || record.expiresAt <= now) return undefined;
     return { userId: record.userId, familyId: record.familyId, tokenVersion: record.tokenVersion };

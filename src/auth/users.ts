@@ -5,6 +5,7 @@
 import type { Repositories, Role, UserRecord } from "../db";
 import { DomainError, invalidFields } from "../errors";
 import { assertPasswordAcceptable, type PasswordHasher } from "./passwords";
+import { normalizeUsername, usernameProblem, usernamesLookAlike } from "./usernames";
 
 export interface UserDto {
   id: string;
@@ -36,14 +37,21 @@ export interface NewAccount {
   emailVerified: boolean;
 }
 
-/** No white space, control characters or colons (HTTP Basic splits username and password at the first colon). */
-const USERNAME = /^[^\s:\x00-\x1f]{1,64}$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
 
-/** Usernames name the same account regardless of case (the database looks them up with lower()). */
-export const sameUsername = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+/** Usernames name the same account regardless of case (the database looks them up with lower()) and of Unicode compatibility forms (NFKC). */
+export const sameUsername = (a: string, b: string): boolean => normalizeUsername(a).toLowerCase() === normalizeUsername(b).toLowerCase();
+
+/**
+ * The account a username typed at sign-in names: the name in NFKC (./usernames.ts), else, for an
+ * account named before names were normalized, the name as typed.
+ */
+export async function accountNamed(repositories: Pick<Repositories, "users">, typed: string): Promise<UserRecord | undefined> {
+  const normalized = normalizeUsername(typed);
+  return (await repositories.users.findByUsername(normalized)) ?? (normalized === typed ? undefined : repositories.users.findByUsername(typed));
+}
 
 export class UserService {
   /** Once a user exists, setup is over for good (the last admin cannot be deleted). */
@@ -60,9 +68,12 @@ export class UserService {
     return !this.setupComplete;
   }
 
-  async createAccount(account: NewAccount): Promise<UserRecord> {
+  /** A new account; its username is taken in NFKC and must pass src/auth/usernames.ts (400, or 409 when taken or alike). */
+  async createAccount(requested: NewAccount): Promise<UserRecord> {
+    const account = { ...requested, username: normalizeUsername(requested.username) };
     const fields: Record<string, string> = {};
-    if (!USERNAME.test(account.username)) fields.username = "must be 1 to 64 characters without spaces or colons";
+    const usernameIssue = usernameProblem(account.username);
+    if (usernameIssue) fields.username = usernameIssue;
     if (account.email !== null && !isEmailAddress(account.email)) fields.email = "must be an email address";
     if (Object.keys(fields).length > 0) throw invalidFields("BadRequest", fields);
     assertPasswordAcceptable(account.password);
@@ -82,10 +93,14 @@ export class UserService {
     throw new DomainError("Conflict", "a user with this username or email already exists");
   }
 
-  /** 409 naming the field when the username or email is taken (regardless of case). */
+  /** 409 naming the field when the username or email is taken (regardless of case), or the username looks like a taken one. */
   private async assertUnused({ username, email }: Pick<NewAccount, "username" | "email">): Promise<void> {
     if (await this.repositories.users.findByUsername(username)) {
       throw new DomainError("Conflict", "a user with this username already exists", { fields: { username: "taken" } });
+    }
+    const alike = (await this.repositories.users.allUsernames()).find((existing) => usernamesLookAlike(existing.username, username));
+    if (alike) {
+      throw new DomainError("Conflict", "the username looks like an existing user's name (Unicode confusables)", { fields: { username: "looks like an existing username" } });
     }
     if (email && (await this.repositories.users.findByEmail(email))) {
       throw new DomainError("Conflict", "a user with this email already exists", { fields: { email: "taken" } });

@@ -38,6 +38,8 @@ export const ConfigSchema = T.Object(
       data_dir: T.String({ default: "data" }),
       /** Honour X-Forwarded-Proto/-Host/-For from a reverse proxy in front of the service. */
       trust_proxy: T.Boolean({ default: false }),
+      /** Add includeSubDomains to Strict-Transport-Security (sent on https answers): every subdomain must then serve https. */
+      hsts_include_subdomains: T.Boolean({ default: false }),
       /** Largest request body (JSON, forms) read by any route; uploads have their own limit. */
       max_request_body_bytes: T.Integer({ minimum: 1024, default: 1024 * 1024 }),
       /**

@@ -92,7 +92,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
 
 export type { Database, Notifications, TransactionOutcomes } from "./database";
 export { isUuid } from "./ids";
-export type { ApiKeyRecord } from "./repositories/api-keys";
+export type { ApiKeyRecord, ApiKeyScope } from "./repositories/api-keys";
 export type { RefreshTokenRecord } from "./repositories/refresh-tokens";
 export type { PendingSignInRecord } from "./repositories/sign-in-state";
 export type { UnmatchedKoreaderRecord } from "./repositories/koreader-unmatched-progress";

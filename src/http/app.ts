@@ -38,9 +38,9 @@ import { securityHeaders } from "./security-headers";
 export function createHttpApp(services: Services) {
   const requestBodies = boundedRequestBodies(services);
   const app = new Elysia()
-    .use(securityHeaders())
+    .use(securityHeaders(services.config.application))
     .use(requestContext([accessLog(services.log), httpMetrics(services.metrics)]))
-    .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix)))
+    .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix), services.config.application))
     .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))

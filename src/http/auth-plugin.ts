@@ -11,7 +11,13 @@
  *   }
  *
  * `auth: "user"` admits any signed-in account, `auth: "admin"` only admins (else 403). The
- * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" | "session" }`. Accepted
+ * handler receives `caller: { user: UserRecord, via: "jwt" | "apiKey" | "basic" | "session", authority }`.
+ * What the caller's credential allows is checked here too (src/auth/authenticator.ts decides
+ * it): a GET/HEAD/OPTIONS request reads; any other method writes, which a reader API key may
+ * not. Two more levels say what a user route's writes are: `auth: "reading"` records reading
+ * progress (reader keys may), `auth: "credentials"` creates or changes the caller's credentials
+ * (only an interactive sign-in may, never an API key or Basic); `auth: "admin-credentials"` is
+ * an admin route that does (creating users, their keys, resetting passwords). Accepted
  * credentials: Bearer JWT, Bearer API key, X-API-Key, HTTP Basic with password or API key, and
  * the web interface's session cookie (see src/auth/authenticator.ts). A state-changing request
  * made with the cookie also needs our origin and the CSRF token (src/http/browser-session.ts),
@@ -26,14 +32,26 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Caller } from "../auth/authenticator";
+import { assertAuthorityFor, type Caller, type RouteAction } from "../auth/authenticator";
 import { DomainError } from "../errors";
-import { assertCsrfProtected, sessionCookieOf } from "./browser-session";
+import { assertCsrfProtected, isSafeMethod, sessionCookieOf } from "./browser-session";
 import { clientIp } from "./client-address";
 import { credentialOption, type CredentialServices } from "./credentials-before-body";
 import { API_SECURITY } from "./openapi";
 
-export type AccessLevel = "user" | "admin";
+export type AccessLevel = "user" | "admin" | "reading" | "credentials" | "admin-credentials";
+
+/** Per level: whether only admins may use the route, and what a write to it does. */
+const LEVELS: Record<AccessLevel, { adminOnly: boolean; writes: RouteAction }> = {
+  user: { adminOnly: false, writes: "write" },
+  admin: { adminOnly: true, writes: "write" },
+  reading: { adminOnly: false, writes: "record-progress" },
+  credentials: { adminOnly: false, writes: "change-credentials" },
+  "admin-credentials": { adminOnly: true, writes: "change-credentials" },
+};
+
+/** What a request to a route of `level` does: safe methods read, the others write as the level says. */
+const actionOf = (request: Request, level: AccessLevel): RouteAction => (isSafeMethod(request) ? "read" : LEVELS[level].writes);
 
 export interface AuthPluginOptions {
   /** Answer 401 with `WWW-Authenticate: Basic realm="Longbox"` (OPDS). */
@@ -78,7 +96,7 @@ const authenticatedCallers = new WeakMap<Request, Caller>();
  */
 const ACCESS = credentialOption({
   detailKey: "x-longbox-access",
-  parameterOf: (value): AccessLevel | undefined => (value === "user" || value === "admin" ? value : undefined),
+  parameterOf: (value): AccessLevel | undefined => (typeof value === "string" && Object.hasOwn(LEVELS, value) ? (value as AccessLevel) : undefined),
   check: checkAccess,
 });
 
@@ -96,7 +114,8 @@ export function callerWithAccess(services: CredentialServices, request: Request,
 async function checkAccess(services: CredentialServices, request: Request, server: Server<unknown> | null, level: AccessLevel): Promise<Caller> {
   const caller = await authenticateRequest(services, request, server);
   if (!caller) throw new DomainError("Unauthorized", "authentication required");
-  if (level === "admin" && caller.user.role !== "admin") throw new AdminOnly();
+  if (LEVELS[level].adminOnly && caller.user.role !== "admin") throw new AdminOnly();
+  assertAuthorityFor(caller, actionOf(request, level));
   return caller;
 }
 

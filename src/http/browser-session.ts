@@ -20,7 +20,7 @@ const CSRF_FIELD = "_csrf";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-const isSafeMethod = (request: Request): boolean => SAFE_METHODS.has(request.method);
+export const isSafeMethod = (request: Request): boolean => SAFE_METHODS.has(request.method);
 
 export function sessionCookieOf(request: Request): string | null {
   return cookieOf(request, SESSION_COOKIE);

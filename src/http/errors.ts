@@ -9,7 +9,7 @@ import { DomainError, RateLimitedError, type DomainErrorKind } from "../errors";
 import type { Logger } from "../logging/logger";
 import { ObjectStorageError } from "../storage/s3-bucket";
 import { REQUEST_ID_HEADER, requestAnswered, requestIdOf } from "./request-context";
-import { withSecurityHeaders } from "./security-headers";
+import { withSecurityHeaders, type TransportSettings } from "./security-headers";
 
 const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   BadRequest: 400,
@@ -102,7 +102,7 @@ export class EarlyAnswer extends Error {
 /** Another rendering of an error for some requests (the web pages' HTML), or null to keep the JSON. */
 export type ErrorRenderer = (request: Request, status: number, body: ErrorBody, headers: Record<string, string>) => Response | null;
 
-export function errorHandling(log: Logger, render?: ErrorRenderer) {
+export function errorHandling(log: Logger, render?: ErrorRenderer, transport?: TransportSettings) {
   const lastLogged = new Map<Unavailability, number>();
   const outage = (cause: Unavailability, error: unknown, request: Request): ErrorAnswer => {
     const now = Date.now();
@@ -149,7 +149,7 @@ export function errorHandling(log: Logger, render?: ErrorRenderer) {
     }
     const requestId = requestIdOf(request);
     if (requestId) response.headers.set(REQUEST_ID_HEADER, requestId);
-    withSecurityHeaders(response);
+    withSecurityHeaders(response, request, transport);
     requestAnswered(request, route, response.status);
     return response;
   });

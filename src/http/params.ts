@@ -53,3 +53,6 @@ export function integerQuery(value: unknown, name: string, range: IntegerRange):
   }
   return number;
 }
+
+/** An API key's scope (src/auth/api-keys.ts): "full" (the default) or "reader" (read, record reading progress). */
+export const ApiKeyScopeSchema = t.Union([t.Literal("full"), t.Literal("reader")]);

@@ -11,8 +11,14 @@
  * - `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`: no page frames ours (clickjacking).
  *   HTML pages set a full CSP of their own; this default carries only the framing rule, so that
  *   a page without one still gets it.
+ * - `Strict-Transport-Security: max-age=31536000` on answers to requests that came over https
+ *   (TLS, or a trusted proxy's `X-Forwarded-Proto: https`): browsers then never use plain http
+ *   for a year. `includeSubDomains` only with application.hsts_include_subdomains, since it
+ *   binds every other site of the domain too. Over plain http it is not sent (browsers ignore it
+ *   there, and a server reached by http only must stay reachable).
  */
 import { Elysia } from "elysia";
+import { requestOrigin } from "./client-address";
 
 export const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -43,19 +49,39 @@ export const BOOK_RESOURCE_HEADERS = {
 
 const DEFAULTS = Object.entries(SECURITY_HEADERS);
 
-/** Adds the defaults a response does not set itself. */
-export function withSecurityHeaders(response: Response): Response {
+const HSTS_HEADER = "strict-transport-security";
+const HSTS_MAX_AGE_SECONDS = 31_536_000;
+
+/** What decides the Strict-Transport-Security header: from application.* of the configuration. */
+export interface TransportSettings {
+  trust_proxy: boolean;
+  hsts_include_subdomains: boolean;
+}
+
+/** The Strict-Transport-Security value for a request that came over https; undefined over http. */
+function strictTransportFor(request: Request, settings: TransportSettings): string | undefined {
+  const https = settings.trust_proxy ? requestOrigin(request, true).startsWith("https:") : request.url.startsWith("https:");
+  if (!https) return undefined;
+  return `max-age=${HSTS_MAX_AGE_SECONDS}${settings.hsts_include_subdomains ? "; includeSubDomains" : ""}`;
+}
+
+/** Adds the defaults a response does not set itself (and, given the request, HSTS over https). */
+export function withSecurityHeaders(response: Response, request?: Request, settings?: TransportSettings): Response {
   const { headers } = response;
   for (const [name, value] of DEFAULTS) if (!headers.has(name)) headers.set(name, value);
+  const hsts = request && settings && strictTransportFor(request, settings);
+  if (hsts) headers.set(HSTS_HEADER, hsts);
   return response;
 }
 
-export function securityHeaders() {
-  return new Elysia({ name: "security-headers" }).onAfterHandle({ as: "global" }, ({ responseValue, set }) => {
+export function securityHeaders(settings: TransportSettings) {
+  return new Elysia({ name: "security-headers" }).onAfterHandle({ as: "global" }, ({ request, responseValue, set }) => {
     if (responseValue instanceof Response) {
-      withSecurityHeaders(responseValue);
+      withSecurityHeaders(responseValue, request, settings);
       return;
     }
     for (const [name, value] of DEFAULTS) set.headers[name] ??= value;
+    const hsts = strictTransportFor(request, settings);
+    if (hsts) set.headers[HSTS_HEADER] = hsts;
   });
 }

@@ -61,16 +61,25 @@ export class LibraryService {
     this.observers.push(observer);
   }
 
-  /** Every library; the counts leave out series hidden from the caller. */
+  /**
+   * The libraries the caller may see; the counts leave out series hidden from the caller. A
+   * user whose grants restrict what they see does not see a library where every series is
+   * hidden from them (not even its name): hidden content behaves as if it did not exist.
+   */
   async list(caller: Pick<UserRecord, "id" | "role">): Promise<LibraryDto[]> {
     const libraries = await this.repositories.libraries.list();
     const visibility = await this.access.seriesVisibility(caller);
     const showPath = this.access.seesServerInternals(caller);
-    return Promise.all(libraries.map((library) => this.toDto(library, visibility, showPath)));
+    const listed = await Promise.all(libraries.map((library) => this.toDto(library, visibility, showPath)));
+    return visibility ? listed.filter(hasSeries) : listed;
   }
 
+  /** One library the caller may see (404 for one whose every series is hidden from them, as in `list`). */
   async get(caller: Pick<UserRecord, "id" | "role">, id: string): Promise<LibraryDto> {
-    return this.toDto(await this.require(id), await this.access.seriesVisibility(caller), this.access.seesServerInternals(caller));
+    const visibility = await this.access.seriesVisibility(caller);
+    const library = await this.toDto(await this.require(id), visibility, this.access.seesServerInternals(caller));
+    if (visibility && !hasSeries(library)) throw notFound("library");
+    return library;
   }
 
   async require(id: string): Promise<LibraryRecord> {
@@ -192,6 +201,8 @@ export class LibraryService {
     };
   }
 }
+
+const hasSeries = (library: LibraryDto): boolean => library.seriesCount > 0;
 
 /** Whether `inner` is `outer` or lies below it. */
 function contains(outer: string, inner: string): boolean {

@@ -34,6 +34,7 @@ forEachDatabase(
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         name: "backup script",
         keyPrefix: key.slice(0, 20),
+        scope: "full",
         createdAt: expect.any(String),
         expiresAt: null,
         lastUsedAt: null,
@@ -119,10 +120,10 @@ forEachDatabase(
         const response = await server().json(method!, path!, undefined, { "x-api-key": readerKey });
         expect({ path, status: response.status, error: response.body.error }).toEqual({ path, status: 403, error: "Forbidden" });
       }
-      // Writes too: create and revoke a key, update and delete a user.
-      const viaKey = await createKey(readerKey, { name: "made with a key" });
-      expect((await server().json("DELETE", `/api/v1/api-keys/${viaKey.apiKey.id}`, undefined, bearer(readerKey))).status).toBe(204);
-      const tempId = await createUser(server(), adminKey, "temp-user");
+      // Writes too (except creating credentials: tests/auth/key-scopes.test.ts): revoke a key, update and delete a user.
+      const made = await createKey(readerToken, { name: "made by the login" });
+      expect((await server().json("DELETE", `/api/v1/api-keys/${made.apiKey.id}`, undefined, bearer(readerKey))).status).toBe(204);
+      const tempId = await createUser(server(), adminToken, "temp-user");
       expect((await server().json("PUT", `/api/v1/users/${tempId}`, { disabled: true }, bearer(adminKey))).status).toBe(200);
       expect((await server().json("DELETE", `/api/v1/users/${tempId}`, undefined, bearer(adminKey))).status).toBe(204);
     });

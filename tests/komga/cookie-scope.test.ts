@@ -5,7 +5,7 @@
  * Clients that ignore cookies hold one session each, and strangers' bodies are never read.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { adminSession, basic, createUser, PASSWORD } from "../helpers/auth";
+import { adminSession, basic, bearer, createUser, login as signIn, PASSWORD } from "../helpers/auth";
 import { endlessBody, fetchWithin } from "../helpers/request-bodies";
 import { forEachDatabase } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
@@ -44,7 +44,7 @@ forEachDatabase(
       const cookies = response.headers.getSetCookie();
       expect(cookies).toHaveLength(2);
       for (const cookie of cookies) {
-        expect(cookie).toMatch(/^(KOMGA-SESSION|komga-remember-me)=cs_[A-Za-z0-9_-]{43}; /);
+        expect(cookie).toMatch(/^(KOMGA-SESSION|komga-remember-me)=ks_[A-Za-z0-9_-]{43}; /);
         expect(cookie.split("; ").slice(1)).toEqual(expect.arrayContaining(["Path=/longbox/kg", "HttpOnly", "SameSite=Lax", "Secure"]));
       }
     });
@@ -88,7 +88,7 @@ forEachDatabase(
     });
 
     test("a client that ignores cookies holds one session per credential and User-Agent, not one per request", async () => {
-      const key = (await server().json("POST", "/api/v1/api-keys", { name: "script" }, basic("reader", PASSWORD))).body.key as string;
+      const key = (await server().json("POST", "/api/v1/api-keys", { name: "script" }, bearer((await signIn(server(), "reader")).token))).body.key as string;
       const script = { "user-agent": "curl/8.5.0" };
       /** Sends `times` requests without cookies; the sessions (and remember-me) they were handed. */
       const cookieless = async (path: string, headers: Record<string, string>, times = 6) => {
@@ -108,7 +108,7 @@ forEachDatabase(
       const login = await cookieless("/api/v2/users/me?remember-me=true", basic("reader", PASSWORD));
       for (const handed of [byBasic.sessions, byKey.sessions, login.sessions, login.remembered]) {
         expect(handed.size).toBe(1);
-        expect([...handed][0]).toMatch(/^cs_/);
+        expect([...handed][0]).toMatch(/^ks_/);
       }
       // Basic with or without remember-me is the same client; the API key is another; remember-me is its own session.
       expect([...login.sessions]).toEqual([...byBasic.sessions]);
@@ -117,7 +117,7 @@ forEachDatabase(
       // A restart that sends the remember-me cookie alone, and keeps not sending the new session.
       const restarts = await cookieless("/api/v1/libraries", { cookie: `komga-remember-me=${[...login.remembered][0]}` }, 3);
       expect(restarts.sessions.size).toBe(1);
-      expect([...restarts.sessions][0]).toMatch(/^cs_/);
+      expect([...restarts.sessions][0]).toMatch(/^ks_/);
       expect(await storedSessions()).toBe(before + 4);
 
       // Another client (User-Agent) gets its own session; a logged-out session is not handed out again.

@@ -4,18 +4,22 @@ import { newId } from "../ids";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 
+/** What an API key may do: everything its owner may except creating credentials, or reading only (and recording reading progress). */
+export type ApiKeyScope = "full" | "reader";
+
 export interface ApiKeyRecord {
   id: string;
   userId: string;
   name: string;
   keyPrefix: string;
   keyHash: string;
+  scope: ApiKeyScope;
   createdAt: Date;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
 }
 
-export type NewApiKey = Pick<ApiKeyRecord, "userId" | "name" | "keyPrefix" | "keyHash" | "expiresAt">;
+export type NewApiKey = Pick<ApiKeyRecord, "userId" | "name" | "keyPrefix" | "keyHash" | "scope" | "expiresAt">;
 
 export class ApiKeyRepository {
   /** Every request authenticated by an API key looks its key up: prepared once. */

@@ -101,6 +101,11 @@ export class UserRepository {
     return row;
   }
 
+  /** Every account's id and username (new names are compared with all of them: src/auth/usernames.ts). */
+  async allUsernames(): Promise<{ id: string; username: string }[]> {
+    return this.db.select({ id: this.t.id, username: this.t.username }).from(this.t).orderBy(asc(this.t.createdAt));
+  }
+
   async findByEmail(email: string): Promise<UserRecord | undefined> {
     const [row] = await this.db.select().from(this.t).where(eq(sql`lower(${this.t.email})`, sql`lower(${email})`));
     return row;

@@ -65,6 +65,8 @@ export function defineSchema(d: SchemaKit) {
       name: d.text("name").notNull(),
       keyPrefix: d.text("key_prefix").notNull(),
       keyHash: d.text("key_hash").notNull(),
+      /** What the key may do (src/auth/api-keys.ts): "full", or "reader" (read, record reading progress). */
+      scope: d.text("scope", { enum: ["full", "reader"] }).notNull().default("full"),
       createdAt: createdAt(),
       expiresAt: time("expires_at"),
       lastUsedAt: time("last_used_at"),

@@ -1,12 +1,12 @@
 /**
- * API keys: the caller's own under /api/v1/api-keys (list, create: the key is shown once,
- * revoke), and any user's for admins under /api/v1/users/{id}/api-keys (list, revoke).
+ * API keys: the caller's own under /api/v1/api-keys (list, create: the key is shown once and
+ * creating one needs an interactive sign-in, revoke), and any user's for admins under /api/v1/users/{id}/api-keys (list, revoke).
  */
 import { Elysia, t } from "elysia";
 import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
-import { IdParams, Uuid } from "../params";
+import { ApiKeyScopeSchema, IdParams, Uuid } from "../params";
 
 function expiryFrom(value: string | null | undefined): Date | null {
   if (value === undefined || value === null) return null;
@@ -26,18 +26,22 @@ export function apiKeyRoutes(services: Services) {
     .post(
       "/api/v1/api-keys",
       async ({ caller, body, set }) => {
-        const created = await apiKeys.create(caller.user.id, body.name, expiryFrom(body.expiresAt ?? body.expires_at));
+        const created = await apiKeys.create(caller.user.id, body.name, expiryFrom(body.expiresAt ?? body.expires_at), body.scope);
         set.status = 201;
         return created;
       },
       {
-        auth: "user",
+        auth: "credentials",
         body: t.Object({
           name: t.String({ maxLength: 100 }),
+          scope: t.Optional(ApiKeyScopeSchema),
           expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
           expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
         }),
-        detail: { summary: "Create an API key; the key is returned once", tags: ["api-keys"] },
+        detail: {
+          summary: "Create an API key (scope full, the default, or reader); the key is returned once. Needs an interactive sign-in, not an API key or Basic",
+          tags: ["api-keys"],
+        },
       },
     )
     .delete(

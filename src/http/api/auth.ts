@@ -108,7 +108,7 @@ export function authRoutes(services: Services) {
           clientIp: clientIp(request, server, trustProxy),
         }),
       {
-        auth: "user",
+        auth: "credentials",
         body: t.Object({
           currentPassword: t.String({ maxLength: 1024 }),
           newPassword: t.String({ maxLength: 1024 }),

@@ -1,6 +1,7 @@
 /**
  * The caller's own KOReader sync key under /api/v1/users/me/koreader-key: whether one is set,
- * set one of their choosing, have one generated (shown once), remove it. KOReader signs in to
+ * set one of their choosing, have one generated (shown once), remove it. Setting or generating
+ * one needs an interactive sign-in (src/http/auth-plugin.ts, "credentials"). KOReader signs in to
  * /koreader with the Longbox username and this key (see src/auth/koreader-keys.ts).
  */
 import { Elysia, t } from "elysia";
@@ -18,7 +19,7 @@ export function koreaderKeyRoutes(services: Services) {
       detail: { summary: "Whether you have a KOReader sync key, and since when", tags: ["koreader"] },
     })
     .put(PATH, ({ caller, body }) => keys.set(caller.user.id, body.key), {
-      auth: "user",
+      auth: "credentials",
       body: t.Object({ key: t.String({ maxLength: 1024 }) }),
       detail: { summary: "Set your KOReader sync key (8 to 256 characters)", tags: ["koreader"] },
     })
@@ -28,7 +29,7 @@ export function koreaderKeyRoutes(services: Services) {
         set.status = 201;
         return keys.generate(caller.user.id);
       },
-      { auth: "user", detail: { summary: "Generate a KOReader sync key; it is returned once", tags: ["koreader"] } },
+      { auth: "credentials", detail: { summary: "Generate a KOReader sync key; it is returned once", tags: ["koreader"] } },
     )
     .delete(
       PATH,

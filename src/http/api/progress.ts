@@ -56,7 +56,7 @@ export function progressRoutes(services: Services) {
         return toReadProgressDto(saved.progress, saved.book.pageCount);
       },
       {
-        auth: "user",
+        auth: "reading",
         params: IdParams,
         body: ProgressBody,
         detail: { summary: "Record the caller's progress: {page, completed, progression, locator}", tags: ["progress"] },
@@ -68,6 +68,6 @@ export function progressRoutes(services: Services) {
         await progress.delete(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Forget the caller's progress on the book", tags: ["progress"] } },
+      { auth: "reading", params: IdParams, detail: { summary: "Forget the caller's progress on the book", tags: ["progress"] } },
     );
 }

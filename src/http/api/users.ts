@@ -1,5 +1,6 @@
 /** User administration under /api/v1/users: admin only. PUT with `password` is the admin password reset. */
 import { Elysia, t } from "elysia";
+import { assertAuthorityFor } from "../../auth/authenticator";
 import { toUserDto } from "../../auth/users";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
@@ -29,7 +30,7 @@ export function userRoutes(services: Services) {
         return toUserDto(user);
       },
       {
-        auth: "admin",
+        auth: "admin-credentials",
         body: t.Object({
           username: t.String({ minLength: 1, maxLength: 64 }),
           email: t.Optional(t.String({ maxLength: 320 })),
@@ -44,22 +45,30 @@ export function userRoutes(services: Services) {
       params: IdParams,
       detail: { summary: "Read a user", tags: ["users"] },
     })
-    .put("/api/v1/users/:id", async ({ params, body }) => toUserDto(await admin.update(params.id, body)), {
-      auth: "admin",
-      params: IdParams,
-      body: t.Object({
-        password: t.Optional(t.String({ maxLength: 1024 })),
-        email: t.Optional(t.Nullable(t.String({ maxLength: 320 }))),
-        role: t.Optional(role),
-        disabled: t.Optional(t.Boolean()),
-        keepApiKeys: t.Optional(t.Boolean()),
-      }),
-      detail: {
-        summary:
-          "Update a user; `password` resets the password, ending every credential of the user (sessions, tokens, API keys, the KOReader sync key); `keepApiKeys: true` is refused (422)",
-        tags: ["users"],
+    .put(
+      "/api/v1/users/:id",
+      async ({ caller, params, body }) => {
+        // A password reset mints a credential; the rest of an update is a plain admin write.
+        if (body.password !== undefined) assertAuthorityFor(caller, "change-credentials");
+        return toUserDto(await admin.update(params.id, body));
       },
-    })
+      {
+        auth: "admin",
+        params: IdParams,
+        body: t.Object({
+          password: t.Optional(t.String({ maxLength: 1024 })),
+          email: t.Optional(t.Nullable(t.String({ maxLength: 320 }))),
+          role: t.Optional(role),
+          disabled: t.Optional(t.Boolean()),
+          keepApiKeys: t.Optional(t.Boolean()),
+        }),
+        detail: {
+          summary:
+            "Update a user; `password` resets the password (needs an interactive sign-in), ending every credential of the user (sessions, tokens, API keys, the KOReader sync key); `keepApiKeys: true` is refused (422)",
+          tags: ["users"],
+        },
+      },
+    )
     .delete(
       "/api/v1/users/:id",
       async ({ params, set }) => {

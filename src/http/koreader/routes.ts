@@ -98,6 +98,16 @@ function positionOf(body: Record<string, unknown>): KoreaderPosition {
   return { percentage, progress, device, deviceId };
 }
 
+/**
+ * A header's text: KOReader sends a username's UTF-8 bytes as they are, which arrive as one
+ * character per byte; valid UTF-8 is read as such (the sign-in then takes the name in NFKC).
+ */
+function headerText(value: string | null): string | null {
+  if (value === null || !/[\x80-\xff]/.test(value)) return value;
+  const decoded = Buffer.from(value, "latin1").toString("utf8");
+  return decoded.includes("\uFFFD") ? value : decoded;
+}
+
 export function koreaderRoutes(services: Services) {
   const routes = new Elysia({ name: "koreader-routes", prefix: "/koreader" });
   if (!services.config.koreader_api.enabled) return routes;
@@ -108,7 +118,7 @@ export function koreaderRoutes(services: Services) {
    * in X-API-Key, Bearer or Basic) for other clients. 401 (code 2001) for anything else.
    */
   const callerOf = async (request: Request, server: Server<unknown> | null): Promise<UserRecord> => {
-    const user = request.headers.get("x-auth-user");
+    const user = headerText(request.headers.get("x-auth-user"));
     const key = request.headers.get("x-auth-key") ?? "";
     // Asked for only when a credential is checked (the throttle keys on it).
     const ip = () => clientIp(request, server, services.config.application.trust_proxy);

@@ -14,7 +14,7 @@ import type { Server } from "bun";
 import { DomainError } from "../../errors";
 import { EarlyAnswer } from "../errors";
 import type { Services } from "../../services";
-import type { Caller } from "../../auth/authenticator";
+import { AuthorityRefused, type Caller } from "../../auth/authenticator";
 import { accessDetail, AdminOnly, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
 import type { Viewer } from "./views";
@@ -85,8 +85,9 @@ export function pageGuard(services: Services) {
     try {
       caller = await callerWithAccess(services, request, server, access);
     } catch (error) {
-      // Signed in, but not an admin: a 403 page. Any other refusal means signed out.
+      // Signed in, but not an admin, or with a credential that may not do this: a 403 page. Any other refusal means signed out.
       if (error instanceof AdminOnly) throw new DomainError("Forbidden", "this page is for admins");
+      if (error instanceof AuthorityRefused) throw error;
       if (!isSignedOut(error)) throw error;
       return null;
     }

@@ -50,7 +50,7 @@ export function bookPage(services: Services, guard: WebPageGuard) {
         return htmlResponse(renderTemplate(partial, { viewer, book: updated }));
       },
       {
-        page: "user",
+        page: "reading",
         params: IdParams,
         body: t.Object({
           read: t.Union([t.Literal("true"), t.Literal("false")]),

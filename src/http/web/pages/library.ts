@@ -31,8 +31,8 @@ export function libraryPage(services: Services, guard: WebPageGuard) {
       const sort = SORT_OPTIONS.some((option) => option.value === query.sort) ? query.sort! : "name,asc";
       const q = query.q?.trim() ?? "";
       const [library, { rows, total }] = await Promise.all([
-        // The record alone: the page shows the series total from the list, not the library's counts.
-        services.libraries.require(params.id),
+        // As the caller may see it (a library whose every series is hidden from them is a 404).
+        services.libraries.get(viewer.user, params.id),
         services.series.list(
           viewer.user,
           { libraryId: params.id, q: q || undefined },

@@ -61,6 +61,6 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
         await services.progress.markRead(viewer.user, rows, body.read === "true");
         return redirectTo(request, `/series/${params.id}`);
       },
-      { page: "user", params: IdParams, body: t.Object({ read: t.Union([t.Literal("true"), t.Literal("false")]), _csrf: t.Optional(t.String()) }) },
+      { page: "reading", params: IdParams, body: t.Object({ read: t.Union([t.Literal("true"), t.Literal("false")]), _csrf: t.Optional(t.String()) }) },
     );
 }

@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import { MIN_PASSWORD_LENGTH } from "../../../../auth/passwords";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
-import { apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
+import { ApiKeyForm, apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
 import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
@@ -80,7 +80,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         return redirectTo(request, "/admin/users?notice=created");
       },
       {
-        page: "admin",
+        page: "admin-credentials",
         body: t.Object({
           username: t.String({ maxLength: 64 }),
           email: t.Optional(t.String({ maxLength: 320 })),
@@ -108,7 +108,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     .post(
       "/admin/users/:id/password",
       ({ viewer, params, body, request }) => change(viewer, request, params.id, () => admin.update(params.id, { password: body.password }), "password-reset"),
-      { page: "admin", params: IdParams, body: t.Object({ password: t.String({ maxLength: 1024 }), _csrf: t.Optional(t.String()) }) },
+      { page: "admin-credentials", params: IdParams, body: t.Object({ password: t.String({ maxLength: 1024 }), _csrf: t.Optional(t.String()) }) },
     )
     .post(
       "/admin/users/:id/delete",
@@ -139,8 +139,8 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     )
     .post(
       "/admin/users/:id/api-keys",
-      async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body.name),
-      { page: "admin", params: IdParams, body: t.Object({ name: t.String({ maxLength: 200 }), _csrf: t.Optional(t.String()) }) },
+      async ({ viewer, params, body, request }) => createApiKey(services, request, viewer, keySection(viewer, await admin.get(params.id)), body),
+      { page: "admin-credentials", params: IdParams, body: ApiKeyForm },
     )
     .post(
       "/admin/users/:id/api-keys/:keyId/revoke",
