@@ -1,0 +1,98 @@
+/**
+ * SQLite dumps (./dumps.ts): `VACUUM INTO` writes a consistent, compact copy through a
+ * read-only connection of its own, so a running server (WAL mode) goes on reading and writing.
+ * A restore replaces the file by renaming a checked copy over it.
+ */
+import { Database as SqliteClient } from "bun:sqlite";
+import { chmod, rename, rm, stat } from "node:fs/promises";
+import type { DatabaseDumps } from "./dumps";
+
+export class SqliteDumps implements DatabaseDumps {
+  readonly kind = "sqlite";
+  readonly fileName = "database.sqlite";
+
+  constructor(private readonly file: string) {}
+
+  async dump(target: string): Promise<{ schemaVersion: number }> {
+    if (!(await exists(this.file))) throw new Error(`there is no SQLite database at ${this.file}`);
+    const client = new SqliteClient(this.file, { readonly: true });
+    try {
+      // A writer holding the file for a moment (a checkpoint) makes the copy wait, not fail.
+      client.exec("PRAGMA busy_timeout = 10000");
+      client.query("VACUUM INTO ?").run(target);
+    } finally {
+      client.close();
+    }
+    await chmod(target, 0o600);
+    return { schemaVersion: schemaVersionOf(target) };
+  }
+
+  async check(file: string): Promise<void> {
+    let client: SqliteClient | undefined;
+    try {
+      client = new SqliteClient(file, { readonly: true });
+      const rows = client.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
+      if (rows.length !== 1 || rows[0]!.integrity_check !== "ok") {
+        throw new Error(rows.map((row) => row.integrity_check).slice(0, 3).join("; "));
+      }
+    } catch (error) {
+      throw new Error(`the SQLite database in the backup is damaged: ${(error as Error).message}`, { cause: error });
+    } finally {
+      client?.close();
+    }
+  }
+
+  /**
+   * In WAL mode every connection holds a shared lock on the file while open, so an exclusive
+   * lock is refused exactly while another process (a running server, a backup) has it open.
+   */
+  async inUse(): Promise<string | undefined> {
+    if (!(await exists(this.file))) return undefined;
+    let client: SqliteClient | undefined;
+    try {
+      client = new SqliteClient(this.file, { readwrite: true });
+      client.exec("PRAGMA busy_timeout = 0");
+      client.exec("PRAGMA locking_mode = EXCLUSIVE");
+      client.exec("BEGIN EXCLUSIVE");
+      client.exec("COMMIT");
+      return undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith("SQLITE_BUSY") || /locked/i.test((error as Error).message)) {
+        return `the SQLite database ${this.file} is open in another process (is a Longbox server running on it?)`;
+      }
+      return undefined; // not a database we can open: nobody serves it, and it is being replaced
+    } finally {
+      client?.close();
+    }
+  }
+
+  async replace(file: string, { schemaVersion }: { schemaVersion: number; force: boolean }): Promise<void> {
+    const found = schemaVersionOf(file);
+    if (found !== schemaVersion) throw new Error(`the backup's database has schema version ${found}, its manifest says ${schemaVersion}`);
+    await chmod(file, 0o600);
+    // The write-ahead log and index of the database being replaced (a crashed server's, or a
+    // running one's under --force) belong to it: opened with the new file they would be
+    // replayed into it. A process still holding them keeps its unlinked copies.
+    for (const suffix of ["-wal", "-shm", "-journal"]) await rm(`${this.file}${suffix}`, { force: true });
+    await rename(file, this.file);
+  }
+}
+
+/** Migrations applied to the database in `file` (0 when it has none). */
+function schemaVersionOf(file: string): number {
+  const client = new SqliteClient(file, { readonly: true });
+  try {
+    const table = client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+    if (!table) return 0;
+    return Number((client.query("SELECT COUNT(*) AS n FROM __drizzle_migrations").get() as { n: number }).n);
+  } finally {
+    client.close();
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}

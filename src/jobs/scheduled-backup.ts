@@ -1,0 +1,15 @@
+/** The scheduled backup (backup.schedule): a backup into backup.dir, keeping the newest backup.keep there. */
+import type { BackupService } from "../operations/backups";
+import type { ScheduledJob } from "./scheduler";
+
+export const SCHEDULED_BACKUP = "scheduled-backup";
+
+export function scheduledBackupJob(backups: BackupService, schedule: string): ScheduledJob {
+  return {
+    name: SCHEDULED_BACKUP,
+    schedule,
+    run: async () => {
+      await backups.createScheduled();
+    },
+  };
+}
