@@ -355,3 +355,13 @@ for (const kind of DATABASE_KINDS) {
     }, 120_000);
   });
 }
+
+test("an invalid backup.schedule is refused at start, naming the key", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-backup-config-"));
+  const configPath = join(dir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { data_dir: join(dir, "data") }, backup: { schedule: "every night" } }));
+  const checked = await runLongbox(["config", "check", "--config", configPath]);
+  expect(checked.code).toBe(2);
+  expect(checked.stderr).toContain("backup.schedule must be a cron expression");
+  rmSync(dir, { recursive: true, force: true });
+});
