@@ -14,7 +14,7 @@ import { createReadStream } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { create as createTar } from "tar";
-import type { Dialect } from "../db/database";
+import { Type as T, type Static } from "@sinclair/typebox";
 import type { DatabaseDumps } from "../db/dumps";
 import type { Logger } from "../logging/logger";
 import type { FileStore } from "../storage/file-store";
@@ -26,14 +26,23 @@ export const MANIFEST_NAME = "manifest.json";
 export const COVERS_FOLDER = "covers";
 const BACKUP_NAME = /^longbox-backup-[0-9TZ-]+\.tar\.gz$/;
 
-export interface BackupManifest {
-  format: typeof BACKUP_FORMAT;
-  formatVersion: number;
-  longboxVersion: string;
-  createdAt: string;
-  database: { kind: Dialect; schemaVersion: number; file: string; bytes: number; sha256: string };
-  covers: { count: number; bytes: number };
-}
+/** What manifest.json holds; a restore checks a manifest against it before reading anything else. */
+export const BackupManifestSchema = T.Object({
+  format: T.Literal(BACKUP_FORMAT),
+  formatVersion: T.Integer(),
+  longboxVersion: T.String(),
+  createdAt: T.String(),
+  database: T.Object({
+    kind: T.Union([T.Literal("sqlite"), T.Literal("postgres")]),
+    schemaVersion: T.Integer({ minimum: 0 }),
+    file: T.String(),
+    bytes: T.Integer({ minimum: 0 }),
+    sha256: T.String(),
+  }),
+  covers: T.Object({ count: T.Integer({ minimum: 0 }), bytes: T.Integer({ minimum: 0 }) }),
+});
+
+export type BackupManifest = Static<typeof BackupManifestSchema>;
 
 export interface BackupFile {
   path: string;

@@ -10,12 +10,13 @@
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { Value } from "@sinclair/typebox/value";
 import { extract } from "tar";
 import { knownSchemaVersion, type DatabaseDumps } from "../db/dumps";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
 import type { FileStore } from "../storage/file-store";
 import { LocalFolderStore } from "../storage/local-folder";
-import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, COVERS_FOLDER, MANIFEST_NAME, sha256Of, type BackupManifest } from "./backups";
+import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BackupManifestSchema, COVERS_FOLDER, MANIFEST_NAME, sha256Of, type BackupManifest } from "./backups";
 
 export interface RestoreTarget {
   dumps: DatabaseDumps;
@@ -30,7 +31,7 @@ export interface RestoreReport {
   forcedPast?: string;
 }
 
-const DATABASE_NAMES: Record<string, string> = { "database.sqlite": "SQLite", "database.pgdump": "PostgreSQL" };
+const KIND_NAMES: Record<string, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
 
 export async function restoreBackup(archive: string, target: RestoreTarget, { force }: { force: boolean }): Promise<RestoreReport> {
   const info = await stat(archive).catch(() => undefined);
@@ -39,7 +40,7 @@ export async function restoreBackup(archive: string, target: RestoreTarget, { fo
   const staging = await mkdtemp(join(target.stagingParent, ".longbox-restore-"));
   try {
     const manifest = await unpack(archive, staging, target.dumps);
-    const databaseFile = join(staging, manifest.database.file);
+    const databaseFile = join(staging, target.dumps.fileName);
     await target.dumps.check(databaseFile);
     const inUse = await target.dumps.inUse();
     if (inUse && !force) throw new Error(`${inUse}; stop the server first, or restore with --force to replace the database anyway`);
@@ -67,7 +68,7 @@ async function unpack(archive: string, staging: string, dumps: DatabaseDumps): P
         const type = "type" in entry ? entry.type : "File";
         const expected =
           entries[0] === MANIFEST_NAME &&
-          ((type === "File" && (path === MANIFEST_NAME || path in DATABASE_NAMES || path.startsWith(`${COVERS_FOLDER}/`))) ||
+          ((type === "File" && (path === MANIFEST_NAME || path === dumps.fileName || path.startsWith(`${COVERS_FOLDER}/`))) ||
             (type === "Directory" && (path === `${COVERS_FOLDER}/` || path.startsWith(`${COVERS_FOLDER}/`))));
         if (!expected) unexpected.push(path);
         return expected;
@@ -87,22 +88,23 @@ async function unpack(archive: string, staging: string, dumps: DatabaseDumps): P
   if (manifest.formatVersion !== BACKUP_FORMAT_VERSION) {
     throw new Error(`${archive} is a backup of format ${manifest.formatVersion} (Longbox ${manifest.longboxVersion}); this Longbox reads format ${BACKUP_FORMAT_VERSION}`);
   }
-  if (unexpected.length > 0) throw new Error(`${archive} holds files a Longbox backup does not (${unexpected.slice(0, 3).join(", ")}): refused`);
+  const flaw = Value.Errors(BackupManifestSchema, manifest).First();
+  if (flaw) throw new Error(`${archive} is damaged: its manifest is incomplete (${flaw.path || "/"} ${flaw.message})`);
   const { database } = manifest;
   if (database.kind !== dumps.kind) {
-    const kind = (dialect: string) => (dialect === "postgres" ? "PostgreSQL" : "SQLite");
     throw new Error(
-      `${archive} holds a ${kind(database.kind)} database but the configuration uses ${kind(dumps.kind)}: ` +
+      `${archive} holds a ${KIND_NAMES[database.kind] ?? database.kind} database but the configuration uses ${KIND_NAMES[dumps.kind]}: ` +
         "restoring into a database of the other kind is not supported",
     );
   }
+  if (unexpected.length > 0) throw new Error(`${archive} holds files a Longbox backup does not (${unexpected.slice(0, 3).join(", ")}): refused`);
   const known = knownSchemaVersion(dumps.kind === "sqlite" ? "sqlite" : "pg");
   if (database.schemaVersion > known) {
     throw new Error(`${archive} was made by Longbox ${manifest.longboxVersion} (schema version ${database.schemaVersion}); this Longbox knows schema version ${known}: upgrade it first`);
   }
-  const databaseFile = join(staging, database.file);
-  const found = await stat(databaseFile).catch(() => undefined);
-  if (database.file !== dumps.fileName || !found) throw new Error(`${archive} is damaged: its database dump ${database.file} is missing`);
+  const databaseFile = join(staging, dumps.fileName);
+  const found = database.file === dumps.fileName ? await stat(databaseFile).catch(() => undefined) : undefined;
+  if (!found) throw new Error(`${archive} is damaged: its database dump ${dumps.fileName} is missing`);
   if (found.size !== database.bytes || (await sha256Of(databaseFile)) !== database.sha256) {
     throw new Error(`${archive} is damaged: its database dump does not match the checksum in its manifest`);
   }

@@ -260,6 +260,7 @@ for (const kind of DATABASE_KINDS) {
         content[content.length - 100] = content[content.length - 100]! ^ 0xff;
         writeFileSync(dump, content);
       });
+      const incomplete = await alteredBackup(underLoad, (unpacked) => editManifest(unpacked, (manifest) => delete manifest.covers));
       const smuggled = await alteredBackup(underLoad, (unpacked) => writeFileSync(join(unpacked, "zz-extra.sh"), "echo hi"));
       const cases: [string, RegExp][] = [
         [truncated, /cannot be read as a Longbox backup \(damaged or not a backup\)/],
@@ -269,6 +270,7 @@ for (const kind of DATABASE_KINDS) {
         [newer, /schema version 999.*upgrade it first/],
         [tampered, /is damaged: its database dump does not match the checksum in its manifest/],
         [smuggled, /holds files a Longbox backup does not \(zz-extra.sh\)/],
+        [incomplete, /is damaged: its manifest is incomplete \(\/covers /],
         [join(scratch, "missing.tar.gz"), /is not a file/],
       ];
       for (const [file, message] of cases) {
