@@ -17,6 +17,7 @@ import { createLogger } from "../../src/logging/logger";
 import { startServer } from "../../src/server";
 import { adminSession, bearer, createUser, login, PASSWORD, webSignIn } from "../helpers/auth";
 import { runLongbox } from "../helpers/cli";
+import { startS3Server, type TestS3Server } from "../helpers/s3-server";
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "../helpers/databases";
 import { comicsFolder, createLibrary, booksOf, scanToCompletion, waitForScan } from "../helpers/library";
 import { jsonRequester, startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
@@ -32,11 +33,11 @@ interface FreshFolder {
   database: TestDatabase;
 }
 
-async function freshFolder(kind: DatabaseKind): Promise<FreshFolder> {
+async function freshFolder(kind: DatabaseKind, settings: Record<string, unknown> = {}): Promise<FreshFolder> {
   const dir = mkdtempSync(join(tmpdir(), "longbox-restore-"));
   const database = await createTestDatabase(kind, join(dir, "data"));
   const configPath = join(dir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, database: database.config, auth: TEST_AUTH }));
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, database: database.config, auth: TEST_AUTH, ...settings }));
   return { dir, configPath, database };
 }
 
@@ -315,6 +316,51 @@ for (const kind of DATABASE_KINDS) {
         }
         expect(attempt.status).toBe(401);
       }
+    }, 120_000);
+  });
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`backups with covers in object storage [${kind}]`, () => {
+    let s3: TestS3Server;
+    let server: TestServer;
+    let folder: FreshFolder | undefined;
+
+    beforeAll(async () => {
+      s3 = await startS3Server();
+      server = await startTestServer(kind, { files: s3.files("before/"), backup: { schedule: "" } });
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      if (folder) await removeFolder(folder);
+      await s3?.stop();
+    });
+
+    test("the uploaded covers are read from the bucket into the backup, and a restore writes them into the bucket it is configured with", async () => {
+      const adminToken = (await adminSession(server)).token;
+      const library = await createLibrary(server, bearer(adminToken), { name: "bucketed", path: await comicsFolder(2, { pages: 2, seed: 7, series: 1 }) });
+      await scanToCompletion(server, adminToken, library.id);
+      const [book] = await booksOf(server, bearer(adminToken), library.id);
+      await uploadCover(server, adminToken, `/api/v1/books/${book!.id}/cover`, await coverImage("#0c3"));
+      const uploaded = await s3.keys("before/covers/");
+      expect(uploaded).toHaveLength(1);
+
+      const made = await runLongbox(["backup", "--config", server.configPath], { timeoutMs: 120_000 });
+      expect(made.code).toBe(0);
+      const { entries } = await backupEntries(writtenBackup(made.stdout));
+      expect(entries).toContain(uploaded[0]!.replace("before/", ""));
+      expect(entries.some((entry) => entry.includes("thumbnails"))).toBe(false);
+
+      // The bucket is lost: the new installation stores under another prefix, which holds a leftover.
+      folder = await freshFolder(kind, { files: s3.files("after/") });
+      await s3.client.write("after/covers/books/leftover.webp", "old");
+      const restored = await runLongbox(["restore", writtenBackup(made.stdout), "--config", folder.configPath], { timeoutMs: 120_000 });
+      expect(restored.stderr).toBe("");
+      expect(restored.code).toBe(0);
+      expect(await s3.keys("after/covers/")).toEqual(uploaded.map((key) => key.replace("before/", "after/")));
+      const copy = await s3.client.file(uploaded[0]!.replace("before/", "after/")).bytes();
+      expect(copy).toEqual(await s3.client.file(uploaded[0]!).bytes());
     }, 120_000);
   });
 }
