@@ -1,11 +1,13 @@
 /**
  * SQLite dumps (./dumps.ts): `VACUUM INTO` writes a consistent, compact copy through a
- * read-only connection of its own, so a running server (WAL mode) goes on reading and writing.
+ * read-only connection of its own, in a worker thread (./sqlite-copy-worker.ts), so a running
+ * server (WAL mode) goes on reading and writing, and the process that copies goes on serving.
  * A restore replaces the file by renaming a checked copy over it.
  */
 import { Database as SqliteClient } from "bun:sqlite";
 import { chmod, rename, rm, stat } from "node:fs/promises";
 import type { DatabaseDumps } from "./dumps";
+import type { CopyReply, CopyRequest } from "./sqlite-copy-worker";
 
 export class SqliteDumps implements DatabaseDumps {
   readonly kind = "sqlite";
@@ -15,14 +17,7 @@ export class SqliteDumps implements DatabaseDumps {
 
   async dump(target: string): Promise<{ schemaVersion: number }> {
     if (!(await exists(this.file))) throw new Error(`there is no SQLite database at ${this.file}`);
-    const client = new SqliteClient(this.file, { readonly: true });
-    try {
-      // A writer holding the file for a moment (a checkpoint) makes the copy wait, not fail.
-      client.exec("PRAGMA busy_timeout = 10000");
-      client.query("VACUUM INTO ?").run(target);
-    } finally {
-      client.close();
-    }
+    await copyInWorker(this.file, target);
     await chmod(target, 0o600);
     return { schemaVersion: schemaVersionOf(target) };
   }
@@ -76,6 +71,20 @@ export class SqliteDumps implements DatabaseDumps {
     for (const suffix of ["-wal", "-shm", "-journal"]) await rm(`${this.file}${suffix}`, { force: true });
     await rename(file, this.file);
   }
+}
+
+/** VACUUM INTO `target`, in a worker thread of its own so that this thread goes on serving. */
+function copyInWorker(source: string, target: string): Promise<void> {
+  const worker = new Worker(new URL("./sqlite-copy-worker.ts", import.meta.url));
+  return new Promise<void>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<CopyReply>) => {
+      const reply = event.data;
+      if (reply.ok) resolve();
+      else reject(Object.assign(new Error(`the SQLite database could not be copied: ${reply.message}`), { code: reply.code }));
+    };
+    worker.onerror = (event) => reject(new Error(`the SQLite copy stopped: ${event.message}`));
+    worker.postMessage({ source, target } satisfies CopyRequest);
+  }).finally(() => worker.terminate());
 }
 
 /** Migrations applied to the database in `file` (0 when it has none). */

@@ -7,7 +7,7 @@ import { Scheduler } from "./scheduler";
 export function createScheduler(services: Services): Scheduler {
   const jobs = [pruneRefreshTokensJob(services.refreshTokens, services.log)];
   const { schedule } = services.config.backup;
-  if (schedule) jobs.push(scheduledBackupJob(services.backups, schedule));
+  if (schedule) jobs.push(scheduledBackupJob(services.backups, schedule, services.log));
   return new Scheduler(jobs, services.repositories, services.log);
 }
 

@@ -87,8 +87,9 @@ export class BackupService {
       await writeFile(join(staging, MANIFEST_NAME), JSON.stringify(manifest, null, 2), { mode: 0o600 });
       // Created empty first so that tar writes into a file that has only ever had mode 0600.
       await writeFile(partial, "", { mode: 0o600, flag: "wx" });
-      // The manifest first: a restore reads it before anything else.
-      await createTar({ file: partial, gzip: true, cwd: staging, portable: true }, [MANIFEST_NAME, this.dumps.fileName, COVERS_FOLDER]);
+      // The manifest first: a restore reads it before anything else. tar compresses each read
+      // synchronously: reads of 1 MB (instead of 16) keep each pause of the server thread short.
+      await createTar({ file: partial, gzip: true, cwd: staging, portable: true, maxReadSize: 1 << 20 }, [MANIFEST_NAME, this.dumps.fileName, COVERS_FOLDER]);
       await chmod(partial, 0o600);
       await rename(partial, path);
     } catch (error) {
@@ -97,9 +98,7 @@ export class BackupService {
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    const bytes = (await stat(path)).size;
-    this.log.info("backup written", { file: path, bytes });
-    return { path, bytes, createdAt };
+    return { path, bytes: (await stat(path)).size, createdAt };
   }
 
   /** A backup into backup.dir, then the oldest there beyond backup.keep removed. */

@@ -379,7 +379,7 @@ for (const kind of DATABASE_KINDS) {
     });
 
     test("the scheduled backup keeps the last backup.keep, and the admin server page shows the last one's time and size", async () => {
-      const written = () => server.logs.filter((line) => line.includes("backup written"));
+      const written = () => server.logs.filter((line) => line.includes("scheduled backup written"));
       await waitFor(() => written().length >= 4, "four scheduled backups", 60_000);
       await server.server.scheduler.stop();
       const folder = join(server.dir, "data", "backups");
