@@ -25,6 +25,9 @@ export const BACKUP_FORMAT_VERSION = 1;
 export const MANIFEST_NAME = "manifest.json";
 export const COVERS_FOLDER = "covers";
 const BACKUP_NAME = /^longbox-backup-[0-9TZ-]+\.tar\.gz$/;
+/** What a backup in progress keeps in the folder: its staging folder and the archive being written. */
+const STAGING_PREFIX = ".staging-";
+const PARTIAL_SUFFIX = ".partial";
 
 /** What manifest.json holds; a restore checks a manifest against it before reading anything else. */
 export const BackupManifestSchema = T.Object({
@@ -70,8 +73,8 @@ export class BackupService {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const createdAt = new Date();
     const path = join(dir, `longbox-backup-${createdAt.toISOString().replace(/[:.]/g, "-")}.tar.gz`);
-    const partial = join(dir, `.${Date.now()}-${crypto.randomUUID().slice(0, 8)}.partial`);
-    const staging = await mkdtemp(join(dir, ".staging-"));
+    const partial = join(dir, `.${Date.now()}-${crypto.randomUUID().slice(0, 8)}${PARTIAL_SUFFIX}`);
+    const staging = await mkdtemp(join(dir, STAGING_PREFIX));
     try {
       const databaseFile = join(staging, this.dumps.fileName);
       const { schemaVersion } = await this.dumps.dump(databaseFile);
@@ -101,13 +104,17 @@ export class BackupService {
     return { path, bytes: (await stat(path)).size, createdAt };
   }
 
-  /** A backup into backup.dir, then the oldest there beyond backup.keep removed. */
+  /**
+   * A backup into backup.dir, then the oldest there beyond backup.keep removed, and what
+   * backups cut short (a crash, a full disk) left there more than a day ago.
+   */
   async createScheduled(): Promise<BackupFile> {
     const made = await this.create();
     for (const old of (await this.list()).slice(this.settings.keep)) {
       await rm(old.path, { force: true });
       this.log.info("old backup removed", { file: old.path, keep: this.settings.keep });
     }
+    await this.removeLeftovers();
     return made;
   }
 
@@ -132,6 +139,16 @@ export class BackupService {
   /** The newest backup in backup.dir (the admin server page), if any. */
   async last(): Promise<BackupFile | undefined> {
     return (await this.list())[0];
+  }
+
+  private async removeLeftovers(): Promise<void> {
+    const dayAgo = Date.now() - 86_400_000;
+    for (const name of await readdir(this.settings.dir)) {
+      if (!name.startsWith(STAGING_PREFIX) && !name.endsWith(PARTIAL_SUFFIX)) continue;
+      const path = join(this.settings.dir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
+    }
   }
 
   private async copyCovers(folder: string): Promise<BackupManifest["covers"]> {
