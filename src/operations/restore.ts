@@ -45,7 +45,11 @@ export async function restoreBackup(archive: string, target: RestoreTarget, { fo
     const inUse = await target.dumps.inUse();
     if (inUse && !force) throw new Error(`${inUse}; stop the server first, or restore with --force to replace the database anyway`);
     await target.dumps.replace(databaseFile, { schemaVersion: manifest.database.schemaVersion, force });
-    await restoreCovers(join(staging, COVERS_FOLDER), target.covers);
+    try {
+      await restoreCovers(join(staging, COVERS_FOLDER), target.covers);
+    } catch (error) {
+      throw new Error(`the database is restored, but the uploaded covers could not all be written (${(error as Error).message}): run the restore again`, { cause: error });
+    }
     return { manifest, forcedPast: inUse };
   } finally {
     await rm(staging, { recursive: true, force: true });
