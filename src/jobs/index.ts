@@ -12,5 +12,4 @@ export function createScheduler(services: Services): Scheduler {
 }
 
 export { PRUNE_REFRESH_TOKENS } from "./prune-refresh-tokens";
-export { SCHEDULED_BACKUP } from "./scheduled-backup";
 export type { Scheduler } from "./scheduler";

@@ -3,7 +3,7 @@ import type { Logger } from "../logging/logger";
 import type { BackupService } from "../operations/backups";
 import type { ScheduledJob } from "./scheduler";
 
-export const SCHEDULED_BACKUP = "scheduled-backup";
+const SCHEDULED_BACKUP = "scheduled-backup";
 
 export function scheduledBackupJob(backups: BackupService, schedule: string, log: Logger): ScheduledJob {
   return {

@@ -10,9 +10,13 @@ import type { TestServer } from "./server";
 export type Row = Record<string, unknown>;
 
 export async function rawQuery(server: TestServer, text: string, ...params: unknown[]): Promise<Row[]> {
+  return queryDatabase(databaseOf(server), text, ...params);
+}
+
+/** Where a test server's database is, for queryDatabase and tableContents. */
+export function databaseOf(server: TestServer): { postgresUrl: string } | { sqliteFile: string } {
   const { config, paths } = server.server.services;
-  const target = config.database.type === "postgres" ? { postgresUrl: config.database.postgres.url } : { sqliteFile: paths.sqliteFile };
-  return queryDatabase(target, text, ...params);
+  return config.database.type === "postgres" ? { postgresUrl: config.database.postgres.url } : { sqliteFile: paths.sqliteFile };
 }
 
 /** The same, for a database no running test server owns (e.g. one a child process uses). */

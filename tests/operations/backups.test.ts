@@ -22,7 +22,7 @@ import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabas
 import { comicsFolder, createLibrary, booksOf, scanToCompletion, waitForScan } from "../helpers/library";
 import { jsonRequester, startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
-import { queryDatabase, tableContents } from "../helpers/sql";
+import { databaseOf, queryDatabase, tableContents } from "../helpers/sql";
 
 const READERS = 32;
 
@@ -226,7 +226,7 @@ for (const kind of DATABASE_KINDS) {
       const restored = await runLongbox(["restore", file, "--config", folder.configPath], { timeoutMs: 120_000 });
       expect(restored.stderr).toBe("");
       expect(restored.code).toBe(0);
-      const source = server.server.services.config.database.type === "postgres" ? { postgresUrl: server.server.services.config.database.postgres.url } : { sqliteFile: server.server.services.paths.sqliteFile };
+      const source = databaseOf(server);
       const original = await tableContents(source);
       const copy = await tableContents(folder.database.target);
       expect(Object.keys(copy)).toEqual(Object.keys(original));
@@ -306,7 +306,7 @@ for (const kind of DATABASE_KINDS) {
       const forced = await runLongbox(["restore", underLoad, "--force", "--config", server.configPath], { timeoutMs: 120_000 });
       expect(forced.code).toBe(0);
       expect(forced.stderr).toContain("restart that server now");
-      const source = server.server.services.config.database.type === "postgres" ? { postgresUrl: server.server.services.config.database.postgres.url } : { sqliteFile: server.server.services.paths.sqliteFile };
+      const source = databaseOf(server);
       // The user made after the backup is gone from the database.
       expect(await queryDatabase(source, "SELECT username FROM users WHERE username = 'after-backup'")).toEqual([]);
       if (kind === "postgres") {
