@@ -124,7 +124,7 @@ function pdfjsCanvasPlugin(): BunPlugin {
  * Worker threads the server starts, bundled as extra entry points of the binary (Bun does not
  * find `new Worker(...)` targets by itself). The build plugins apply to them too.
  */
-const WORKER_ENTRIES = ["plugins/pdf/worker.ts", "src/library/file-digest-worker.ts"];
+const WORKER_ENTRIES = ["plugins/pdf/worker.ts", "src/library/file-digest-worker.ts", "src/db/sqlite-copy-worker.ts"];
 
 /** The commit built, for `longbox --version` ("unknown" outside a git checkout). */
 function currentCommit(): string {

@@ -1,11 +1,12 @@
 /**
  * The command line: `longbox [serve] [--config PATH] [--port N]`, `longbox config check`,
- * `longbox user create ...`, `longbox migrate`, `longbox analyze FILE...`, `--version`, `--help`.
+ * `longbox user create ...`, `longbox migrate`, `longbox analyze FILE...`, `longbox backup [--to DIR]`,
+ * `longbox restore FILE [--force]`, `--version`, `--help`.
  * Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad configuration (reason on stderr).
  */
 import { availableParallelism } from "node:os";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, rejectUnusableDatabase, type LoadedConfig } from "./config/load";
 import { maskSecrets } from "./config/secrets";
@@ -19,6 +20,10 @@ import { assertServable, loggerFor, openMigratedDataLayer, startServer, type Ser
 import { DomainError } from "./errors";
 import { analyzeFiles } from "./formats/analyze-command";
 import { VERSION, versionReport } from "./version";
+import { databaseDumps } from "./db/dumps";
+import { BackupService } from "./operations/backups";
+import { restoreBackup } from "./operations/restore";
+import { openFileStores, rejectUnusableBucket } from "./storage/from-config";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -41,6 +46,12 @@ Usage:
   longbox migrate [--config PATH]              apply database migrations and exit
   longbox analyze FILE... [--config PATH]      read books as a scan would; one JSON line per file
                                                (exit 1 if a file does not exist)
+  longbox backup [--to DIR] [--config PATH]    write a backup (database and uploaded covers) into DIR
+                                               (default backup.dir), also while the server runs
+  longbox restore FILE [--force] [--config PATH]
+                                               check a backup and replace the database and the
+                                               uploaded covers with it; refused while a server
+                                               uses the database unless --force
   longbox --version | --help
 
 The configuration file is --config, else $SERVICE_CONFIG, else ./config/config.yaml.
@@ -56,6 +67,8 @@ const OPTIONS = {
   email: { type: "string" },
   password: { type: "string" },
   admin: { type: "boolean" },
+  to: { type: "string" },
+  force: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -91,6 +104,10 @@ async function dispatch(argv: string[]): Promise<number> {
     if (positionals.length === 1) throw new UsageError(`analyze needs at least one FILE\n\n${HELP}`);
     return analyzeFiles(positionals.slice(1), values.config);
   }
+  if (positionals[0] === "restore") {
+    if (positionals.length !== 2) throw new UsageError(`restore needs one FILE\n\n${HELP}`);
+    return restore(positionals[1]!, values);
+  }
   const command = positionals.join(" ") || "serve";
 
   switch (command) {
@@ -111,6 +128,8 @@ async function dispatch(argv: string[]): Promise<number> {
     }
     case "user create":
       return createUser(values);
+    case "backup":
+      return backup(values);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }
@@ -227,4 +246,35 @@ async function createUser(values: { config?: string; username?: string; email?: 
   } finally {
     await data.database.close();
   }
+}
+
+/**
+ * What `backup` and `restore` work on: the configured database (checked like `migrate` does,
+ * never migrated) and the covers store.
+ */
+async function backupTarget(configPath: string | undefined) {
+  const loaded = loadConfig({ path: configPath, createIfMissing: true });
+  rejectUnusableDatabase(loaded.config);
+  if (loaded.config.files.storage === "s3") rejectUnusableBucket(loaded.config.files.s3);
+  const paths = dataPaths(loaded.config);
+  const stores = await openFileStores(loaded.config, paths);
+  return { loaded, paths, dumps: databaseDumps(loaded.config, paths.sqliteFile), covers: stores.covers };
+}
+
+async function backup(values: { config?: string; to?: string }): Promise<number> {
+  const { loaded, paths, dumps, covers } = await backupTarget(values.config);
+  const backups = new BackupService({ dir: paths.backupDir, keep: loaded.config.backup.keep }, dumps, covers, loggerFor(loaded));
+  const made = await backups.create(values.to === undefined ? undefined : resolve(values.to));
+  return print(`${made.path} (${made.bytes} bytes)\n`);
+}
+
+async function restore(file: string, values: { config?: string; force?: boolean }): Promise<number> {
+  const { loaded, paths, dumps, covers } = await backupTarget(values.config);
+  const stagingParent = loaded.config.database.type === "sqlite" ? dirname(paths.sqliteFile) : paths.dataDir;
+  const { manifest, forcedPast } = await restoreBackup(resolve(file), { dumps, covers, stagingParent }, { force: values.force ?? false });
+  if (forcedPast) process.stderr.write(`longbox: restored although ${forcedPast}: restart that server now\n`);
+  return print(
+    `restored the backup of ${manifest.createdAt} (Longbox ${manifest.longboxVersion}, schema version ${manifest.database.schemaVersion}): ` +
+      `the ${manifest.database.kind} database and ${manifest.covers.count} uploaded covers; thumbnails are made again as they are shown\n`,
+  );
 }

@@ -53,6 +53,8 @@ import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
+import { BackupService } from "./operations/backups";
+import { databaseDumps } from "./db/dumps";
 import { openFileStores } from "./storage/from-config";
 
 export interface Services extends ServiceInputs {
@@ -86,6 +88,7 @@ export interface Services extends ServiceInputs {
   duplicates: DuplicateService;
   folders: FolderBrowser;
   metrics: Metrics;
+  backups: BackupService;
   series: SeriesService;
   catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
@@ -218,6 +221,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     access,
     sharingTags: new SharingTagService(database, repositories),
     metrics: new Metrics(repositories, access, thumbnails),
+    backups: new BackupService({ dir: inputs.paths.backupDir, keep: config.backup.keep }, databaseDumps(config, inputs.paths.sqliteFile), files.covers, log),
     books,
     duplicates,
     folders: new FolderBrowser(),

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { validateCronExpression } from "cron";
 import { ConfigSchema, type Config } from "./schema";
 
 /** A configuration problem: the process exits with code 2 and this message. */
@@ -86,6 +87,11 @@ export function rejectUnusableSettings(config: Config): void {
   // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
   if (config.email.smtp_password && !config.email.smtp_username) {
     throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");
+  }
+  const { schedule } = config.backup;
+  if (schedule) {
+    const { valid, error } = validateCronExpression(schedule);
+    if (!valid) throw new ConfigError(`backup.schedule must be a cron expression such as "30 3 * * *" (or empty for none): ${error?.message ?? "invalid"}`);
   }
 }
 

@@ -9,6 +9,7 @@ export interface DataPaths {
   coverDir: string;
   pageCacheDir: string;
   archiveCacheDir: string;
+  backupDir: string;
   jwtSecretFile: string;
   encryptionKeyFile: string;
 }
@@ -23,6 +24,7 @@ export function dataPaths(config: Config): DataPaths {
     coverDir: orDefault(config.files.cover_dir, "covers"),
     pageCacheDir: orDefault(config.files.page_cache_dir, "page-cache"),
     archiveCacheDir: orDefault(config.files.archive_cache_dir, "archive-cache"),
+    backupDir: orDefault(config.backup.dir, "backups"),
     jwtSecretFile: join(dataDir, "jwt-secret"),
     encryptionKeyFile: join(dataDir, "encryption-key"),
   };

@@ -198,6 +198,19 @@ export const ConfigSchema = T.Object(
       retry_attempts: T.Integer({ minimum: 0, maximum: 20, default: 3 }),
       retry_backoff_seconds: T.Number({ minimum: 0.1, maximum: 86_400, default: 60 }),
     }),
+    /** `longbox backup` and the scheduled backups (README, "Backups"). */
+    backup: closed({
+      /** Where backups are written (and the scheduled ones pruned). Empty = <application.data_dir>/backups */
+      dir: T.String({ default: "" }),
+      /**
+       * When the scheduled backup runs: a cron expression (minute hour day month weekday, or six
+       * fields with seconds first) in the server's time zone; empty = no scheduled backups. One
+       * process across every instance on the database makes each one.
+       */
+      schedule: T.String({ default: "30 3 * * *" }),
+      /** Backups kept in backup.dir: after each scheduled one, the oldest beyond this are removed. */
+      keep: T.Integer({ minimum: 1, maximum: 1000, default: 7 }),
+    }),
     plugins: closed({
       /** Folder of third-party format plugins; empty = none. */
       dir: T.String({ default: "" }),

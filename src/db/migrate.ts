@@ -25,3 +25,11 @@ export async function applyMigrations(target: MigrationTarget): Promise<void> {
   const migrations = target.dialect === "sqlite" ? sqliteMigrations : pgMigrations;
   await internals.dialect.migrate(migrations, internals.session, { migrationsTable: "__drizzle_migrations" });
 }
+
+/**
+ * The schema version this program knows: the number of its migrations for the dialect. A
+ * database with more applied (`__drizzle_migrations` rows) was made by a newer Longbox.
+ */
+export function knownSchemaVersion(dialect: "sqlite" | "pg"): number {
+  return (dialect === "sqlite" ? sqliteMigrations : pgMigrations).length;
+}

@@ -5,7 +5,7 @@
  * server on SQLite and PostgreSQL, and read every fixture exactly as the sources do.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
@@ -17,6 +17,7 @@ import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { filesUnder } from "../helpers/files";
 import { FIXTURES } from "../helpers/fixtures";
 import { TEST_AUTH } from "../helpers/server";
+import { queryDatabase } from "../helpers/sql";
 
 const BOOK_FOLDERS = ["cbz", "cbr", "epub", "pdf", "unsupported"];
 const START_TIMEOUT_MS = 20_000;
@@ -113,6 +114,25 @@ describe("the compiled binary", () => {
           const unpacked = readdirSync(nativeCache);
           expect(unpacked.some((name) => name.startsWith("node-rs-argon2-"))).toBe(true);
           expect(unpacked.some((name) => name.includes("canvas"))).toBe(false);
+
+          // A backup while it serves (SQLite copies in a worker thread the binary bundles), restored
+          // into a fresh database that then holds the admin.
+          const backup = await runBinary(["backup", "--to", binary.scratch(`${kind}-backups`), "--config", configPath], 60_000);
+          expect(backup.code).toBe(0);
+          const file = backup.stdout.trim().split(" (")[0]!;
+          expect(statSync(file).mode & 0o777).toBe(0o600);
+          const freshDir = binary.scratch(`${kind}-restored`);
+          const fresh = await createTestDatabase(kind, freshDir);
+          try {
+            const freshConfig = join(freshDir, "config.yaml");
+            writeFileSync(freshConfig, JSON.stringify({ ...config, application: { ...config.application, data_dir: freshDir }, database: fresh.config }));
+            const restore = await runBinary(["restore", file, "--config", freshConfig], 60_000);
+            expect(restore.stderr).toBe("");
+            expect(restore.code).toBe(0);
+            expect(await queryDatabase(fresh.target, "SELECT username FROM users")).toEqual([{ username: "admin" }]);
+          } finally {
+            await fresh.drop();
+          }
         } finally {
           server.process.kill("SIGTERM");
         }

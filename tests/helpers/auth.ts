@@ -1,4 +1,5 @@
 /** Small helpers shared by the authentication tests. */
+import { expect } from "bun:test";
 import { createHmac } from "node:crypto";
 import type { JsonClient, TestServer } from "./server";
 
@@ -51,4 +52,18 @@ export async function createUser(server: TestServer, adminToken: string, usernam
   );
   if (created.status !== 201) throw new Error(`creating ${username} failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.id as string;
+}
+
+/** Signs in through the login form; the session cookie as a Cookie header value. */
+export async function webSignIn(server: TestServer, username: string, password = PASSWORD): Promise<string> {
+  const response = await server.fetch("/login", {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  expect(response.status).toBe(303);
+  const cookie = response.headers.get("set-cookie") ?? "";
+  expect(cookie).toContain("HttpOnly");
+  return cookie.split(";")[0]!;
 }

@@ -6,25 +6,11 @@
  * redirected to /login before it is validated.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { adminSession, bearer, createUser, login, PASSWORD } from "../helpers/auth";
+import { adminSession, bearer, createUser, login, PASSWORD, webSignIn } from "../helpers/auth";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 
 const NEW_PASSWORD = "a fresh password 42";
 const SAMPLE_ID = "01900000-0000-7000-8000-000000000000";
-
-/** Signs in through the login form; the session cookie as a Cookie header value. */
-async function webSignIn(server: TestServer, username: string, password = PASSWORD): Promise<string> {
-  const response = await server.fetch("/login", {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-    body: new URLSearchParams({ username, password }).toString(),
-  });
-  expect(response.status).toBe(303);
-  const cookie = response.headers.get("set-cookie") ?? "";
-  expect(cookie).toContain("HttpOnly");
-  return cookie.split(";")[0]!;
-}
 
 /** The CSRF token the account page carries for this session. */
 async function csrfTokenOf(server: TestServer, cookie: string): Promise<string> {
