@@ -302,6 +302,62 @@ forEachDatabase("comic reader", (server) => {
     });
   }, TIMEOUT);
 
+  test("every reading mode works after switching from every other one, without a reload (wheel, keys, Space, touch)", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
+      await page.goto(`/read/${cbz.id}?page=1`);
+      await readerReady(page);
+      await chooseSetting(page, "spread", "single");
+      await chooseSetting(page, "mode", "ltr");
+      const touch = await context.newCDPSession(page);
+      const drag = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+        await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
+        for (let move = 1; move <= 5; move++) {
+          const point = { x: from.x + ((to.x - from.x) * move) / 5, y: from.y + ((to.y - from.y) * move) / 5 };
+          await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
+        }
+        await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      };
+      const pageNumber = async () => Number((await counter(page).textContent())!.split(" ")[0]);
+      const scrollTop = () => page.$eval("[data-role=viewport]", (viewport) => viewport.scrollTop);
+      const scrollsDown = async (how: string, act: () => Promise<void>) => {
+        const before = await scrollTop();
+        await act();
+        for (let wait = 0; wait < 50 && (await scrollTop()) <= before; wait++) await Bun.sleep(50);
+        expect({ how, scrolled: (await scrollTop()) > before }).toEqual({ how, scrolled: true });
+      };
+      /** The mode now shown turns or scrolls its pages by every means a reader has. */
+      const works = async (mode: string) => {
+        await page.keyboard.press("Home");
+        await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+        if (mode === "ltr" || mode === "rtl") {
+          await page.keyboard.press(mode === "ltr" ? "ArrowRight" : "ArrowLeft");
+          await expect(counter(page).textContent()).resolves.toBe("2 / 36");
+          await page.keyboard.press("Space");
+          await expect(counter(page).textContent()).resolves.toBe("3 / 36");
+          await drag(mode === "ltr" ? { x: 320, y: 400 } : { x: 60, y: 400 }, mode === "ltr" ? { x: 60, y: 400 } : { x: 320, y: 400 });
+          await expect(counter(page).textContent()).resolves.toBe("4 / 36");
+          return;
+        }
+        await page.keyboard.press("ArrowRight");
+        await page.waitForFunction(() => document.querySelector("[data-role=counter]")?.textContent === "2 / 36");
+        await scrollsDown(`${mode}: wheel`, () => page.mouse.move(187, 400).then(() => page.mouse.wheel(0, 500)));
+        await scrollsDown(`${mode}: Space`, () => page.keyboard.press("Space"));
+        await scrollsDown(`${mode}: touch`, () => drag({ x: 187, y: 600 }, { x: 187, y: 250 }));
+        for (let wait = 0; wait < 50 && (await pageNumber()) <= 2; wait++) await Bun.sleep(50);
+        expect(await pageNumber()).toBeGreaterThan(2);
+      };
+      await works("ltr");
+      // Every ordered pair of modes once (an Euler circuit of the four modes).
+      const circuit = ["ltr", "rtl", "ltr", "vertical", "ltr", "webtoon", "rtl", "vertical", "rtl", "webtoon", "vertical", "webtoon", "ltr"];
+      for (let index = 1; index < circuit.length; index++) {
+        await chooseSetting(page, "mode", circuit[index]!);
+        await works(circuit[index]!);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
   test("on a 375 px phone: pages at the screen's width, swipes and taps turn pages, full screen hides the bars", async () => {
     const cbz = book("Science Comics 001.cbz");
     await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {

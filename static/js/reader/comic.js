@@ -140,6 +140,9 @@ function renderStrip() {
 function render() {
   observer?.disconnect();
   observer = null;
+  // destroy() only unbinds the zoom's listeners: the `overflow: hidden; touch-action: none` it put
+  // on the viewport would stay and stop the strip modes from scrolling.
+  panzoom?.resetStyle();
   panzoom?.destroy();
   panzoom = null;
   stage.removeAttribute("style");
@@ -310,6 +313,11 @@ for (const select of root.querySelectorAll("select[data-setting]")) {
     viewport.focus({ preventScroll: true });
   });
 }
+
+// Closing the settings gives the keys back to the pages (Space and arrows scroll or turn them).
+part("settings").addEventListener("toggle", (event) => {
+  if (!event.currentTarget.open) viewport.focus({ preventScroll: true });
+});
 
 part("fullscreen").addEventListener("click", async () => {
   const entering = !document.fullscreenElement;
