@@ -20,6 +20,7 @@ import {
   readerLibrary,
   requestsFor,
   SCREENSHOTS,
+  touchDragger,
   useChromium,
   type ReaderLibrary,
 } from "./reader-support";
@@ -309,15 +310,7 @@ forEachDatabase("comic reader", (server) => {
       await readerReady(page);
       await chooseSetting(page, "spread", "single");
       await chooseSetting(page, "mode", "ltr");
-      const touch = await context.newCDPSession(page);
-      const drag = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
-        await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
-        for (let move = 1; move <= 5; move++) {
-          const point = { x: from.x + ((to.x - from.x) * move) / 5, y: from.y + ((to.y - from.y) * move) / 5 };
-          await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
-        }
-        await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-      };
+      const drag = await touchDragger(context, page);
       const pageNumber = async () => Number((await counter(page).textContent())!.split(" ")[0]);
       const scrollTop = () => page.$eval("[data-role=viewport]", (viewport) => viewport.scrollTop);
       const scrollsDown = async (how: string, act: () => Promise<void>) => {
@@ -371,14 +364,8 @@ forEachDatabase("comic reader", (server) => {
       for (const url of pageRequests) expect(new URL(url).searchParams.get("width")).toBe("800");
       await expect(shownPages(page)).resolves.toEqual([1]);
 
-      const touch = await context.newCDPSession(page);
-      const swipe = async (fromX: number, toX: number) => {
-        await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: fromX, y: 400 }] });
-        for (let step = 1; step <= 5; step++) {
-          await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: fromX + ((toX - fromX) * step) / 5, y: 400 }] });
-        }
-        await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-      };
+      const drag = await touchDragger(context, page);
+      const swipe = (fromX: number, toX: number) => drag({ x: fromX, y: 400 }, { x: toX, y: 400 });
       await swipe(320, 60);
       await expect(counter(page).textContent()).resolves.toBe("2 / 36");
       await swipe(320, 60);

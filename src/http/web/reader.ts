@@ -27,6 +27,9 @@ const EPUB_CONTENT_SECURITY_POLICY = pagePolicyAllowing({
   "media-src": ["'self'", "blob:"],
 });
 
+/** Where an EPUB declares obfuscated fonts; the reader asks for it only when the book has it. */
+const ENCRYPTION_FILE = "META-INF/encryption.xml";
+
 /** `?page`: a page, or an EPUB's spine item; past the end the comic reader opens the last page. */
 const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
 
@@ -37,8 +40,12 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
       const comic = book.fileFormat !== "epub";
-      const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), comic ? services.series.nextBook(viewer.user, book) : null]);
-      if (!comic) return epubReader(viewer, book, pages, requestedPage);
+      const [pages, next, hasEncryption] = await Promise.all([
+        services.pages.list(viewer.user, book.id),
+        comic ? services.series.nextBook(viewer.user, book) : null,
+        comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
+      ]);
+      if (!comic) return epubReader(viewer, book, pages, requestedPage, hasEncryption);
       return page("reader/comic", {
         title: book.title,
         viewer,
@@ -68,7 +75,7 @@ function resumePage(book: BookView): number {
  * An EPUB reopens at its saved locator (or, written by another client, its progression), unless
  * `?page` names another spine item than the saved one.
  */
-function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], requestedSection: number | undefined) {
+function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], requestedSection: number | undefined, hasEncryption: boolean) {
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
   const cfi = resume?.locator?.locations?.cfi;
@@ -83,6 +90,7 @@ function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], request
       startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
       startSection: resume ? "" : String(requestedSection ?? ""),
       sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
+      hasEncryption,
       readerScript: READER_SCRIPTS.epub,
     },
     200,

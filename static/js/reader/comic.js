@@ -6,6 +6,7 @@
  * saves progress and offers the next book at the end.
  */
 import Panzoom from "@panzoom/panzoom";
+import { watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { FITS, MODE_OF_DIRECTION, MODES, pageUrl, requestWidth, screensOf, SPREADS } from "./layout.js";
 import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
 
@@ -228,44 +229,22 @@ addEventListener("keydown", (event) => {
 });
 
 // Taps and clicks on the side thirds turn pages, in the middle they show or hide the bars;
-// swipes turn pages. Handled on pointerup (a click can be swallowed by double-tap detection on
-// touch screens) and captured, because the zoom library stops the pointer events it handles.
-let pointerStart = null;
-const zoneOf = (event) => {
-  const box = viewport.getBoundingClientRect();
-  const x = (event.clientX - box.left) / box.width;
-  return x < 1 / 3 ? "left" : x > 2 / 3 ? "right" : "middle";
-};
-viewport.addEventListener(
-  "pointerdown",
-  (event) => {
-    pointerStart = event.isPrimary && event.button === 0 ? { x: event.clientX, y: event.clientY } : null;
+// swipes turn pages. Captured, because the zoom library stops the pointer events it handles.
+watchTapsAndSwipes(viewport, {
+  capture: true,
+  onTap(point) {
+    const zone = zoneOf(point.x, viewport.getBoundingClientRect());
+    if (!paged() || zone === "middle") setChromeHidden(!root.classList.contains("chrome-hidden"));
+    // The left third goes back left-to-right and forward right-to-left.
+    else if (!zoomed()) step((zone === "left") === (state.mode === "rtl") ? 1 : -1);
   },
-  { capture: true },
-);
-viewport.addEventListener(
-  "pointerup",
-  (event) => {
-    if (!pointerStart || !event.isPrimary) return;
-    const dx = event.clientX - pointerStart.x;
-    const dy = event.clientY - pointerStart.y;
-    pointerStart = null;
-    if (event.target.closest("a, button, input, select, [data-role=end]")) return;
-    const rtl = state.mode === "rtl";
-    if (Math.hypot(dx, dy) <= 10) {
-      const zone = zoneOf(event);
-      if (!paged() || zone === "middle") setChromeHidden(!root.classList.contains("chrome-hidden"));
-      // The left third goes back left-to-right and forward right-to-left.
-      else if (!zoomed()) step((zone === "left") === rtl ? 1 : -1);
-    } else if (paged() && !zoomed() && Math.abs(dx) >= 50 && Math.abs(dx) >= 1.5 * Math.abs(dy)) {
-      // Swiping left brings the page on the right: the next one left-to-right, the previous one right-to-left.
-      step((dx < 0) === rtl ? -1 : 1);
-    }
+  onSwipe(dx) {
+    // Swiping left brings the page on the right: the next one left-to-right, the previous one right-to-left.
+    if (paged() && !zoomed()) step((dx < 0) === (state.mode === "rtl") ? -1 : 1);
   },
-  { capture: true },
-);
+});
 viewport.addEventListener("dblclick", (event) => {
-  if (!panzoom || zoneOf(event) !== "middle") return;
+  if (!panzoom || zoneOf(event.clientX, viewport.getBoundingClientRect()) !== "middle") return;
   if (zoomed()) panzoom.reset();
   else panzoom.zoomToPoint(2.5, event);
 });
