@@ -49,6 +49,7 @@ import { KoreaderSyncService } from "./library/koreader-sync";
 import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
+import { ReaderSettingsService } from "./library/reader-settings";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { openFileStores } from "./storage/from-config";
@@ -84,6 +85,7 @@ export interface Services extends ServiceInputs {
   folders: FolderBrowser;
   metrics: Metrics;
   series: SeriesService;
+  readerSettings: ReaderSettingsService;
   catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
   bookFiles: BookFileService;
@@ -214,6 +216,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     duplicates,
     folders: new FolderBrowser(),
     series,
+    readerSettings: new ReaderSettingsService(repositories, series),
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,

@@ -400,4 +400,46 @@ forEachDatabase("comic reader", (server) => {
       expect(errors).toEqual([]);
     });
   }, TIMEOUT);
+  test("settings follow the user: a phone opens a series as the desktop left it; an admin makes a mode the series' direction", async () => {
+    const science = book("Science Comics 001.cbz");
+    const captain = book("Captain Science 001.cbr");
+    const api = (method: string, path: string, body?: unknown) => server().json(method, path, body, { authorization: `Bearer ${library.adminToken}` });
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "webtoon");
+      await chooseSetting(page, "fit", "width");
+      for (let wait = 0; wait < 100; wait++) {
+        const stored = (await api("GET", `/api/v1/series/${science.seriesId}/reader-settings`)).body;
+        if (stored.series.mode === "webtoon" && stored.effective.fit === "width") break;
+        await Bun.sleep(50);
+      }
+      // An admin makes right to left the Captain Science series' own direction.
+      await page.goto(`/read/${captain.id}`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "rtl");
+      await page.click(".reader-menu > summary");
+      await page.getByRole("button", { name: "Make this mode the series' direction for everyone" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Saved" }).textContent()).resolves.toBe("Saved as the series' direction.");
+      expect((await api("GET", `/api/v1/series/${captain.seriesId}`)).body.readingDirection).toBe("rtl");
+      expect(errors).toEqual([]);
+    });
+    // Another browser (nothing in its storage): the series as the desktop left it, the fit everywhere.
+    await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
+      await page.goto(`/read/${science.id}?page=1`);
+      await readerReady(page);
+      await expect(page.locator("#comic-reader").getAttribute("data-mode")).resolves.toBe("webtoon");
+      await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("webtoon");
+      await expect(page.locator("select[data-setting=fit]").inputValue()).resolves.toBe("width");
+      await page.goto(`/read/${captain.id}?page=1`);
+      await readerReady(page);
+      await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("rtl");
+      await expect(page.locator("select[data-setting=fit]").inputValue()).resolves.toBe("width");
+      expect(errors).toEqual([]);
+    });
+    // Other tests start from the reader's own settings.
+    await api("PATCH", "/api/v1/reader-settings", { fit: null, spread: null });
+    for (const id of [science.seriesId, captain.seriesId]) await api("DELETE", `/api/v1/series/${id}/reader-settings`);
+    await api("PATCH", `/api/v1/series/${captain.seriesId}`, { readingDirection: null });
+  }, TIMEOUT);
 });

@@ -159,8 +159,9 @@ forEachDatabase("EPUB reader", (server) => {
       expect(await readerHtml(alice.id)).toContain('data-has-encryption="false"');
       expect(errors).toEqual([]);
     });
-    // The next test starts the book afresh.
+    // The next test starts the book afresh, at the reader's own text size.
     await server().json("DELETE", `/api/v1/books/${alice.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    await server().json("PATCH", "/api/v1/reader-settings", { epubSize: null }, { authorization: `Bearer ${library.adminToken}` });
   }, TIMEOUT);
 
   test("a fixed-layout manga (right to left, images in the spine) fills the screen: spreads on a desktop, single pages and swipes on a phone", async () => {
@@ -361,6 +362,36 @@ forEachDatabase("EPUB reader", (server) => {
         "font-src": [...site["font-src"]!, "blob:", "data:"],
         "frame-src": ["blob:"],
         "media-src": ["'self'", "blob:"],
+      });
+    });
+  }, TIMEOUT);
+  test("the text size, font and theme follow the user to another browser", async () => {
+    const alice = library.books["book.epub"]!;
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${alice.id}?page=3`);
+      await epubReady(page);
+      await page.click(".reader-menu > summary");
+      await page.selectOption("select[data-setting=theme]", "sepia");
+      await page.selectOption("select[data-setting=font]", "serif");
+      const size = Number.parseInt((await page.locator("[data-role=font-size]").textContent())!, 10);
+      await page.getByRole("button", { name: "Smaller text" }).click();
+      await expect(page.locator("[data-role=font-size]").textContent()).resolves.toBe(`${size - 10}%`);
+      for (let wait = 0; wait < 100; wait++) {
+        const stored = (await server().json("GET", "/api/v1/reader-settings", undefined, { authorization: `Bearer ${library.adminToken}` })).body;
+        if (stored.epubTheme === "sepia" && stored.epubFont === "serif" && stored.epubSize === size - 10) break;
+        await Bun.sleep(50);
+      }
+      expect(errors).toEqual([]);
+      await asAdmin(browser(), server(), PHONE, async (phone) => {
+        await phone.page.goto(`/read/${alice.id}?page=3`);
+        await epubReady(phone.page);
+        await expect(phone.page.locator("#epub-reader").getAttribute("data-theme")).resolves.toBe("sepia");
+        await expect(phone.page.locator("select[data-setting=font]").inputValue()).resolves.toBe("serif");
+        await phone.page.click(".reader-menu > summary");
+        await expect(phone.page.locator("[data-role=font-size]").textContent()).resolves.toBe(`${size - 10}%`);
+        const chapter = await bookFrame(phone.page, "Down the Rabbit-Hole");
+        expect(await chapter.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(244, 236, 216)");
+        expect(phone.errors).toEqual([]);
       });
     });
   }, TIMEOUT);

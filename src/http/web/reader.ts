@@ -3,7 +3,8 @@
  * (templates/reader/comic.eta, static/js/reader/comic.js), EPUBs in the EPUB reader
  * (templates/reader/epub.eta, static/js/reader/epub.js); each page loads only its own reader.
  * `?page=N` opens page N (for an EPUB: spine item N); without it the reader resumes from the
- * caller's progress, or starts over when the book was finished.
+ * caller's progress, or starts over when the book was finished. Both readers get the caller's
+ * settings for the book's series (src/library/reader-settings.ts) in the page itself.
  */
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
@@ -40,12 +41,14 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
       const comic = book.fileFormat !== "epub";
-      const [pages, next, hasEncryption] = await Promise.all([
+      const [pages, next, hasEncryption, settings] = await Promise.all([
         services.pages.list(viewer.user, book.id),
         comic ? services.series.nextBook(viewer.user, book) : null,
         comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
+        services.readerSettings.effective(viewer.user, book.seriesId),
       ]);
-      if (!comic) return epubReader(viewer, book, pages, requestedPage, hasEncryption);
+      const readerSettings = JSON.stringify(settings);
+      if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings });
       return page("reader/comic", {
         title: book.title,
         viewer,
@@ -54,6 +57,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         next: next ? { id: next.id, title: next.title } : null,
         startPage: Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1)),
         sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
+        readerSettings,
+        isAdmin: viewer.user.role === "admin",
         readerScript: READER_SCRIPTS.comic,
       });
     },
@@ -75,7 +80,13 @@ function resumePage(book: BookView): number {
  * An EPUB reopens at its saved locator (or, written by another client, its progression), unless
  * `?page` names another spine item than the saved one.
  */
-function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], requestedSection: number | undefined, hasEncryption: boolean) {
+function epubReader(
+  viewer: Viewer,
+  book: BookView,
+  pages: PageRecord[],
+  requestedSection: number | undefined,
+  extra: { hasEncryption: boolean; readerSettings: string },
+) {
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
   const cfi = resume?.locator?.locations?.cfi;
@@ -90,7 +101,7 @@ function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], request
       startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
       startSection: resume ? "" : String(requestedSection ?? ""),
       sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
-      hasEncryption,
+      ...extra,
       readerScript: READER_SCRIPTS.epub,
     },
     200,

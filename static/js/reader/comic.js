@@ -8,7 +8,8 @@
 import Panzoom from "@panzoom/panzoom";
 import { watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { FITS, MODE_OF_DIRECTION, MODES, pageUrl, requestWidth, screensOf, SPREADS } from "./layout.js";
-import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { csrfHeaders, progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { serverSettings } from "./settings.js";
 
 const root = document.getElementById("comic-reader");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -24,16 +25,14 @@ const sizes = JSON.parse(data.sizes);
 const saver = progressSaver(data.progressUrl);
 
 const clamp = (page) => Math.min(Math.max(1, Math.round(page) || 1), pageCount);
-const remembered = (key, allowed, fallback) => {
-  const value = localStorage.getItem(key);
-  return allowed.includes(value) ? value : fallback;
-};
-const modeKey = `longbox.reader.mode.${data.seriesId}`;
+const settings = serverSettings(root);
+const chosen = (value, allowed) => (allowed.includes(value) ? value : undefined);
 const state = {
   page: clamp(Number(data.startPage)),
-  mode: remembered(modeKey, MODES, MODE_OF_DIRECTION[data.direction] ?? "ltr"),
-  fit: remembered("longbox.reader.fit", FITS, "screen"),
-  spread: remembered("longbox.reader.spread", SPREADS, "auto"),
+  // The mode chosen for the series, else the series' direction, else the user's usual mode.
+  mode: chosen(settings.series("mode"), MODES) ?? MODE_OF_DIRECTION[data.direction] ?? chosen(settings.value("mode"), MODES) ?? "ltr",
+  fit: chosen(settings.value("fit"), FITS) ?? "screen",
+  spread: chosen(settings.value("spread"), SPREADS) ?? "auto",
 };
 /** The page last sent to the server (or found there): opening a book does not count as reading it. */
 let savedPage = state.page;
@@ -279,19 +278,34 @@ part("goto").addEventListener("submit", (event) => {
   viewport.focus({ preventScroll: true });
 });
 
-/** Settings: each select names the state field it changes; the choice is remembered. */
-const storageKeys = { mode: modeKey, fit: "longbox.reader.fit", spread: "longbox.reader.spread" };
+/**
+ * Settings: each select names the state field it changes; the choice is kept on the server.
+ * A mode (a direction, for paged modes) is the series' own; fit and spread are the user's.
+ */
 for (const select of root.querySelectorAll("select[data-setting]")) {
   const setting = select.dataset.setting;
   select.value = state[setting];
   select.addEventListener("change", () => {
     state[setting] = select.value;
-    localStorage.setItem(storageKeys[setting], select.value);
+    settings.save(setting, select.value, { forSeries: setting === "mode" });
     render();
     // Back to the pages, so that arrow keys turn them instead of changing the choice.
     viewport.focus({ preventScroll: true });
   });
 }
+
+// An admin can make the mode the series' reading direction (its metadata, for every reader).
+const saveDirection = part("save-direction");
+saveDirection?.addEventListener("click", async () => {
+  const readingDirection = Object.keys(MODE_OF_DIRECTION).find((direction) => MODE_OF_DIRECTION[direction] === state.mode);
+  const response = await fetch(saveDirection.dataset.seriesUrl, {
+    method: "PATCH",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", ...csrfHeaders() },
+    body: JSON.stringify({ readingDirection }),
+  }).catch(() => null);
+  part("direction-saved").textContent = response?.ok ? "Saved as the series' direction." : "The direction could not be saved.";
+});
 
 // Closing the settings gives the keys back to the pages (Space and arrows scroll or turn them).
 part("settings").addEventListener("toggle", (event) => {

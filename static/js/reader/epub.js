@@ -9,6 +9,7 @@ import "foliate-js/view.js";
 import { EPUB } from "foliate-js/epub.js";
 import { framePoint, watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { serverSettings } from "./settings.js";
 
 const root = document.getElementById("epub-reader");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -102,14 +103,18 @@ const FONTS = {
   sans: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   mono: "ui-monospace, 'DejaVu Sans Mono', monospace",
 };
-const remembered = (key, allowed, fallback) => {
-  const value = localStorage.getItem(key);
+const SIZE_STEPS = [80, 90, 100, 110, 120, 140, 160, 180, 200];
+/** Kept on the server (./settings.js) under these names. */
+const SERVER_NAMES = { theme: "epubTheme", font: "epubFont", size: "epubSize" };
+const stored = serverSettings(root);
+const chosen = (setting, allowed, fallback) => {
+  const value = stored.value(SERVER_NAMES[setting]);
   return allowed.includes(value) ? value : fallback;
 };
 const settings = {
-  theme: remembered("longbox.epub.theme", Object.keys(THEMES), "light"),
-  font: remembered("longbox.epub.font", Object.keys(FONTS), "publisher"),
-  size: Number(remembered("longbox.epub.size", ["80", "90", "100", "110", "120", "140", "160", "180", "200"], "100")),
+  theme: chosen("theme", Object.keys(THEMES), "light"),
+  font: chosen("font", Object.keys(FONTS), "publisher"),
+  size: chosen("size", SIZE_STEPS, 100),
 };
 
 /** Styles for the book's documents; foliate-js paints its margins in `--theme-bg-color`. */
@@ -281,11 +286,10 @@ part("prev").addEventListener("click", () => view.prev());
 part("next").addEventListener("click", () => view.next());
 part("smaller").addEventListener("click", () => changeSize(-1));
 part("larger").addEventListener("click", () => changeSize(1));
-const SIZE_STEPS = [80, 90, 100, 110, 120, 140, 160, 180, 200];
 function changeSize(direction) {
   const index = SIZE_STEPS.indexOf(settings.size) + direction;
   settings.size = SIZE_STEPS[Math.min(Math.max(index, 0), SIZE_STEPS.length - 1)];
-  localStorage.setItem("longbox.epub.size", String(settings.size));
+  stored.save(SERVER_NAMES.size, settings.size);
   applySettings();
 }
 for (const select of root.querySelectorAll("select[data-setting]")) {
@@ -293,7 +297,7 @@ for (const select of root.querySelectorAll("select[data-setting]")) {
   select.value = settings[setting];
   select.addEventListener("change", () => {
     settings[setting] = select.value;
-    localStorage.setItem(`longbox.epub.${setting}`, select.value);
+    stored.save(SERVER_NAMES[setting], select.value);
     applySettings();
   });
 }

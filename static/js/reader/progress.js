@@ -5,7 +5,7 @@
 const DEBOUNCE_MS = 800;
 
 /** The session's CSRF token (the reader's `data-csrf-token`), which every state change must carry. */
-function csrfHeaders() {
+export function csrfHeaders() {
   const token = document.querySelector("[data-csrf-token]")?.getAttribute("data-csrf-token");
   return token ? { "x-csrf-token": token } : {};
 }
