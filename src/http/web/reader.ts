@@ -59,6 +59,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
         readerSettings,
         isAdmin: viewer.user.role === "admin",
+        shortcuts: "comic",
         readerScript: READER_SCRIPTS.comic,
       });
     },
@@ -102,6 +103,7 @@ function epubReader(
       startSection: resume ? "" : String(requestedSection ?? ""),
       sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
       ...extra,
+      shortcuts: "epub",
       readerScript: READER_SCRIPTS.epub,
     },
     200,
