@@ -40,6 +40,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     async ({ viewer, params, query }) => {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
+      services.pages.prepareReading(book);
       const comic = book.fileFormat !== "epub";
       const [pages, next, hasEncryption, settings] = await Promise.all([
         services.pages.list(viewer.user, book.id),
