@@ -51,6 +51,7 @@ import { KoreaderSyncService } from "./library/koreader-sync";
 import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
+import { ReaderSettingsService } from "./library/reader-settings";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { BackupService } from "./operations/backups";
@@ -90,6 +91,7 @@ export interface Services extends ServiceInputs {
   metrics: Metrics;
   backups: BackupService;
   series: SeriesService;
+  readerSettings: ReaderSettingsService;
   catalogueMetadata: CatalogueMetadataService;
   pages: PageService;
   bookFiles: BookFileService;
@@ -226,6 +228,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     duplicates,
     folders: new FolderBrowser(),
     series,
+    readerSettings: new ReaderSettingsService(repositories, series),
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
     pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,

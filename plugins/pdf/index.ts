@@ -25,6 +25,8 @@ export const pdfPlugin: FormatPlugin = {
   extensions: ["pdf"],
   mediaTypes: ["application/pdf"],
   rendersPages: true,
+  // A PDF worker takes seconds to start on a loaded machine (pdf.js loading in it).
+  warm: async () => pdfWorkers.warm(),
   detect: (head) => (hasPdfHeader(head) ? 2 : 0),
   analyze: (path, ctx) => pdfWorkers.run({ kind: "analyze", path, limits: ctx.limits }, ctx.signal),
   readPage: readPdfPage,

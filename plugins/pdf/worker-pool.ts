@@ -62,6 +62,11 @@ export class PdfWorkerPool {
     });
   }
 
+  /** Starts a worker (which loads pdf.js) when none runs yet, before the first job needs it. */
+  warm(): void {
+    if (this.slots.length === 0) this.startWorker();
+  }
+
   /** Hands waiting jobs to idle workers, starting workers up to the pool size. */
   private dispatch(): void {
     while (this.waiting.length > 0) {

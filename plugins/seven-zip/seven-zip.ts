@@ -53,6 +53,11 @@ function sevenZip(): Promise<SevenZipModule> {
   return instance;
 }
 
+/** Compiles and instantiates 7-Zip's WebAssembly now rather than on the first command (about 0.3 s). */
+export async function warmSevenZip(): Promise<void> {
+  await sevenZip();
+}
+
 /** Runs one 7z command with the book's folder at /book and `mounts` (mount point -> folder on disk). */
 async function run<T>(bookPath: string, args: (archive: string) => string[], after: (z: SevenZipModule) => T, mounts: Record<string, string> = {}): Promise<{ result: T; exitCode: number; output: string[] }> {
   const z = await sevenZip();

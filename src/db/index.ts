@@ -24,6 +24,7 @@ import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
+import { ReaderSettingsRepository } from "./repositories/reader-settings";
 import { LoginFailureRepository, PendingSignInRepository, TrustedSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
@@ -46,6 +47,7 @@ export interface Repositories {
   progress: ProgressRepository;
   koreaderKeys: KoreaderKeyRepository;
   unmatchedKoreaderProgress: UnmatchedKoreaderProgressRepository;
+  readerSettings: ReaderSettingsRepository;
   edits: MetadataEditRepository;
   loginFailures: LoginFailureRepository;
   trustedSignIns: TrustedSignInRepository;
@@ -82,6 +84,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       progress: new ProgressRepository(database),
       koreaderKeys: new KoreaderKeyRepository(database),
       unmatchedKoreaderProgress: new UnmatchedKoreaderProgressRepository(database),
+      readerSettings: new ReaderSettingsRepository(database),
       edits: new MetadataEditRepository(database),
       loginFailures: new LoginFailureRepository(database),
       trustedSignIns: new TrustedSignInRepository(database),
@@ -104,7 +107,7 @@ export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
+export type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";

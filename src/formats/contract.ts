@@ -201,6 +201,12 @@ export interface FormatPlugin {
    */
   readonly rendersPages?: boolean;
   /**
+   * Prepares what reading any book of this format needs and the plugin otherwise starts on first
+   * use (compiling WebAssembly, starting a worker), so that the first page a reader asks for does
+   * not wait for it. Reads no book; idempotent; optional.
+   */
+  warm?(): Promise<void>;
+  /**
    * How sure the plugin is that this content is its format, from the file's first bytes
    * (at least 4 KiB when the file is that long) and its path: 0 = not mine, 1 = the container
    * matches (a zip), 2 = this exact format (a zip whose mimetype says EPUB). The registry picks

@@ -145,6 +145,13 @@ export class FormatRegistry {
     }
   }
 
+  /** Starts the format's runtime ahead of a read (FormatPlugin.warm); a failure shows on the read itself, so it is ignored here. */
+  warm(formatId: string): void {
+    this.plugin(formatId)
+      ?.warm?.()
+      .catch(() => undefined);
+  }
+
   /** One page, 1-based. Throws BookAnalysisError (`not_found` reason outside 1..pageCount). */
   async readPage(path: string, pageNumber: number, options: CallOptions & ReadPageOptions = {}): Promise<PageImage> {
     const plugin = await this.pluginFor(path, options);

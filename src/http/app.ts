@@ -20,6 +20,7 @@ import { bookFileRoutes } from "./api/book-files";
 import { bookPageRoutes } from "./api/book-pages";
 import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
+import { readerSettingsRoutes } from "./api/reader-settings";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
 import { komgaRoutes } from "./komga/routes";
@@ -61,6 +62,7 @@ export function createHttpApp(services: Services) {
     .use(bookFileRoutes(services))
     .use(coverRoutes(services))
     .use(progressRoutes(services))
+    .use(readerSettingsRoutes(services))
     .use(publicationRoutes(services))
     .use(koreaderKeyRoutes(services))
     .use(opdsRoutes(services))

@@ -43,6 +43,17 @@ export class PublicationService {
       throw readFailure(error);
     }
   }
+
+  /** Whether the book has a file at `resourcePath` (the reader asks only for optional files it has). */
+  async has(caller: Caller, bookId: string, resourcePath: string): Promise<boolean> {
+    try {
+      await this.resource(caller, bookId, resourcePath);
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NotFound") return false;
+      throw error;
+    }
+  }
 }
 
 /** A relative `/`-separated path with no `.`/`..` segment, backslash, control character or empty segment. */

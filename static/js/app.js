@@ -1,5 +1,6 @@
 // Behaviour shared by every page, without inline handlers (the Content-Security-Policy forbids
-// them): the theme switch, copy buttons, and closing the live search popup.
+// them): the theme switch, copy buttons, closing the live search popup, and the keyboard
+// shortcuts ("/" search, "g h" home, "?" the list of shortcuts).
 (function () {
   "use strict";
 
@@ -47,18 +48,48 @@
     if (popup && !target.closest(".search")) popup.textContent = "";
   });
 
+  /** True when keys go to a form field (or the page's own editing), not to shortcuts. */
+  function typing(target) {
+    return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || (target instanceof HTMLElement && target.isContentEditable);
+  }
+
+  /** The list of shortcuts (templates/partials/shortcuts.eta): "?" opens and closes it. */
+  function toggleShortcuts() {
+    var dialog = document.getElementById("shortcuts");
+    if (!dialog) return;
+    if (dialog.open) dialog.close();
+    else dialog.showModal();
+  }
+  // The readers show books in frames of their own, whose keys they pass on as this event.
+  document.addEventListener("longbox:shortcuts", toggleShortcuts);
+
+  /** "g" waits this long for its second key ("g h": home). */
+  var CHORD_MS = 1500;
+  var chordStarted = 0;
+
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") {
       var popup = document.getElementById("search-popup");
       if (popup) popup.textContent = "";
     }
+    if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
     // "/" focuses the search field, as in many web applications.
-    if (event.key === "/" && !(event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLSelectElement)) {
+    if (event.key === "/") {
       var search = document.getElementById("site-search");
       if (search) {
         event.preventDefault();
         search.focus();
       }
+    } else if (event.key === "?") {
+      event.preventDefault();
+      toggleShortcuts();
+    } else if (event.key === "g") {
+      chordStarted = Date.now();
+    } else if (event.key === "h" && Date.now() - chordStarted < CHORD_MS) {
+      chordStarted = 0;
+      location.assign("/");
+    } else {
+      chordStarted = 0;
     }
   });
 })();

@@ -20,6 +20,7 @@ import {
   readerLibrary,
   requestsFor,
   SCREENSHOTS,
+  touchDragger,
   useChromium,
   type ReaderLibrary,
 } from "./reader-support";
@@ -302,6 +303,54 @@ forEachDatabase("comic reader", (server) => {
     });
   }, TIMEOUT);
 
+  test("every reading mode works after switching from every other one, without a reload (wheel, keys, Space, touch)", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
+      await page.goto(`/read/${cbz.id}?page=1`);
+      await readerReady(page);
+      await chooseSetting(page, "spread", "single");
+      await chooseSetting(page, "mode", "ltr");
+      const drag = await touchDragger(context, page);
+      const pageNumber = async () => Number((await counter(page).textContent())!.split(" ")[0]);
+      const scrollTop = () => page.$eval("[data-role=viewport]", (viewport) => viewport.scrollTop);
+      const scrollsDown = async (how: string, act: () => Promise<void>) => {
+        const before = await scrollTop();
+        await act();
+        for (let wait = 0; wait < 50 && (await scrollTop()) <= before; wait++) await Bun.sleep(50);
+        expect({ how, scrolled: (await scrollTop()) > before }).toEqual({ how, scrolled: true });
+      };
+      /** The mode now shown turns or scrolls its pages by every means a reader has. */
+      const works = async (mode: string) => {
+        await page.keyboard.press("Home");
+        await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+        if (mode === "ltr" || mode === "rtl") {
+          await page.keyboard.press(mode === "ltr" ? "ArrowRight" : "ArrowLeft");
+          await expect(counter(page).textContent()).resolves.toBe("2 / 36");
+          await page.keyboard.press("Space");
+          await expect(counter(page).textContent()).resolves.toBe("3 / 36");
+          await drag(mode === "ltr" ? { x: 320, y: 400 } : { x: 60, y: 400 }, mode === "ltr" ? { x: 60, y: 400 } : { x: 320, y: 400 });
+          await expect(counter(page).textContent()).resolves.toBe("4 / 36");
+          return;
+        }
+        await page.keyboard.press("ArrowRight");
+        await page.waitForFunction(() => document.querySelector("[data-role=counter]")?.textContent === "2 / 36");
+        await scrollsDown(`${mode}: wheel`, () => page.mouse.move(187, 400).then(() => page.mouse.wheel(0, 500)));
+        await scrollsDown(`${mode}: Space`, () => page.keyboard.press("Space"));
+        await scrollsDown(`${mode}: touch`, () => drag({ x: 187, y: 600 }, { x: 187, y: 250 }));
+        for (let wait = 0; wait < 50 && (await pageNumber()) <= 2; wait++) await Bun.sleep(50);
+        expect(await pageNumber()).toBeGreaterThan(2);
+      };
+      await works("ltr");
+      // Every ordered pair of modes once (an Euler circuit of the four modes).
+      const circuit = ["ltr", "rtl", "ltr", "vertical", "ltr", "webtoon", "rtl", "vertical", "rtl", "webtoon", "vertical", "webtoon", "ltr"];
+      for (let index = 1; index < circuit.length; index++) {
+        await chooseSetting(page, "mode", circuit[index]!);
+        await works(circuit[index]!);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
   test("on a 375 px phone: pages at the screen's width, swipes and taps turn pages, full screen hides the bars", async () => {
     const cbz = book("Science Comics 001.cbz");
     await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
@@ -315,14 +364,8 @@ forEachDatabase("comic reader", (server) => {
       for (const url of pageRequests) expect(new URL(url).searchParams.get("width")).toBe("800");
       await expect(shownPages(page)).resolves.toEqual([1]);
 
-      const touch = await context.newCDPSession(page);
-      const swipe = async (fromX: number, toX: number) => {
-        await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: fromX, y: 400 }] });
-        for (let step = 1; step <= 5; step++) {
-          await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: fromX + ((toX - fromX) * step) / 5, y: 400 }] });
-        }
-        await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-      };
+      const drag = await touchDragger(context, page);
+      const swipe = (fromX: number, toX: number) => drag({ x: fromX, y: 400 }, { x: toX, y: 400 });
       await swipe(320, 60);
       await expect(counter(page).textContent()).resolves.toBe("2 / 36");
       await swipe(320, 60);
@@ -356,5 +399,47 @@ forEachDatabase("comic reader", (server) => {
       }
       expect(errors).toEqual([]);
     });
+  }, TIMEOUT);
+  test("settings follow the user: a phone opens a series as the desktop left it; an admin makes a mode the series' direction", async () => {
+    const science = book("Science Comics 001.cbz");
+    const captain = book("Captain Science 001.cbr");
+    const api = (method: string, path: string, body?: unknown) => server().json(method, path, body, { authorization: `Bearer ${library.adminToken}` });
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${book("Science Comics 002.cbz").id}`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "webtoon");
+      await chooseSetting(page, "fit", "width");
+      for (let wait = 0; wait < 100; wait++) {
+        const stored = (await api("GET", `/api/v1/series/${science.seriesId}/reader-settings`)).body;
+        if (stored.series.mode === "webtoon" && stored.effective.fit === "width") break;
+        await Bun.sleep(50);
+      }
+      // An admin makes right to left the Captain Science series' own direction.
+      await page.goto(`/read/${captain.id}`);
+      await readerReady(page);
+      await chooseSetting(page, "mode", "rtl");
+      await page.click(".reader-menu > summary");
+      await page.getByRole("button", { name: "Make this mode the series' direction for everyone" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Saved" }).textContent()).resolves.toBe("Saved as the series' direction.");
+      expect((await api("GET", `/api/v1/series/${captain.seriesId}`)).body.readingDirection).toBe("rtl");
+      expect(errors).toEqual([]);
+    });
+    // Another browser (nothing in its storage): the series as the desktop left it, the fit everywhere.
+    await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
+      await page.goto(`/read/${science.id}?page=1`);
+      await readerReady(page);
+      await expect(page.locator("#comic-reader").getAttribute("data-mode")).resolves.toBe("webtoon");
+      await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("webtoon");
+      await expect(page.locator("select[data-setting=fit]").inputValue()).resolves.toBe("width");
+      await page.goto(`/read/${captain.id}?page=1`);
+      await readerReady(page);
+      await expect(page.locator("select[data-setting=mode]").inputValue()).resolves.toBe("rtl");
+      await expect(page.locator("select[data-setting=fit]").inputValue()).resolves.toBe("width");
+      expect(errors).toEqual([]);
+    });
+    // Other tests start from the reader's own settings.
+    await api("PATCH", "/api/v1/reader-settings", { fit: null, spread: null });
+    for (const id of [science.seriesId, captain.seriesId]) await api("DELETE", `/api/v1/series/${id}/reader-settings`);
+    await api("PATCH", `/api/v1/series/${captain.seriesId}`, { readingDirection: null });
   }, TIMEOUT);
 });

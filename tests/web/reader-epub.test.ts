@@ -21,6 +21,7 @@ import {
   readerLibrary,
   requestedPaths,
   SCREENSHOTS,
+  touchDragger,
   useChromium,
   type ReaderLibrary,
 } from "./reader-support";
@@ -66,9 +67,136 @@ async function epubReady(page: Page) {
 forEachDatabase("EPUB reader", (server) => {
   let library: ReaderLibrary;
   beforeAll(async () => {
-    library = await readerLibrary(server(), { "Alice/book.epub": "epub/stump/book.epub" }, async (root) => {
+    library = await readerLibrary(
+      server(),
+      {
+        "Alice/book.epub": "epub/stump/book.epub",
+        "Haruko/haruko.epub": "epub/idpf-built/haruko-jpeg.epub",
+        "Wasteland/wasteland.epub": "epub/idpf-built/wasteland-woff-obf.epub",
+      },
+      async (root) => {
       mkdirSync(join(root, "Hostile"), { recursive: true });
       hostileEpub(join(root, "Hostile", "hostile.epub"));
+      },
+    );
+  }, TIMEOUT);
+
+  test("taps on the edges turn pages, the middle hides the bars, the position counts the book's positions; nothing asked for that the book lacks", async () => {
+    const alice = library.books["book.epub"]!;
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${alice.id}?page=3`);
+      await epubReady(page);
+      await bookFrame(page, "Down the Rabbit-Hole");
+      const position = page.locator("[data-role=position]");
+      const shownPosition = async () => {
+        const match = /^[\d.]+% · page (\d+) of (\d+)$/.exec((await position.textContent()) ?? "");
+        expect(match).not.toBeNull();
+        return { at: Number(match![1]), of: Number(match![2]) };
+      };
+      const start = await shownPosition();
+      // Readium's count: one position per 1024 bytes of each spine document.
+      expect(start.of).toBeGreaterThan(100);
+      const location = () => page.locator("#epub-reader").getAttribute("data-location");
+      const moved = (before: string | null) =>
+        page.waitForFunction((value) => document.querySelector<HTMLElement>("#epub-reader")?.dataset.location !== value, before);
+      // The right third of the text goes forward, the left third back (after the page-turn animation).
+      let before = await location();
+      await page.mouse.click(1150, 400);
+      await moved(before);
+      expect((await shownPosition()).at).toBeGreaterThan(start.at);
+      await Bun.sleep(800);
+      before = await location();
+      await page.mouse.click(130, 400);
+      await moved(before);
+      expect((await shownPosition()).at).toBe(start.at);
+      // The middle hides the bars and shows them again.
+      await page.mouse.click(640, 400);
+      await expect(page.locator("#epub-reader.chrome-hidden").count()).resolves.toBe(1);
+      await expect(position.isVisible()).resolves.toBe(false);
+      await page.mouse.click(640, 400);
+      await expect(position.isVisible()).resolves.toBe(true);
+
+      // The font size shows after a reload, before and after the book opens.
+      await page.click(".reader-menu > summary");
+      await page.getByRole("button", { name: "Larger text" }).click();
+      await expect(page.locator("[data-role=font-size]").textContent()).resolves.toBe("110%");
+      await page.reload();
+      await epubReady(page);
+      await page.click(".reader-menu > summary");
+      await expect(page.locator("[data-role=font-size]").textContent()).resolves.toBe("110%");
+      expect(requestedPaths(server()).filter((path) => path.endsWith("/encryption.xml"))).toEqual([]);
+      // A book that obfuscates its fonts declares it in META-INF/encryption.xml: that one is asked for.
+      const readerHtml = async (id: string) => (await page.request.get(`/read/${id}`)).text();
+      expect(await readerHtml(library.books["wasteland.epub"]!.id)).toContain('data-has-encryption="true"');
+      expect(await readerHtml(alice.id)).toContain('data-has-encryption="false"');
+      expect(errors).toEqual([]);
+    });
+    // The next test starts the book afresh, at the reader's own text size.
+    await server().json("DELETE", `/api/v1/books/${alice.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    await server().json("PATCH", "/api/v1/reader-settings", { epubSize: null }, { authorization: `Bearer ${library.adminToken}` });
+  }, TIMEOUT);
+
+  test("a fixed-layout manga (right to left, images in the spine) fills the screen: spreads on a desktop, single pages and swipes on a phone", async () => {
+    const haruko = library.books["haruko.epub"]!;
+    await server().json("DELETE", `/api/v1/books/${haruko.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    /** Boxes of the book's pages on screen (frames shown), left to right. */
+    const pageBoxes = (page: Page) =>
+      Promise.all(
+        page
+          .frames()
+          .filter((frame) => frame.url().startsWith("blob:"))
+          .map((frame) =>
+            frame
+              .evaluate(() => {
+                const box = frameElement!.getBoundingClientRect();
+                return box.width > 0 ? { left: box.left, right: box.right, top: box.top, bottom: box.bottom, width: box.width, height: box.height } : null;
+              })
+              .catch(() => null),
+          ),
+      ).then((boxes) => boxes.filter((box) => box !== null).sort((a, b) => a.left - b.left));
+    const position = (page: Page) => page.locator("[data-role=position]").textContent();
+    await asAdmin(browser(), server(), { viewport: { width: 1440, height: 900 } }, async ({ page, errors }) => {
+      await openFromBookPage(page, haruko.id, /^Read$/);
+      await epubReady(page);
+      await page.waitForFunction(() => /page 1 of 13$/.test(document.querySelector("[data-role=position]")?.textContent ?? ""));
+      // Right to left: the left arrow goes forward, to the first two-page spread.
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction(() => /pages 2–3 of 13$/.test(document.querySelector("[data-role=position]")?.textContent ?? ""));
+      let boxes: any[] = [];
+      for (let wait = 0; wait < 50 && boxes.length < 2; wait++) {
+        boxes = await pageBoxes(page);
+        await Bun.sleep(100);
+      }
+      expect(boxes.length).toBe(2);
+      for (const box of boxes) {
+        // Fitted to the screen between the bars: far larger than a 300x150 crop, never past the edges.
+        expect(box.height).toBeGreaterThan(650);
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(1440);
+      }
+      expect(boxes[1].left).toBeGreaterThanOrEqual(boxes[0].right - 1);
+      await page.screenshot({ path: join(SCREENSHOTS, `epub-fixed-spread-${server().kind}.png`) });
+      // The left third goes forward in a right-to-left book.
+      await page.mouse.click(100, 450);
+      await page.waitForFunction(() => /pages 4–5 of 13$/.test(document.querySelector("[data-role=position]")?.textContent ?? ""));
+      expect(errors).toEqual([]);
+    });
+    await asAdmin(browser(), server(), PHONE, async ({ context, page, errors }) => {
+      await page.goto(`/read/${haruko.id}?page=2`);
+      await epubReady(page);
+      await page.waitForFunction(() => /page 2 of 13$/.test(document.querySelector("[data-role=position]")?.textContent ?? ""));
+      const boxes = await pageBoxes(page);
+      expect(boxes.length).toBe(1);
+      expect(boxes[0]!.left).toBeGreaterThanOrEqual(0);
+      expect(boxes[0]!.right).toBeLessThanOrEqual(375.5);
+      expect(boxes[0]!.width).toBeGreaterThan(360);
+      await page.screenshot({ path: join(SCREENSHOTS, `epub-fixed-phone-${server().kind}.png`) });
+      // Swiping right brings the page on the left: the next one in a right-to-left book.
+      const drag = await touchDragger(context, page);
+      await drag({ x: 60, y: 400 }, { x: 320, y: 400 });
+      await page.waitForFunction(() => /page 3 of 13$/.test(document.querySelector("[data-role=position]")?.textContent ?? ""));
+      expect(await position(page)).toMatch(/^23% · page 3 of 13$/);
+      expect(errors).toEqual([]);
     });
   }, TIMEOUT);
 
@@ -209,6 +337,36 @@ forEachDatabase("EPUB reader", (server) => {
         "font-src": [...site["font-src"]!, "blob:", "data:"],
         "frame-src": ["blob:"],
         "media-src": ["'self'", "blob:"],
+      });
+    });
+  }, TIMEOUT);
+  test("the text size, font and theme follow the user to another browser", async () => {
+    const alice = library.books["book.epub"]!;
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      await page.goto(`/read/${alice.id}?page=3`);
+      await epubReady(page);
+      await page.click(".reader-menu > summary");
+      await page.selectOption("select[data-setting=theme]", "sepia");
+      await page.selectOption("select[data-setting=font]", "serif");
+      const size = Number.parseInt((await page.locator("[data-role=font-size]").textContent())!, 10);
+      await page.getByRole("button", { name: "Smaller text" }).click();
+      await expect(page.locator("[data-role=font-size]").textContent()).resolves.toBe(`${size - 10}%`);
+      for (let wait = 0; wait < 100; wait++) {
+        const stored = (await server().json("GET", "/api/v1/reader-settings", undefined, { authorization: `Bearer ${library.adminToken}` })).body;
+        if (stored.epubTheme === "sepia" && stored.epubFont === "serif" && stored.epubSize === size - 10) break;
+        await Bun.sleep(50);
+      }
+      expect(errors).toEqual([]);
+      await asAdmin(browser(), server(), PHONE, async (phone) => {
+        await phone.page.goto(`/read/${alice.id}?page=3`);
+        await epubReady(phone.page);
+        await expect(phone.page.locator("#epub-reader").getAttribute("data-theme")).resolves.toBe("sepia");
+        await expect(phone.page.locator("select[data-setting=font]").inputValue()).resolves.toBe("serif");
+        await phone.page.click(".reader-menu > summary");
+        await expect(phone.page.locator("[data-role=font-size]").textContent()).resolves.toBe(`${size - 10}%`);
+        const chapter = await bookFrame(phone.page, "Down the Rabbit-Hole");
+        expect(await chapter.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(244, 236, 216)");
+        expect(phone.errors).toEqual([]);
       });
     });
   }, TIMEOUT);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
-import type { Browser, BrowserContextOptions, Frame, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Frame, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { booksOf, libraryRoot, scannedLibrary } from "../helpers/library";
@@ -43,11 +43,8 @@ export async function signedIn(browser: Browser, server: TestServer, username: s
   return { context, page, errors };
 }
 
-/**
- * 404s that are answers, not faults: a file an EPUB may have but need not (the reader probes
- * META-INF/encryption.xml), and the thumbnail of a book without a cover on the browse pages.
- */
-const OPTIONAL = [/\/resource\/META-INF\/encryption\.xml$/, /\/thumbnail$/];
+/** 404s that are answers, not faults: the thumbnail of a book without a cover on the browse pages. */
+const OPTIONAL = [/\/thumbnail$/];
 
 /**
  * Uncaught exceptions, dialogs, console errors and failed loads but OPTIONAL ones. Failed loads
@@ -189,4 +186,19 @@ export async function bookFrame(page: Page, text: string): Promise<Frame> {
     await Bun.sleep(100);
   }
   throw new Error(`no frame shows "${text}"`);
+}
+
+type Point = { x: number; y: number };
+
+/** A finger dragged from one point to another in five moves (Chromium's touch input, through CDP). */
+export async function touchDragger(context: BrowserContext, page: Page): Promise<(from: Point, to: Point) => Promise<void>> {
+  const touch = await context.newCDPSession(page);
+  return async (from, to) => {
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
+    for (let move = 1; move <= 5; move++) {
+      const point = { x: from.x + ((to.x - from.x) * move) / 5, y: from.y + ((to.y - from.y) * move) / 5 };
+      await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
+    }
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  };
 }

@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { SchemaKit } from "./dialects";
-import type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./types";
+import type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./types";
 
 export function defineSchema(d: SchemaKit) {
   const id = () => d.uuid("id").primaryKey();
@@ -292,6 +292,27 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.primaryKey({ columns: [t.userId, t.document] }), d.index("koreader_unmatched_progress_user_time_idx").on(t.userId, t.updatedAt)],
   );
 
+  /** Each user's default reader settings (the web readers keep them per user, not per browser). */
+  const readerDefaults = d.table("reader_defaults", {
+    userId: ref("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    settings: d.jsonb("settings").$type<ReaderSettings>().notNull(),
+    updatedAt: updatedAt(),
+  });
+
+  /** A user's reader settings for one series, over their defaults. */
+  const seriesReaderSettings = d.table(
+    "series_reader_settings",
+    {
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+      settings: d.jsonb("settings").$type<ReaderSettings>().notNull(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [d.primaryKey({ columns: [t.userId, t.seriesId] }), d.index("series_reader_settings_series_idx").on(t.seriesId)],
+  );
+
   const sharingTags = d.table(
     "sharing_tags",
     {
@@ -477,5 +498,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
 }

@@ -4,6 +4,6 @@ import { sqliteKit } from "./dialects";
 
 export const {
   users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages,
-  bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
+  bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
   scans, loginFailures, trustedSignIns, oidcPendingSignIns, jobFires, jobs,
 } = defineSchema(sqliteKit);

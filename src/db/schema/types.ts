@@ -37,3 +37,18 @@ export interface ReadiumLocator {
   locations?: Record<string, unknown>;
   text?: Record<string, unknown>;
 }
+
+/**
+ * How the web readers show books (a user's defaults, or a user's choices for one series). Every
+ * field is optional: a missing one falls back to the defaults, then to the reader's own.
+ * `mode`'s ltr and rtl are the reading direction of paged comics.
+ */
+export interface ReaderSettings {
+  mode?: "ltr" | "rtl" | "vertical" | "webtoon";
+  fit?: "screen" | "width" | "height" | "original";
+  spread?: "auto" | "single" | "double";
+  epubFont?: "publisher" | "serif" | "sans" | "mono";
+  /** Percent of the book's own text size. */
+  epubSize?: number;
+  epubTheme?: "light" | "sepia" | "dark";
+}

@@ -3,7 +3,8 @@
  * (templates/reader/comic.eta, static/js/reader/comic.js), EPUBs in the EPUB reader
  * (templates/reader/epub.eta, static/js/reader/epub.js); each page loads only its own reader.
  * `?page=N` opens page N (for an EPUB: spine item N); without it the reader resumes from the
- * caller's progress, or starts over when the book was finished.
+ * caller's progress, or starts over when the book was finished. Both readers get the caller's
+ * settings for the book's series (src/library/reader-settings.ts) in the page itself.
  */
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
@@ -41,6 +42,9 @@ function readerPage(template: "reader/comic" | "reader/epub", data: PageData): R
   return page(template, { ...data, nonce }, 200, { ...NONCE_PAGE_HEADERS, "content-security-policy": readerPolicy(nonce, format) });
 }
 
+/** Where an EPUB declares obfuscated fonts; the reader asks for it only when the book has it. */
+const ENCRYPTION_FILE = "META-INF/encryption.xml";
+
 /** `?page`: a page, or an EPUB's spine item; past the end the comic reader opens the last page. */
 const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
 
@@ -50,9 +54,16 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     async ({ viewer, params, query }) => {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
+      services.pages.prepareReading(book);
       const comic = book.fileFormat !== "epub";
-      const [pages, next] = await Promise.all([services.pages.list(viewer.user, book.id), comic ? services.series.nextBook(viewer.user, book) : null]);
-      if (!comic) return epubReader(viewer, book, pages, requestedPage);
+      const [pages, next, hasEncryption, settings] = await Promise.all([
+        services.pages.list(viewer.user, book.id),
+        comic ? services.series.nextBook(viewer.user, book) : null,
+        comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
+        services.readerSettings.effective(viewer.user, book.seriesId),
+      ]);
+      const readerSettings = JSON.stringify(settings);
+      if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings });
       return readerPage("reader/comic", {
         title: book.title,
         viewer,
@@ -61,6 +72,9 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         next: next ? { id: next.id, title: next.title } : null,
         startPage: Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1)),
         sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
+        readerSettings,
+        isAdmin: viewer.user.role === "admin",
+        shortcuts: "comic",
         readerScript: READER_SCRIPTS.comic,
       });
     },
@@ -82,7 +96,13 @@ function resumePage(book: BookView): number {
  * An EPUB reopens at its saved locator (or, written by another client, its progression), unless
  * `?page` names another spine item than the saved one.
  */
-function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], requestedSection: number | undefined) {
+function epubReader(
+  viewer: Viewer,
+  book: BookView,
+  pages: PageRecord[],
+  requestedSection: number | undefined,
+  extra: { hasEncryption: boolean; readerSettings: string },
+) {
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
   const cfi = resume?.locator?.locations?.cfi;
@@ -95,6 +115,8 @@ function epubReader(viewer: Viewer, book: BookView, pages: PageRecord[], request
     startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
     startSection: resume ? "" : String(requestedSection ?? ""),
     sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
+    ...extra,
+    shortcuts: "epub",
     readerScript: READER_SCRIPTS.epub,
   });
 }

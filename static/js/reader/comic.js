@@ -6,8 +6,10 @@
  * saves progress and offers the next book at the end.
  */
 import Panzoom from "@panzoom/panzoom";
+import { watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { FITS, MODE_OF_DIRECTION, MODES, pageUrl, requestWidth, screensOf, SPREADS } from "./layout.js";
-import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { csrfHeaders, progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { serverSettings } from "./settings.js";
 
 const root = document.getElementById("comic-reader");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -23,16 +25,14 @@ const sizes = JSON.parse(data.sizes);
 const saver = progressSaver(data.progressUrl);
 
 const clamp = (page) => Math.min(Math.max(1, Math.round(page) || 1), pageCount);
-const remembered = (key, allowed, fallback) => {
-  const value = localStorage.getItem(key);
-  return allowed.includes(value) ? value : fallback;
-};
-const modeKey = `longbox.reader.mode.${data.seriesId}`;
+const settings = serverSettings(root);
+const chosen = (value, allowed) => (allowed.includes(value) ? value : undefined);
 const state = {
   page: clamp(Number(data.startPage)),
-  mode: remembered(modeKey, MODES, MODE_OF_DIRECTION[data.direction] ?? "ltr"),
-  fit: remembered("longbox.reader.fit", FITS, "screen"),
-  spread: remembered("longbox.reader.spread", SPREADS, "auto"),
+  // The mode chosen for the series, else the series' direction, else the user's usual mode.
+  mode: chosen(settings.series("mode"), MODES) ?? MODE_OF_DIRECTION[data.direction] ?? chosen(settings.value("mode"), MODES) ?? "ltr",
+  fit: chosen(settings.value("fit"), FITS) ?? "screen",
+  spread: chosen(settings.value("spread"), SPREADS) ?? "auto",
 };
 /** The page last sent to the server (or found there): opening a book does not count as reading it. */
 let savedPage = state.page;
@@ -140,6 +140,9 @@ function renderStrip() {
 function render() {
   observer?.disconnect();
   observer = null;
+  // destroy() only unbinds the zoom's listeners: the `overflow: hidden; touch-action: none` it put
+  // on the viewport would stay and stop the strip modes from scrolling.
+  panzoom?.resetStyle();
   panzoom?.destroy();
   panzoom = null;
   stage.removeAttribute("style");
@@ -225,44 +228,22 @@ addEventListener("keydown", (event) => {
 });
 
 // Taps and clicks on the side thirds turn pages, in the middle they show or hide the bars;
-// swipes turn pages. Handled on pointerup (a click can be swallowed by double-tap detection on
-// touch screens) and captured, because the zoom library stops the pointer events it handles.
-let pointerStart = null;
-const zoneOf = (event) => {
-  const box = viewport.getBoundingClientRect();
-  const x = (event.clientX - box.left) / box.width;
-  return x < 1 / 3 ? "left" : x > 2 / 3 ? "right" : "middle";
-};
-viewport.addEventListener(
-  "pointerdown",
-  (event) => {
-    pointerStart = event.isPrimary && event.button === 0 ? { x: event.clientX, y: event.clientY } : null;
+// swipes turn pages. Captured, because the zoom library stops the pointer events it handles.
+watchTapsAndSwipes(viewport, {
+  capture: true,
+  onTap(point) {
+    const zone = zoneOf(point.x, viewport.getBoundingClientRect());
+    if (!paged() || zone === "middle") setChromeHidden(!root.classList.contains("chrome-hidden"));
+    // The left third goes back left-to-right and forward right-to-left.
+    else if (!zoomed()) step((zone === "left") === (state.mode === "rtl") ? 1 : -1);
   },
-  { capture: true },
-);
-viewport.addEventListener(
-  "pointerup",
-  (event) => {
-    if (!pointerStart || !event.isPrimary) return;
-    const dx = event.clientX - pointerStart.x;
-    const dy = event.clientY - pointerStart.y;
-    pointerStart = null;
-    if (event.target.closest("a, button, input, select, [data-role=end]")) return;
-    const rtl = state.mode === "rtl";
-    if (Math.hypot(dx, dy) <= 10) {
-      const zone = zoneOf(event);
-      if (!paged() || zone === "middle") setChromeHidden(!root.classList.contains("chrome-hidden"));
-      // The left third goes back left-to-right and forward right-to-left.
-      else if (!zoomed()) step((zone === "left") === rtl ? 1 : -1);
-    } else if (paged() && !zoomed() && Math.abs(dx) >= 50 && Math.abs(dx) >= 1.5 * Math.abs(dy)) {
-      // Swiping left brings the page on the right: the next one left-to-right, the previous one right-to-left.
-      step((dx < 0) === rtl ? -1 : 1);
-    }
+  onSwipe(dx) {
+    // Swiping left brings the page on the right: the next one left-to-right, the previous one right-to-left.
+    if (paged() && !zoomed()) step((dx < 0) === (state.mode === "rtl") ? -1 : 1);
   },
-  { capture: true },
-);
+});
 viewport.addEventListener("dblclick", (event) => {
-  if (!panzoom || zoneOf(event) !== "middle") return;
+  if (!panzoom || zoneOf(event.clientX, viewport.getBoundingClientRect()) !== "middle") return;
   if (zoomed()) panzoom.reset();
   else panzoom.zoomToPoint(2.5, event);
 });
@@ -297,19 +278,39 @@ part("goto").addEventListener("submit", (event) => {
   viewport.focus({ preventScroll: true });
 });
 
-/** Settings: each select names the state field it changes; the choice is remembered. */
-const storageKeys = { mode: modeKey, fit: "longbox.reader.fit", spread: "longbox.reader.spread" };
+/**
+ * Settings: each select names the state field it changes; the choice is kept on the server.
+ * A mode (a direction, for paged modes) is the series' own; fit and spread are the user's.
+ */
 for (const select of root.querySelectorAll("select[data-setting]")) {
   const setting = select.dataset.setting;
   select.value = state[setting];
   select.addEventListener("change", () => {
     state[setting] = select.value;
-    localStorage.setItem(storageKeys[setting], select.value);
+    settings.save(setting, select.value, { forSeries: setting === "mode" });
     render();
     // Back to the pages, so that arrow keys turn them instead of changing the choice.
     viewport.focus({ preventScroll: true });
   });
 }
+
+// An admin can make the mode the series' reading direction (its metadata, for every reader).
+const saveDirection = part("save-direction");
+saveDirection?.addEventListener("click", async () => {
+  const readingDirection = Object.keys(MODE_OF_DIRECTION).find((direction) => MODE_OF_DIRECTION[direction] === state.mode);
+  const response = await fetch(saveDirection.dataset.seriesUrl, {
+    method: "PATCH",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", ...csrfHeaders() },
+    body: JSON.stringify({ readingDirection }),
+  }).catch(() => null);
+  part("direction-saved").textContent = response?.ok ? "Saved as the series' direction." : "The direction could not be saved.";
+});
+
+// Closing the settings gives the keys back to the pages (Space and arrows scroll or turn them).
+part("settings").addEventListener("toggle", (event) => {
+  if (!event.currentTarget.open) viewport.focus({ preventScroll: true });
+});
 
 part("fullscreen").addEventListener("click", async () => {
   const entering = !document.fullscreenElement;

@@ -7,7 +7,9 @@
  */
 import "foliate-js/view.js";
 import { EPUB } from "foliate-js/epub.js";
+import { framePoint, watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";
+import { serverSettings } from "./settings.js";
 
 const root = document.getElementById("epub-reader");
 const part = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -23,11 +25,16 @@ async function fetchResource(path) {
   return response.ok ? response : null;
 }
 
-/** Vendor display hints foliate-js looks for; Longbox's reader does not need them, so they are not probed for. */
-const UNUSED_HINTS = new Set(["META-INF/com.apple.ibooks.display-options.xml", "META-INF/com.kobobooks.display-options.xml"]);
+/**
+ * Files foliate-js asks for that are not asked of the server: vendor display hints the reader
+ * does not need, and the encryption (font obfuscation) file when the page says the book has none
+ * (asking would be answered 404, an error in the console, for nearly every book).
+ */
+const NOT_ASKED = new Set(["META-INF/com.apple.ibooks.display-options.xml", "META-INF/com.kobobooks.display-options.xml"]);
+if (data.hasEncryption !== "true") NOT_ASKED.add("META-INF/encryption.xml");
 
 const loader = {
-  loadText: async (path) => (UNUSED_HINTS.has(path) ? null : ((await fetchResource(path))?.text() ?? null)),
+  loadText: async (path) => (NOT_ASKED.has(path) ? null : ((await fetchResource(path))?.text() ?? null)),
   loadBlob: async (path) => (await fetchResource(path))?.blob() ?? null,
   getSize: (path) => sizes.get(path) ?? 0,
 };
@@ -77,6 +84,40 @@ function lockDownDocuments(event) {
   }
 }
 
+/**
+ * A fixed-layout book (manga, picture books) may put its images straight in the spine. Shown as
+ * they are, Chromium's image document says `width=device-width` in its viewport, which
+ * foliate-js cannot size the page by (two 300x150 crops). Each such image is shown instead
+ * through a small HTML page whose viewport is the image's own size, so the page is fitted to
+ * the screen like any fixed-layout page. Registered before the documents' lock-down, which then
+ * gives this page the same policy as every other document.
+ */
+function imagePagesAsDocuments(book) {
+  const types = new Map(book.resources.manifest.map((item) => [item.href, item.mediaType]));
+  const imagePages = new Set(
+    book.sections.map((section) => section.id).filter((href) => /^image\/(?!svg)/.test(types.get(href) ?? "")),
+  );
+  return (event) => {
+    const { detail } = event;
+    if (!imagePages.has(detail.name)) return;
+    detail.data = Promise.resolve(detail.data).then((blob) => imagePage(new Blob([blob], { type: types.get(detail.name) })));
+    detail.type = "text/html";
+  };
+}
+
+async function imagePage(blob) {
+  const bitmap = await createImageBitmap(blob);
+  const { width, height } = bitmap;
+  bitmap.close();
+  const source = await new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+  return `<!DOCTYPE html><html><head><meta name="viewport" content="width=${width}, height=${height}"/><style>html, body { margin: 0; } img { display: block; width: ${width}px; height: ${height}px; }</style></head><body><img src="${source}" alt=""/></body></html>`;
+}
+
 const THEMES = {
   light: { color: "#1b1b1b", background: "#ffffff", link: "#0b57d0" },
   sepia: { color: "#5b4636", background: "#f4ecd8", link: "#8a4b08" },
@@ -88,14 +129,18 @@ const FONTS = {
   sans: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   mono: "ui-monospace, 'DejaVu Sans Mono', monospace",
 };
-const remembered = (key, allowed, fallback) => {
-  const value = localStorage.getItem(key);
+const SIZE_STEPS = [80, 90, 100, 110, 120, 140, 160, 180, 200];
+/** Kept on the server (./settings.js) under these names. */
+const SERVER_NAMES = { theme: "epubTheme", font: "epubFont", size: "epubSize" };
+const stored = serverSettings(root);
+const chosen = (setting, allowed, fallback) => {
+  const value = stored.value(SERVER_NAMES[setting]);
   return allowed.includes(value) ? value : fallback;
 };
 const settings = {
-  theme: remembered("longbox.epub.theme", Object.keys(THEMES), "light"),
-  font: remembered("longbox.epub.font", Object.keys(FONTS), "publisher"),
-  size: Number(remembered("longbox.epub.size", ["80", "90", "100", "110", "120", "140", "160", "180", "200"], "100")),
+  theme: chosen("theme", Object.keys(THEMES), "light"),
+  font: chosen("font", Object.keys(FONTS), "publisher"),
+  size: chosen("size", SIZE_STEPS, 100),
 };
 
 /** Styles for the book's documents; foliate-js paints its margins in `--theme-bg-color`. */
@@ -153,22 +198,74 @@ tocButton.addEventListener("click", () => {
   if (!tocPanel.hidden) tocPanel.querySelector("button")?.focus();
 });
 
+/**
+ * The book's positions, as Readium counts them: one per 1024 bytes of each reflowable spine
+ * document (at least one each), one per page of a fixed-layout book. `starts[i]` is the number
+ * of positions before spine item i.
+ */
+function positionsOf(book, fixed) {
+  const counts = book.sections.map((section) => (fixed ? 1 : Math.max(1, Math.ceil((section.size || 0) / 1024))));
+  const starts = [];
+  let total = 0;
+  for (const count of counts) {
+    starts.push(total);
+    total += count;
+  }
+  return { counts, starts, total };
+}
+let positions = { counts: [], starts: [], total: 0 };
+
+/** Spine index of each document shown so far (foliate-js's "load" event tells). */
+const sectionOfDocument = new WeakMap();
+
+/**
+ * The spine indexes of the fixed-layout pages on screen, in order. Read from the frames rather
+ * than from the renderer's index, which names the spread's right page even when a portrait
+ * screen shows only its left one.
+ */
+function shownFixedPages() {
+  return view.renderer
+    .getContents()
+    .filter(({ doc }) => sectionOfDocument.has(doc) && doc.defaultView?.frameElement?.parentElement?.style.display !== "none")
+    .map(({ doc }) => sectionOfDocument.get(doc))
+    .sort((a, b) => a - b);
+}
+
+/** The 1-based position shown, from the spine item and the fraction read through it. */
+function positionAt(index, fractionInSection) {
+  const count = positions.counts[index] ?? 1;
+  return (positions.starts[index] ?? 0) + Math.min(count - 1, Math.floor(fractionInSection * count)) + 1;
+}
+
+/**
+ * Called by the renderer for every move, after foliate-js's view has worked out the location
+ * (`view.lastLocation`: CFI, chapter, progression through the book); the renderer adds the
+ * spine item and the fraction through it, which the position needs.
+ */
 function onRelocate({ detail }) {
-  const fraction = Math.min(Math.max(Number(detail.fraction) || 0, 0), 1);
-  part("position").textContent = `${Math.round(fraction * 100)}%`;
-  part("chapter").textContent = detail.tocItem?.label?.trim() ?? "";
-  root.dataset.location = detail.cfi ?? "";
+  const location = view.lastLocation ?? {};
+  const shown = view.isFixedLayout ? shownFixedPages() : [];
+  const index = shown[0] ?? (Number(detail.index) || 0);
+  const position = positionAt(index, Number(detail.fraction) || 0);
+  const last = view.isFixedLayout ? positionAt(shown.at(-1) ?? index, 0) : position;
+  // Fixed layout: the pages' place among the pages; reflowable: the progression by size.
+  const fraction = view.isFixedLayout ? last / positions.total : Math.min(Math.max(Number(location.fraction) || 0, 0), 1);
+  const percent = fraction < 0.1 ? Math.floor(fraction * 1000) / 10 : Math.floor(fraction * 100);
+  const pages = last > position ? `pages ${position}–${last}` : `page ${position}`;
+  part("position").textContent = `${percent}% · ${pages} of ${positions.total}`;
+  part("chapter").textContent = location.tocItem?.label?.trim() ?? "";
+  root.dataset.location = location.cfi ?? "";
+  root.dataset.position = String(position);
   // Opening the book is not reading it: only moves after the first position are saved.
-  if (!opened || !detail.cfi || detail.cfi === data.startCfi) return;
-  const index = detail.section?.current ?? 0;
+  if (!opened || !location.cfi || location.cfi === data.startCfi) return;
   saver.save({
     page: Math.min(index + 1, Number(data.pageCount)),
     progression: fraction,
     locator: {
       href: view.book.sections[index]?.id ?? "",
       type: "application/xhtml+xml",
-      ...(detail.tocItem?.label ? { title: String(detail.tocItem.label).trim().slice(0, 1024) } : {}),
-      locations: { cfi: detail.cfi, position: index + 1, totalProgression: fraction },
+      ...(location.tocItem?.label ? { title: String(location.tocItem.label).trim().slice(0, 1024) } : {}),
+      locations: { cfi: location.cfi, position, totalProgression: fraction },
     },
   });
 }
@@ -190,15 +287,25 @@ let opened = false;
 
 async function open() {
   const book = await new EPUB(loader).init();
+  book.transformTarget?.addEventListener("data", imagePagesAsDocuments(book));
   book.transformTarget?.addEventListener("data", lockDownDocuments);
   await view.open(book);
-  view.addEventListener("relocate", onRelocate);
+  positions = positionsOf(book, view.isFixedLayout);
+  root.dataset.layout = view.isFixedLayout ? "fixed" : "reflowable";
+  view.renderer.addEventListener("relocate", onRelocate);
   // Keys pressed after clicking into the text reach the book's document, not this page.
-  view.addEventListener("load", ({ detail }) => detail.doc?.addEventListener("keydown", onKey));
+  view.addEventListener("load", ({ detail }) => {
+    if (!detail.doc) return;
+    sectionOfDocument.set(detail.doc, detail.index);
+    detail.doc.addEventListener("keydown", onKey);
+    watchBookDocument(detail.doc);
+  });
   applySettings();
   part("toc").append(tocList(book.toc ?? []));
   root.dir = book.dir === "rtl" ? "rtl" : "ltr";
   await resume();
+  // The moment the first page is on screen (the benchmark and tests read it, as in the comic reader).
+  requestAnimationFrame(() => performance.mark("reader:first-page"));
   opened = true;
   root.dataset.ready = "true";
 }
@@ -207,11 +314,10 @@ part("prev").addEventListener("click", () => view.prev());
 part("next").addEventListener("click", () => view.next());
 part("smaller").addEventListener("click", () => changeSize(-1));
 part("larger").addEventListener("click", () => changeSize(1));
-const SIZE_STEPS = [80, 90, 100, 110, 120, 140, 160, 180, 200];
 function changeSize(direction) {
   const index = SIZE_STEPS.indexOf(settings.size) + direction;
   settings.size = SIZE_STEPS[Math.min(Math.max(index, 0), SIZE_STEPS.length - 1)];
-  localStorage.setItem("longbox.epub.size", String(settings.size));
+  stored.save(SERVER_NAMES.size, settings.size);
   applySettings();
 }
 for (const select of root.querySelectorAll("select[data-setting]")) {
@@ -219,21 +325,64 @@ for (const select of root.querySelectorAll("select[data-setting]")) {
   select.value = settings[setting];
   select.addEventListener("change", () => {
     settings[setting] = select.value;
-    localStorage.setItem(`longbox.epub.${setting}`, select.value);
+    stored.save(SERVER_NAMES[setting], select.value);
     applySettings();
   });
 }
 part("fullscreen").addEventListener("click", async () => {
   const entering = !document.fullscreenElement;
   await toggleFullscreen();
-  root.classList.toggle("chrome-hidden", entering);
+  setChromeHidden(entering);
 });
 document.addEventListener("fullscreenchange", () => {
-  if (!document.fullscreenElement) root.classList.remove("chrome-hidden");
+  if (!document.fullscreenElement) setChromeHidden(false);
 });
+
+function setChromeHidden(hidden) {
+  root.classList.toggle("chrome-hidden", hidden);
+}
+
+/**
+ * Taps and clicks as in the comic reader: the left third turns to the page on the left, the
+ * right third to the one on the right (foliate-js maps these to back or forward by the book's
+ * direction), the middle shows or hides the bars. Text being selected or a link is no tap.
+ */
+function onTap(point, event) {
+  if (!opened) return;
+  if (!tocPanel.hidden) return closeToc();
+  const selection = event.view?.getSelection?.();
+  if (selection && !selection.isCollapsed) return;
+  const zone = zoneOf(point.x, part("viewport").getBoundingClientRect());
+  if (zone === "left") view.goLeft();
+  else if (zone === "right") view.goRight();
+  else setChromeHidden(!root.classList.contains("chrome-hidden"));
+}
+
+/**
+ * Reflowable text is swiped by foliate-js's own paginator; fixed-layout pages are swiped here.
+ * Swiping left brings the page on the right.
+ */
+function onSwipe(dx) {
+  if (!view.isFixedLayout) return;
+  if (dx < 0) view.goRight();
+  else view.goLeft();
+}
+
+function watchBookDocument(doc) {
+  // A swipe on a fixed-layout page is a page turn, not a pan of the page.
+  if (view.isFixedLayout) doc.documentElement.style.touchAction = "pinch-zoom";
+  watchTapsAndSwipes(doc, { point: framePoint, onTap, onSwipe });
+}
+// The margins around the book's frames.
+watchTapsAndSwipes(part("viewport"), { onTap, onSwipe });
 
 function onKey(event) {
   if (typingInto(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+  // Keys typed in the book's frames never reach the page's own shortcuts (static/js/app.js).
+  if (event.key === "?" && event.currentTarget !== window) {
+    document.dispatchEvent(new Event("longbox:shortcuts"));
+    return;
+  }
   if (event.key === "ArrowLeft") view.goLeft();
   else if (event.key === "ArrowRight") view.goRight();
   else if (event.key === "PageDown" || event.key === " ") view.next();
@@ -244,6 +393,8 @@ function onKey(event) {
 }
 addEventListener("keydown", onKey);
 
+// The settings show at once, before the book is open (the styles follow once it is).
+applySettings();
 open().catch((error) => {
   part("error").hidden = false;
   part("error").textContent = `This book could not be opened: ${error?.message ?? error}`;

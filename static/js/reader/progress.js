@@ -5,7 +5,7 @@
 const DEBOUNCE_MS = 800;
 
 /** The session's CSRF token (the reader's `data-csrf-token`), which every state change must carry. */
-function csrfHeaders() {
+export function csrfHeaders() {
   const token = document.querySelector("[data-csrf-token]")?.getAttribute("data-csrf-token");
   return token ? { "x-csrf-token": token } : {};
 }
@@ -53,10 +53,12 @@ export async function toggleFullscreen() {
   }
 }
 
-/** True when a key press belongs to a form control (or activates a button) and must not turn pages. */
+/** True when a key press belongs to a form control or a dialog (or activates a button) and must not turn pages. */
 export function typingInto(event) {
   const target = event.target;
   if (!(target instanceof HTMLElement)) return false;
+  // An open dialog (the list of shortcuts) has the keys: Escape closes it.
+  if (target.closest("dialog[open]")) return true;
   if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
   return /^(BUTTON|A|SUMMARY)$/.test(target.tagName) && (event.key === " " || event.key === "Enter");
 }

@@ -28,6 +28,8 @@ export function bookPage(services: Services, guard: WebPageGuard) {
       "/books/:id",
       async ({ viewer, params }) => {
         const book = await services.books.get(viewer.user, params.id);
+        // The Read button is on this page: the format's runtime starts while the person looks.
+        services.pages.prepareReading(book);
         return page("pages/book", {
           title: book.title,
           viewer,

@@ -1,0 +1,233 @@
+/**
+ * Time to the first page (issue 31), in Debian's Chromium: from the click on Read on a book's
+ * page to the reader's first page painted (its `reader:first-page` mark, taken in the frame
+ * after the page image is decoded, or after an EPUB's first section is laid out), for a book
+ * opened for the first time since the server started (its page and archive caches emptied),
+ * per format, at 1440 px and at 375 px (DPR 2). The reference, in the same run: a bare HTML
+ * page showing the same first page (the image bytes Longbox serves at that width, or the EPUB's
+ * first document), reached by a click on a link, from a bare Bun.serve.
+ *
+ *   bun bench/reader-first-page.ts [--runs 3]
+ *
+ * Each run restarts the compiled server (caches emptied) before each screen and opens every
+ * book once;
+ * each browser context first opens a small warm-up book in each reader, so that the readers'
+ * code is in the browser's cache as it is for anyone who has read before. Prints a Markdown table.
+ */
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { buildIsolatedBinary, type IsolatedBinary } from "../scripts/isolated-binary";
+import { startServerProcess } from "../scripts/server-process";
+import { loadAverage, markdownTable, median, ratio } from "./measure";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
+const RUNS = Number(values.runs);
+const FIXTURES = "/work/shared/fixtures";
+const PASSWORD = "benchmark password";
+
+const BOOKS = [
+  { format: "CBZ", fixture: "cbz/stump/science_comics_001.cbz", file: "CBZ/cbz.cbz" },
+  { format: "CBR", fixture: "cbr/comicbox/Captain Science #001-cbi.cbr", file: "CBR/cbr.cbr" },
+  { format: "CB7", fixture: "unsupported/comicbox/Captain Science #001.cb7", file: "CB7/cb7.cb7" },
+  { format: "CBT", fixture: "unsupported/comicbox/Captain Science #001-cix.cbt", file: "CBT/cbt.cbt" },
+  { format: "PDF (JBIG2 scan)", fixture: "pdf/pdfjs/issue12963.pdf", file: "PDF/pdf.pdf" },
+  { format: "EPUB", fixture: "epub/stump/book.epub", file: "EPUB/epub.epub" },
+] as const;
+/** Opened first in every browser context: the readers' code, not these books, gets cached. */
+const WARM_UP = [
+  { fixture: "cbz/stump/science_comics_001.cbz", file: "Warm/warm.cbz", mark: "#comic-reader[data-ready]" },
+  { fixture: "epub/idpf-built/hefty-water.epub", file: "Warm/warm.epub", mark: "#epub-reader[data-ready]" },
+];
+const SCREENS: Record<string, BrowserContextOptions> = {
+  "1440 px": { viewport: { width: 1440, height: 900 } },
+  "375 px, DPR 2": { viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+};
+
+interface Longbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The compiled server on SQLite in `dataDir`, started fresh (its page and archive caches emptied). */
+async function startLongbox(binary: IsolatedBinary, dataDir: string): Promise<Longbox> {
+  for (const cache of ["page-cache", "archive-cache"]) rmSync(join(dataDir, cache), { recursive: true, force: true });
+  const configPath = join(dataDir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: dataDir }, database: { type: "sqlite" } }));
+  const { url, child } = await startServerProcess([binary.path, "serve", "--config", configPath], { cwd: binary.workDir, env: binary.env });
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+async function api(server: Longbox, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+}
+
+/** What the reference shows for a book: the first page's bytes at the screen's width, or the EPUB's first document. */
+async function referenceContent(server: Longbox, token: string, book: { id: string; fileFormat: string }, screen: BrowserContextOptions) {
+  const headers = { authorization: `Bearer ${token}` };
+  if (book.fileFormat === "epub") {
+    const manifest = await api(server, token, "GET", `/api/v1/books/${book.id}/manifest`);
+    const first = manifest.readingOrder[0].href as string;
+    const response = await fetch(new URL(first, `${server.url}/api/v1/books/${book.id}/manifest`), { headers });
+    return { type: "text/html; charset=utf-8", body: new Uint8Array(await response.arrayBuffer()) };
+  }
+  // The reader's request: the screen's width in device pixels, at the next step (static/js/reader/layout.js).
+  const width = screen.deviceScaleFactor ? 800 : 1600;
+  const response = await fetch(`${server.url}/api/v1/books/${book.id}/pages/1?width=${width}`, { headers });
+  return { type: response.headers.get("content-type") ?? "image/jpeg", body: new Uint8Array(await response.arrayBuffer()) };
+}
+
+/** A bare Bun.serve: `/` links to `/show/<key>`, which shows `/content/<key>` and marks when it is painted. */
+function startReference(contents: Map<string, { type: string; body: Uint8Array<ArrayBuffer> }>) {
+  const mark = `<script>
+    const done = () => requestAnimationFrame(() => performance.mark("reader:first-page"));
+    const image = document.querySelector("img");
+    if (image) image.decode().then(done, done); else done();
+  </script>`;
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      const [, kind, key = ""] = path.split("/");
+      if (kind === "start") return new Response(`<!doctype html><a href="/show/${key}">Read</a>`, { headers: { "content-type": "text/html" } });
+      const content = contents.get(decodeURIComponent(key));
+      if (!content) return new Response("not found", { status: 404 });
+      if (kind === "content") return new Response(content.body, { headers: { "content-type": content.type } });
+      const shown = content.type.startsWith("text/html")
+        ? `<iframe src="/content/${key}" style="border:0;width:100vw;height:100vh"></iframe>`
+        : `<img src="/content/${key}" alt="" style="max-width:100vw;max-height:100vh">`;
+      const html = `<!doctype html><meta name="viewport" content="width=device-width"><body style="margin:0">${shown}${mark}</body>`;
+      return new Response(html, { headers: { "content-type": "text/html" } });
+    },
+  });
+}
+
+interface FirstPage {
+  /** Click on Read to the first page painted. */
+  total: number;
+  /** Click to the page's HTML received. */
+  html: number;
+  /** Click to the first request for the book's content (the reader's code has started). */
+  firstRequest: number;
+  /** From the first request for the book's content to the last one answered before the first page was painted. */
+  bookRequests: number;
+}
+
+/** When the first page was painted, and where the time went (resource timing of the book's requests). */
+async function firstPage(page: Page): Promise<FirstPage> {
+  await page.waitForFunction(() => performance.getEntriesByName("reader:first-page").length > 0, undefined, { timeout: 60_000 });
+  return page.evaluate(() => {
+    const total = performance.getEntriesByName("reader:first-page")[0]!.startTime;
+    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    const book = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+      (entry) => entry.responseEnd <= total && (/\/pages\/\d+/.test(entry.name) || entry.name.includes("/resource/") || entry.name.startsWith(location.origin + "/content/")),
+    );
+    const firstRequest = book.length > 0 ? Math.min(...book.map((entry) => entry.startTime)) : total;
+    const lastResponse = book.length > 0 ? Math.max(...book.map((entry) => entry.responseEnd)) : firstRequest;
+    return { total, html: navigation?.responseEnd ?? 0, firstRequest, bookRequests: lastResponse - firstRequest };
+  });
+}
+
+async function signIn(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill("bench");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
+}
+
+const binary = await buildIsolatedBinary();
+const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const dataDir = binary.scratch("data");
+const library = join(dataDir, "library");
+for (const entry of [...BOOKS, ...WARM_UP]) {
+  mkdirSync(join(library, entry.file, ".."), { recursive: true });
+  copyFileSync(join(FIXTURES, entry.fixture), join(library, entry.file));
+}
+const times: Record<string, { longbox: FirstPage[]; reference: number[] }> = {};
+try {
+  // Set up: an admin, the library scanned and its thumbnails made, the references fetched.
+  let server = await startLongbox(binary, dataDir);
+  const json = { "content-type": "application/json" };
+  await fetch(`${server.url}/api/v1/setup`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) });
+  const login = async () =>
+    ((await (await fetch(`${server.url}/api/v1/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: PASSWORD }) })).json()) as { token: string }).token;
+  let token = await login();
+  const created = await api(server, token, "POST", "/api/v1/libraries", { name: "Bench", path: library });
+  await api(server, token, "POST", `/api/v1/libraries/${created.id}/scan`);
+  for (let status: any = {}; status.status !== "completed" || status.thumbnailsPending; await Bun.sleep(100)) {
+    status = await api(server, token, "GET", `/api/v1/libraries/${created.id}/scan-status`);
+    if (status.status === "failed") throw new Error(status.failureReason);
+  }
+  const listed = (await api(server, token, "GET", `/api/v1/books?libraryId=${created.id}&pageSize=50`)).data as { id: string; filePath: string; fileFormat: string }[];
+  const bookOf = (file: string) => listed.find((book) => book.filePath.endsWith(file))!;
+  const contents = new Map<string, { type: string; body: Uint8Array<ArrayBuffer> }>();
+  for (const [screenName, screen] of Object.entries(SCREENS)) {
+    for (const entry of BOOKS) contents.set(`${screenName}:${entry.format}`, await referenceContent(server, token, bookOf(entry.file), screen));
+  }
+  const reference = startReference(contents);
+
+  for (let run = 0; run < RUNS; run++) {
+    for (const [screenName, screen] of Object.entries(SCREENS)) {
+      await server.stop();
+      server = await startLongbox(binary, dataDir);
+      token = await login();
+      const context = await browser.newContext({ ...screen, baseURL: server.url });
+      const page = await context.newPage();
+      await signIn(page);
+      for (const warm of WARM_UP) {
+        await page.goto(`/read/${bookOf(warm.file).id}`);
+        await page.waitForSelector(warm.mark, { timeout: 60_000 });
+      }
+      for (const entry of BOOKS) {
+        const book = bookOf(entry.file);
+        const key = `${screenName}:${entry.format}`;
+        times[key] ??= { longbox: [], reference: [] };
+        // Interleaved: the reference, then Longbox, for each book.
+        const bare = await context.newPage();
+        await bare.goto(`${reference.url.origin}/start/${encodeURIComponent(key)}`);
+        await Promise.all([bare.waitForURL(/\/show\//), bare.getByRole("link", { name: "Read" }).click()]);
+        times[key].reference.push((await firstPage(bare)).total);
+        await bare.close();
+        await page.goto(`/books/${book.id}`);
+        await Promise.all([page.waitForURL((url) => url.pathname === `/read/${book.id}`), page.getByRole("link", { name: /^Read$/ }).first().click()]);
+        times[key].longbox.push(await firstPage(page));
+        // The next run opens it for the first time again: no progress to resume from.
+        await fetch(`${server.url}/api/v1/books/${book.id}/progress`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+      }
+      await context.close();
+    }
+  }
+  reference.stop(true);
+  await server.stop();
+} finally {
+  await browser.close();
+  binary.remove();
+}
+
+const rows = Object.entries(times).map(([key, { longbox, reference }]) => {
+  const [screen, format] = key.split(":");
+  const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
+  const of = (field: keyof FirstPage) => ms(longbox.map((entry) => entry[field]));
+  const total = median(longbox.map((entry) => entry.total));
+  return [format!, screen!, ms(reference), `${total.toFixed(0)} ms`, ratio(total, median(reference)), of("html"), of("firstRequest"), of("bookRequests")];
+});
+console.log(`load average at the end: ${loadAverage()}; ${RUNS} run(s), medians`);
+console.log(
+  markdownTable(
+    ["format", "screen", "reference: bare page", "Longbox: click on Read to first page", "ratio", "HTML received", "first request for the book", "book's requests (first sent to last answered)"],
+    rows,
+  ),
+);
