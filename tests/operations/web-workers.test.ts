@@ -120,16 +120,66 @@ describe("serve --workers 2 [sqlite]", () => {
   }, 60_000);
 });
 
-test("web processes end by themselves when the first process is killed outright", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
-  const configPath = join(dir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
-  const server = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"], {
-    env: { PATH: process.env.PATH ?? "" },
-  });
-  const port = Number(new URL(server.url).port);
-  await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
-  server.child.kill("SIGKILL");
-  await server.child.exited;
-  await waitFor(() => socketOwners(port, "listening").length === 0, "the orphaned web process to stop", 15_000);
-}, 60_000);
+/** A port nobody listens on now (the supervisor is started on it, its output may be unread). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
+/** The children of `pid` (its web process, once spawned). */
+const childrenOf = (pid: number) =>
+  Bun.spawnSync(["pgrep", "-P", String(pid)])
+    .stdout.toString()
+    .split("\n")
+    .filter(Boolean)
+    .map(Number);
+
+/**
+ * However the supervisor was started (by a Bun program with its output ignored or piped and never
+ * read, with the caller's whole environment; by a shell writing to a file) and whenever it is
+ * killed outright (its web process still starting, or both serving), the web process stops and
+ * the port is free within 5 s.
+ */
+describe("web processes end by themselves when the first process is killed outright", () => {
+  const ways = [
+    { name: "Bun.spawn, output ignored, killed while its web process starts", stdio: "ignore", shell: false, early: true },
+    { name: "Bun.spawn, output piped and never read, killed while its web process starts", stdio: "pipe", shell: false, early: true },
+    { name: "Bun.spawn, output piped and never read, killed once both serve", stdio: "pipe", shell: false, early: false },
+    { name: "a shell writing to a file, killed while its web process starts", stdio: "ignore", shell: true, early: true },
+    { name: "a shell writing to a file, killed once both serve", stdio: "ignore", shell: true, early: false },
+  ] as const;
+  for (const way of ways) {
+    test(way.name, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
+      const configPath = join(dir, "config.yaml");
+      const port = freePort();
+      writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
+      const serve = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"];
+      const command = way.shell ? ["sh", "-c", `exec "$@" >"${join(dir, "out.log")}" 2>&1`, "sh", ...serve] : serve;
+      const supervisor = Bun.spawn(command, { env: process.env, stdin: "ignore", stdout: way.stdio, stderr: way.stdio });
+      let webPids: number[] = [];
+      try {
+        await waitFor(() => (webPids = childrenOf(supervisor.pid)).length > 0, "the web process to be spawned");
+        if (!way.early) await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
+        supervisor.kill("SIGKILL");
+        await supervisor.exited;
+        const killedAt = Date.now();
+        await waitFor(() => socketOwners(port, "listening").length === 0 && !webPids.some(isAlive), "the orphaned web process to stop", 5_000);
+        expect(Date.now() - killedAt).toBeLessThan(5_000);
+      } finally {
+        for (const pid of webPids.filter(isAlive)) process.kill(pid, "SIGKILL");
+      }
+    }, 60_000);
+  }
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
