@@ -27,7 +27,7 @@ import { RELEASED, ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import { LeaseHeartbeat } from "../jobs/lease-heartbeat";
-import { INSTANCE_ID, type LeasedJobSettings, retryPause } from "../jobs/leased-jobs";
+import { INSTANCE_ID, type LeasedJobSettings, OWN_LEASE_EXPIRED, retryPause } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
@@ -254,12 +254,12 @@ export class ScanService implements LibraryObserver {
       this.wake = false;
       const claim = () => this.repositories.scans.claimNext(this.instanceId, this.leaseMs);
       for (let claimed = await claim(); claimed; claimed = this.stopped ? undefined : await claim()) {
-        await this.run(claimed.scan, claimed.takenOver);
+        await this.run(claimed.scan, claimed.takenOver, claimed.reclaimed);
       }
     }
   }
 
-  private async run(scan: ScanRecord, takenOver: boolean): Promise<void> {
+  private async run(scan: ScanRecord, takenOver: boolean, reclaimed = false): Promise<void> {
     const library = await this.repositories.libraries.findById(scan.libraryId);
     const log = this.log.child({ scanId: scan.id, libraryId: scan.libraryId });
     if (!library) return;
@@ -278,7 +278,7 @@ export class ScanService implements LibraryObserver {
     this.scopes.delete(scan.id);
     const current = () => this.toDto({ ...scan, ...counters });
     this.events.publish(scan.id, "scan.started", current());
-    log.info(takenOver ? "scan taken over: its owner's lease expired" : "scan started", {
+    log.info(takenOver ? "scan taken over: its owner's lease expired" : reclaimed ? OWN_LEASE_EXPIRED.scan : "scan started", {
       mode: scan.mode,
       trigger: scan.trigger,
       owner: this.instanceId,
