@@ -12,7 +12,7 @@ import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
-import { DamagedInstallationError, InstallationRecord } from "./operations/installation";
+import { DamagedInstallationError, InstallationRecord, recordFirstAdmin } from "./operations/installation";
 import { createServices, startBackgroundWork, stopBackgroundWork, type Services } from "./services";
 import { rejectUnusableBucket } from "./storage/from-config";
 
@@ -80,7 +80,7 @@ export async function openMigratedDataLayer(loaded: LoadedConfig, log: Logger) {
     await data.database.checkWritable();
     const users = await data.repositories.users.count();
     if (guarded && users === 0) throw installation.damaged("without any user");
-    if (users > 0) installation.recordFirstAdmin();
+    if (users > 0) recordFirstAdmin(installation, log);
     else if (installation.read()) {
       installation.forget();
       log.warn("starting fresh as asked (database.start_fresh): the first-admin setup is open again", { database: which });

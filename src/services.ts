@@ -35,7 +35,7 @@ import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
-import { InstallationRecord } from "./operations/installation";
+import { InstallationRecord, recordFirstAdmin } from "./operations/installation";
 import { LibraryRefresher } from "./library/library-refresher";
 import { LibraryScanner } from "./library/scanner";
 import { LibraryWatcher } from "./library/library-watcher";
@@ -111,14 +111,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const auth = config.auth;
   const passwords = passwordHasherFor(config);
   const installation = new InstallationRecord(inputs.paths, config);
-  const users = new UserService(repositories, passwords, () => {
-    try {
-      installation.recordFirstAdmin();
-    } catch (error) {
-      // The admin exists; the next start records it (it finds users).
-      log.warn("the data folder could not record the first admin; the next start will", { error: error as Error });
-    }
-  });
+  const users = new UserService(repositories, passwords, () => recordFirstAdmin(installation, log));
   const accessTokens = new AccessTokens(inputs.jwtSecret, auth.jwt_expiry_hours);
   const refreshTokens = new RefreshTokens(
     database,

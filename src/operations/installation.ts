@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { join } from "node:path";
 import type { DataPaths } from "../config/paths";
 import type { Config } from "../config/schema";
+import type { Logger } from "../logging/logger";
 
 /** The name of the record in the data folder. */
 export const INSTALLATION_FILE = "installation.json";
@@ -84,5 +85,14 @@ export class InstallationRecord {
         `the catalogue was lost or damaged, so the server does not start (it would open the first-admin setup to anyone). ` +
         `To recover, ${where}. To start over with an empty catalogue on purpose, start once with --start-fresh (or database.start_fresh: true).`,
     );
+  }
+}
+
+/** Records the first admin (at setup, or a start that finds users); a data folder that refuses only costs a warning. */
+export function recordFirstAdmin(installation: InstallationRecord, log: Logger): void {
+  try {
+    installation.recordFirstAdmin();
+  } catch (error) {
+    log.warn("the data folder could not record that the first admin exists; the next start tries again", { error: error as Error });
   }
 }

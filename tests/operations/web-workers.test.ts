@@ -17,6 +17,8 @@ import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
 import {
   ADMIN_SCAN_STREAM,
+  freePort,
+  killSupervisorOutright,
   processClient,
   socketOwners,
   streamsOnBothProcesses,
@@ -120,22 +122,6 @@ describe("serve --workers 2 [sqlite]", () => {
   }, 60_000);
 });
 
-/** A port nobody listens on now (the supervisor is started on it, its output may be unread). */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
-}
-
-/** The children of `pid` (its web process, once spawned). */
-const childrenOf = (pid: number) =>
-  Bun.spawnSync(["pgrep", "-P", String(pid)])
-    .stdout.toString()
-    .split("\n")
-    .filter(Boolean)
-    .map(Number);
-
 /**
  * However the supervisor was started (by a Bun program with its output ignored or piped and never
  * read, with the caller's whole environment; by a shell writing to a file) and whenever it is
@@ -153,33 +139,12 @@ describe("web processes end by themselves when the first process is killed outri
   for (const way of ways) {
     test(way.name, async () => {
       const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
-      const configPath = join(dir, "config.yaml");
       const port = freePort();
+      const configPath = join(dir, "config.yaml");
       writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
       const serve = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"];
       const command = way.shell ? ["sh", "-c", `exec "$@" >"${join(dir, "out.log")}" 2>&1`, "sh", ...serve] : serve;
-      const supervisor = Bun.spawn(command, { env: process.env, stdin: "ignore", stdout: way.stdio, stderr: way.stdio });
-      let webPids: number[] = [];
-      try {
-        await waitFor(() => (webPids = childrenOf(supervisor.pid)).length > 0, "the web process to be spawned");
-        if (!way.early) await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
-        supervisor.kill("SIGKILL");
-        await supervisor.exited;
-        const killedAt = Date.now();
-        await waitFor(() => socketOwners(port, "listening").length === 0 && !webPids.some(isAlive), "the orphaned web process to stop", 5_000);
-        expect(Date.now() - killedAt).toBeLessThan(5_000);
-      } finally {
-        for (const pid of webPids.filter(isAlive)) process.kill(pid, "SIGKILL");
-      }
+      await killSupervisorOutright(Bun.spawn(command, { env: process.env, stdin: "ignore", stdout: way.stdio, stderr: way.stdio }), port, way.early);
     }, 60_000);
   }
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
