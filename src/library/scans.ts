@@ -15,7 +15,9 @@
  * A scan that fails for a transient cause (the database away, a full disk: ./transient.ts) past
  * the scanner's own per-book retries is queued again, up to `retry.maxAttempts - 1` times,
  * waiting `retry.backoffMs` and then twice as long each time (`run_after`); any process that
- * runs jobs may claim it then. Any other failure ends the scan `failed`.
+ * runs jobs may claim it then (from when the retry is recorded, however long that took). While
+ * the database refuses the claims themselves, the worker looks again less and less often, and
+ * the scan's status shows the time of its next look. Any other failure ends the scan `failed`.
  *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
@@ -243,7 +245,7 @@ export class ScanService implements LibraryObserver {
         else if (Date.now() - this.lastOutageWarningAt >= OUTAGE_WARNING_INTERVAL_MS) {
           // Once a minute, as HTTP outages are logged: the worker looks again every few seconds.
           this.lastOutageWarningAt = Date.now();
-          this.log.warn("the scan worker cannot look for scans; it looks again every few seconds", { cause });
+          this.log.warn("the scan worker cannot look for scans; it looks again in a few seconds, less often while this lasts", { cause });
         }
         const pause = cause ? this.lookAgainMs : WORKER_RETRY_MS;
         if (cause) this.lookAgainMs = Math.min(this.lookAgainMs * 2, WORKER_MAX_RETRY_MS);
@@ -331,7 +333,7 @@ export class ScanService implements LibraryObserver {
     } catch (error) {
       outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : this.failedOutcome(scan, error);
       if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
-      else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason });
+      else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason, retryInSeconds: outcome.pauseMs / 1000 });
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     this.heartbeat.drop(scan.id);
