@@ -21,7 +21,14 @@ if [ "$(qemu_major)" -lt 8 ] || [ ${#need_packages[@]} -gt 0 ]; then
   fi
   release=""
   if [ "$(qemu_major)" -lt 8 ] && grep -q '^VERSION_CODENAME=bookworm' /etc/os-release; then
-    echo "deb http://deb.debian.org/debian bookworm-backports main" > /etc/apt/sources.list.d/longbox-bookworm-backports.list
+    # The mirror this machine already takes bookworm from (its apt sources, one-line or deb822,
+    # as apt itself reads them): no mirror's name is written here.
+    archive=$(apt-get indextargets --no-release-info --format '$(RELEASE) $(REPO_URI)' | awk '$1 == "bookworm" { print $2; exit }')
+    if [ -z "$archive" ]; then
+      echo "no apt source of this machine serves bookworm: add bookworm-backports to the apt sources, then run this again" >&2
+      exit 1
+    fi
+    echo "deb ${archive} bookworm-backports main" > /etc/apt/sources.list.d/longbox-bookworm-backports.list
     release="-t bookworm-backports"
   fi
   echo "installing qemu-user-static ${need_packages[*]}"

@@ -15,6 +15,7 @@ import { UserService } from "./auth/users";
 import { usernameReport } from "./auth/usernames";
 import { dataPaths } from "./config/paths";
 import { openDataLayer, type DataLayer } from "./db";
+import { InstallationRecord } from "./operations/installation";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
 import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
@@ -34,12 +35,15 @@ class UsageError extends Error {}
 const HELP = `longbox ${VERSION}: a self-hosted server for comics, manga and ebooks
 
 Usage:
-  longbox [serve] [--config PATH] [--port N] [--workers N] [--role all|web|worker]
+  longbox [serve] [--config PATH] [--port N] [--workers N] [--role all|web|worker] [--start-fresh]
                                                start the server (default command); --workers N
                                                serves the port with N processes (default
                                                application.workers, 0 = one per core), one of
                                                which runs the background jobs; --role web runs
-                                               no jobs, --role worker only jobs (no HTTP)
+                                               no jobs, --role worker only jobs (no HTTP);
+                                               --start-fresh: an installation whose database
+                                               lost its users starts with an empty one instead
+                                               of refusing (database.start_fresh)
   longbox config check [--config PATH]         validate and print the effective configuration (secrets masked)
   longbox user create --username U [--email E] --password P [--admin] [--config PATH]
                                                create a user (the first one may be an admin)
@@ -63,6 +67,7 @@ const OPTIONS = {
   port: { type: "string" },
   workers: { type: "string" },
   role: { type: "string" },
+  "start-fresh": { type: "boolean" },
   username: { type: "string" },
   email: { type: "string" },
   password: { type: "string" },
@@ -172,7 +177,7 @@ function print(text: string): number {
 
 const ROLES: readonly ServerRole[] = ["all", "web", "worker"];
 
-async function serve(values: { config?: string; port?: string; workers?: string; role?: string }): Promise<number> {
+async function serve(values: { config?: string; port?: string; workers?: string; role?: string; "start-fresh"?: boolean }): Promise<number> {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError(`--port must be a port number, got "${values.port}"`);
@@ -184,6 +189,7 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   const role = (values.role ?? "all") as ServerRole;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, got "${values.role}"`);
   const loaded = loadConfig({ path: values.config, createIfMissing: true });
+  if (values["start-fresh"]) loaded.config.database.start_fresh = true;
   const supervisedAs = process.env[SUPERVISED_ENV];
   // Only a supervised web process belongs to its supervisor's group: the variable left in the
   // environment of a process started by hand would silently drop another instance's events.
@@ -241,6 +247,7 @@ async function createUser(values: { config?: string; username?: string; email?: 
     const users = new UserService(data.repositories, passwordHasherFor(loaded.config));
     const role = values.admin ? "admin" : "user";
     const user = await users.createAccount({ username, email: email ?? null, password, role, emailVerified: true });
+    new InstallationRecord(dataPaths(loaded.config), loaded.config).recordFirstAdmin();
     process.stdout.write(`created ${user.role} ${user.username} (${user.id})\n`);
     return EXIT_OK;
   } finally {

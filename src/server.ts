@@ -12,6 +12,7 @@ import { relayEventsThroughDatabase } from "./events/process-relay";
 import { createHttpApp } from "./http/app";
 import { createScheduler, type Scheduler } from "./jobs";
 import { createLogger, type Logger } from "./logging/logger";
+import { DamagedInstallationError, InstallationRecord, recordFirstAdmin } from "./operations/installation";
 import { createServices, startBackgroundWork, stopBackgroundWork, type Services } from "./services";
 import { rejectUnusableBucket } from "./storage/from-config";
 
@@ -51,25 +52,54 @@ export function loggerFor(loaded: LoadedConfig): Logger {
   return createLogger({ level: logging.level, format: logging.format, file: logging.file || undefined });
 }
 
-/** Opens the configured database and applies pending migrations (also `longbox migrate`). */
+/** SQLite's answers for a file that is not (or no longer) a whole database. */
+const DAMAGED_SQLITE_CODES = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+
+/**
+ * Opens the configured database and applies pending migrations (also `longbox migrate` and
+ * `user create`). An installation that had its first admin refuses a catalogue without users
+ * (../operations/installation.ts) unless database.start_fresh asks for a new one.
+ */
 export async function openMigratedDataLayer(loaded: LoadedConfig, log: Logger) {
   const paths = dataPaths(loaded.config);
-  const which = loaded.config.database.type === "sqlite" ? `SQLite database ${paths.sqliteFile}` : "PostgreSQL database";
+  const sqlite = loaded.config.database.type === "sqlite";
+  const which = sqlite ? `SQLite database ${paths.sqliteFile}` : "PostgreSQL database";
+  const installation = new InstallationRecord(paths, loaded.config);
+  const guarded = installation.read() !== undefined && !loaded.config.database.start_fresh;
+  // Before opening, which would create the missing file.
+  if (guarded && installation.sqliteFileEmpty()) throw installation.damaged("missing or empty");
   let data;
   try {
     data = openDataLayer(loaded.config, paths.sqliteFile);
   } catch (error) {
-    throw new Error(`the ${which} cannot be opened (is its folder writable?): ${(error as Error).message}`, { cause: error });
+    throw openingFailed(which, error);
   }
   try {
+    if (guarded && !(await data.database.hasCatalogue())) throw installation.damaged("empty (no Longbox tables)");
     await data.database.migrate();
     await data.database.checkWritable();
+    const users = await data.repositories.users.count();
+    if (guarded && users === 0) throw installation.damaged("without any user");
+    if (users > 0) recordFirstAdmin(installation, log);
+    else if (installation.read()) {
+      installation.forget();
+      log.warn("starting fresh as asked (database.start_fresh): the first-admin setup is open again", { database: which });
+    }
   } catch (error) {
     await data.database.close().catch(() => undefined);
-    throw new Error(`the ${which} cannot be migrated or written: ${(error as Error).message}`, { cause: error });
+    if (error instanceof DamagedInstallationError) throw error;
+    throw openingFailed(which, error, "cannot be migrated or written");
   }
   log.info("database ready", { type: data.database.dialect });
   return data;
+}
+
+function openingFailed(which: string, error: unknown, otherwise = "cannot be opened (is its folder writable?)"): Error {
+  const message = (error as Error).message;
+  if (DAMAGED_SQLITE_CODES.has((error as { code?: string }).code ?? "")) {
+    return new Error(`the database file is damaged: the ${which} is not a whole SQLite database (restore it from a backup): ${message}`, { cause: error });
+  }
+  return new Error(`the ${which} ${otherwise}: ${message}`, { cause: error });
 }
 
 /**

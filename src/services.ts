@@ -37,6 +37,7 @@ import { CatalogueMetadataService } from "./library/catalogue-metadata";
 import { DuplicateService } from "./library/duplicates";
 import { FolderBrowser } from "./library/folders";
 import { LibraryService } from "./library/libraries";
+import { InstallationRecord, recordFirstAdmin } from "./operations/installation";
 import { LibraryRefresher } from "./library/library-refresher";
 import { LibraryScanner } from "./library/scanner";
 import { LibraryWatcher } from "./library/library-watcher";
@@ -117,7 +118,8 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const { config, database, repositories, log } = inputs;
   const auth = config.auth;
   const passwords = passwordHasherFor(config);
-  const users = new UserService(repositories, passwords);
+  const installation = new InstallationRecord(inputs.paths, config);
+  const users = new UserService(repositories, passwords, () => recordFirstAdmin(installation, log));
   const accessTokens = new AccessTokens(inputs.jwtSecret, auth.jwt_expiry_hours);
   const credentialEvents = new CredentialEvents();
   const revocations = new CredentialRevocations(repositories, credentialEvents);

@@ -60,6 +60,8 @@ export class UserService {
   constructor(
     private readonly repositories: Repositories,
     private readonly passwords: PasswordHasher,
+    /** Told once the first admin exists (the data folder records it: ../operations/installation.ts). */
+    private readonly firstAdminCreated: () => void = () => undefined,
   ) {}
 
   /** Whether no user exists yet (the web interface then shows the first-run setup page). */
@@ -112,6 +114,8 @@ export class UserService {
     if ((await this.repositories.users.count()) > 0) {
       throw new DomainError("Conflict", "setup is already complete: a user exists");
     }
-    return this.createAccount({ username, email, password, role: "admin", emailVerified: true });
+    const admin = await this.createAccount({ username, email, password, role: "admin", emailVerified: true });
+    this.firstAdminCreated();
+    return admin;
   }
 }

@@ -52,6 +52,13 @@ export const ConfigSchema = T.Object(
     }),
     database: closed({
       type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),
+      /**
+       * Once an installation has had its first admin, a database without users (an empty or
+       * missing SQLite file, a PostgreSQL database without Longbox's tables) stops the start as
+       * damaged. true starts fresh with an empty catalogue instead (also `serve --start-fresh`);
+       * set it for one start only.
+       */
+      start_fresh: T.Boolean({ default: false }),
       sqlite: closed({
         /** Empty = <application.data_dir>/longbox.db */
         path: T.String({ default: "" }),

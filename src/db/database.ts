@@ -54,6 +54,8 @@ export interface Database {
    */
   transactionOutcomes(): TransactionOutcomes;
   migrate(): Promise<void>;
+  /** Whether Longbox's tables are there (before `migrate`: an empty database has none). */
+  hasCatalogue(): Promise<boolean>;
   /** Refreshes the query planner's statistics after bulk changes (a scan). */
   optimize(): Promise<void>;
   /** Throws when the database cannot answer. */
@@ -169,6 +171,7 @@ function openSqlite(file: string): Database {
       return ledger.track(exclusively(statement));
     },
     migrate: async () => applyMigrations({ dialect: "sqlite", db: drizzleDb }),
+    hasCatalogue: async () => client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get() !== null,
     optimize: async () => {
       client.exec("PRAGMA optimize");
     },
@@ -230,6 +233,10 @@ function openPostgres(config: Config): Database {
       return ledger.track(statement());
     },
     migrate: async () => applyMigrations({ dialect: "pg", db: root }),
+    hasCatalogue: async () => {
+      const [row] = await root.execute<{ present: boolean }>(sql`select to_regclass('users') is not null as present`);
+      return row?.present === true;
+    },
     optimize: async () => {
       await root.execute(sql`analyze books, series, book_pages, read_progress`);
     },

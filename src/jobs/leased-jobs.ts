@@ -21,6 +21,15 @@ import { LeaseHeartbeat } from "./lease-heartbeat";
 /** Who holds a job (or a scan) run by this process: readable by an operator in the database. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+/**
+ * What a process logs when it claims back a row whose lease was its own (it could not renew it:
+ * the database was away, or the process stalled): not a takeover, nobody else held it.
+ */
+export const OWN_LEASE_EXPIRED = {
+  job: "job claimed again: its lease, this process's own, expired unrenewed (the database was away, or the process stalled)",
+  scan: "scan started again: its lease, this process's own, expired unrenewed (the database was away, or the process stalled)",
+} as const;
+
 /** The longest pause between two attempts after transient failures. */
 const MAX_BACKOFF_MS = 3600_000;
 
@@ -213,9 +222,10 @@ export class LeasedJobs {
     }
   }
 
-  private async runOne({ job, takenOver }: ClaimedJob): Promise<void> {
+  private async runOne({ job, takenOver, reclaimed }: ClaimedJob): Promise<void> {
     const log = this.log.child({ job: this.kind, key: job.key });
     if (takenOver) log.info("job taken over: its owner's lease expired", { attempt: job.attempts });
+    if (reclaimed) log.info(OWN_LEASE_EXPIRED.job, { attempt: job.attempts });
     let transient: string | undefined;
     let failure: string | null = null;
     if (job.attempts > this.settings.maxAttempts) {

@@ -45,7 +45,12 @@ const DEFAULT_SCANNING: LibraryScanningConfig = {
 
 /** Told when libraries change, so schedules follow without a restart. */
 export interface LibraryObserver {
-  libraryChanged(library: LibraryRecord): void;
+  /**
+   * `createdElsewhere`: the library was made through another process (role web, another
+   * instance) since this one started, and reaches it only now (LibraryRefresher): whatever
+   * happened in its folder meanwhile was seen by nobody here.
+   */
+  libraryChanged(library: LibraryRecord, createdElsewhere?: boolean): void;
   libraryRemoved(libraryId: string): void;
 }
 

@@ -3,7 +3,8 @@
  * observers of a process that runs jobs (schedules, the watcher) through one look at the
  * database every `refreshMs`: a library that is new, or whose folder, scanning settings or
  * `updatedAt` differ from the last seen (an operator may edit the settings in the row without
- * moving `updatedAt`), is announced as changed; one that is gone as removed. Changes made through this process reach them at once
+ * moving `updatedAt`), is announced as changed (one new to a look after the first as created
+ * elsewhere: the watcher then catches up on its folder); one that is gone as removed. Changes made through this process reach them at once
  * (LibraryService tells its observers, this one included, so they are not announced twice).
  */
 import type { LibraryRecord, Repositories } from "../db";
@@ -15,6 +16,12 @@ export class LibraryRefresher implements LibraryObserver {
   /** Moves with every change made through this process: a look that overlaps one is dropped. */
   private localChanges = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /**
+   * The first look announces what existed at start; a library new to a later look, or made
+   * after this process started, was made elsewhere since.
+   */
+  private looked = false;
+  private readonly startedAt = new Date();
 
   constructor(
     private readonly repositories: Repositories,
@@ -54,10 +61,13 @@ export class LibraryRefresher implements LibraryObserver {
     if (this.localChanges !== before) return;
     for (const library of libraries) {
       const seen = followed(library);
-      if (this.known.get(library.id) === seen) continue;
+      const previous = this.known.get(library.id);
+      if (previous === seen) continue;
       this.known.set(library.id, seen);
-      for (const observer of this.observers) observer.libraryChanged(library);
+      const createdElsewhere = previous === undefined && (this.looked || library.createdAt >= this.startedAt);
+      for (const observer of this.observers) observer.libraryChanged(library, createdElsewhere);
     }
+    this.looked = true;
     const present = new Set(libraries.map((library) => library.id));
     for (const id of [...this.known.keys()]) {
       if (present.has(id)) continue;

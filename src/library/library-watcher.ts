@@ -9,6 +9,12 @@
  * window instead of queueing more scans. When events are lost (the watch limit, a buffer
  * overflow, an unreadable root) the watcher says so in the log, asks for a normal scan, and
  * falls back to polling: it never stops silently.
+ *
+ * A library made through another process reaches this one up to a refresh later
+ * (LibraryRefresher); what changed in its folder between its creation and the start of its
+ * watch was seen by nobody, so its whole folder is handed to the first targeted scan (after a
+ * scan that runs, e.g. its first one). A watch started again (its settings changed) keeps the
+ * folders still waiting for a scan.
  */
 import { type FSWatcher, watch } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -60,14 +66,16 @@ export class LibraryWatcher implements LibraryObserver {
     this.watched.clear();
   }
 
-  libraryChanged(library: LibraryRecord): void {
+  libraryChanged(library: LibraryRecord, createdElsewhere = false): void {
     if (!this.started || this.stopped || !this.options.enabled) return;
+    const previous = this.watched.get(library.id);
+    const waiting = previous?.library.path === library.path ? previous.waitingPaths() : [];
     this.libraryRemoved(library.id);
     const { watch: events = true, pollSeconds = null } = library.scanningConfig;
     if (!events && !pollSeconds) return;
     const watched = new WatchedLibrary(library, events, pollSeconds, this.scans, this.log.child({ libraryId: library.id }), this.options);
     this.watched.set(library.id, watched);
-    watched.start();
+    watched.start(createdElsewhere ? [...waiting, library.path] : waiting);
   }
 
   libraryRemoved(libraryId: string): void {
@@ -95,9 +103,17 @@ class WatchedLibrary {
     private readonly options: WatchOptions,
   ) {}
 
-  start(): void {
+  /** `waiting`: changed paths no scan has taken yet (seen before this watch began). */
+  start(waiting: readonly string[]): void {
     if (this.useEvents) this.watchEvents();
     if (this.pollSeconds) this.startPolling(this.pollSeconds);
+    if (waiting.length === 0) return;
+    for (const path of waiting) this.dirty.add(path);
+    this.arm();
+  }
+
+  waitingPaths(): string[] {
+    return [...this.dirty];
   }
 
   close(): void {

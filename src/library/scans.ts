@@ -15,7 +15,9 @@
  * A scan that fails for a transient cause (the database away, a full disk: ./transient.ts) past
  * the scanner's own per-book retries is queued again, up to `retry.maxAttempts - 1` times,
  * waiting `retry.backoffMs` and then twice as long each time (`run_after`); any process that
- * runs jobs may claim it then. Any other failure ends the scan `failed`.
+ * runs jobs may claim it then (from when the retry is recorded, however long that took). While
+ * the database refuses the claims themselves, the worker looks again less and less often, and
+ * the scan's status shows the time of its next look. Any other failure ends the scan `failed`.
  *
  * Only the process that runs the jobs (`start()`, role all or worker) runs scans. Other
  * processes (role web, `--workers`) only queue and cancel them in the database; the runner
@@ -27,7 +29,7 @@ import { RELEASED, ZERO_COUNTERS } from "../db";
 import { DomainError, notFound } from "../errors";
 import type { ScanEvents } from "../events/scan-events";
 import { LeaseHeartbeat } from "../jobs/lease-heartbeat";
-import { INSTANCE_ID, type LeasedJobSettings, retryPause } from "../jobs/leased-jobs";
+import { INSTANCE_ID, type LeasedJobSettings, OWN_LEASE_EXPIRED, retryPause } from "../jobs/leased-jobs";
 import type { Logger } from "../logging/logger";
 import type { LibraryObserver } from "./libraries";
 import { SuspiciousScan, type LibraryScanner } from "./scanner";
@@ -35,6 +37,8 @@ import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { RECENT_COUNT_MS, type ThumbnailQueue } from "./thumbnails";
 
 const WORKER_RETRY_MS = 5000;
+/** While the database keeps refusing (a full disk, an outage), the worker's looks back off up to this. */
+const WORKER_MAX_RETRY_MS = 300_000;
 /** A database outage between scans is logged at most this often. */
 const OUTAGE_WARNING_INTERVAL_MS = 60_000;
 /** The longest pause between two tries of a scan's final write. */
@@ -72,6 +76,13 @@ export class ScanService implements LibraryObserver {
   private running: { scanId: string; libraryId: string; controller: AbortController } | undefined;
   private worker: Promise<void> | undefined;
   private lastOutageWarningAt = 0;
+  /**
+   * After the worker could not look for scans (the database refused: away, or its disk full),
+   * when it looks again, and how long it waits after the next refusal: it backs off, and a
+   * pending scan's status shows this time once its own retry time has passed.
+   */
+  private nextLookAt = 0;
+  private lookAgainMs = WORKER_RETRY_MS;
   private wake = false;
   private stopped = false;
   /** Paths of the targeted (watch) scans still pending, by scan id; lost on restart: the scan is then a full one. */
@@ -234,9 +245,12 @@ export class ScanService implements LibraryObserver {
         else if (Date.now() - this.lastOutageWarningAt >= OUTAGE_WARNING_INTERVAL_MS) {
           // Once a minute, as HTTP outages are logged: the worker looks again every few seconds.
           this.lastOutageWarningAt = Date.now();
-          this.log.warn("the scan worker cannot look for scans; it looks again every few seconds", { cause });
+          this.log.warn("the scan worker cannot look for scans; it looks again in a few seconds, less often while this lasts", { cause });
         }
-        setTimeout(() => this.pump(), WORKER_RETRY_MS).unref();
+        const pause = cause ? this.lookAgainMs : WORKER_RETRY_MS;
+        if (cause) this.lookAgainMs = Math.min(this.lookAgainMs * 2, WORKER_MAX_RETRY_MS);
+        this.nextLookAt = Date.now() + pause;
+        setTimeout(() => this.pump(), pause).unref();
       })
       .finally(() => {
         this.worker = undefined;
@@ -246,20 +260,26 @@ export class ScanService implements LibraryObserver {
 
   /** The runner's look at the database: scans queued by another process start. */
   private poll(): void {
-    if (!this.running) this.pump();
+    if (!this.running && Date.now() >= this.nextLookAt) this.pump();
   }
 
   private async work(): Promise<void> {
     while (this.wake && !this.stopped) {
       this.wake = false;
-      const claim = () => this.repositories.scans.claimNext(this.instanceId, this.leaseMs);
+      const claim = async () => {
+        const claimed = await this.repositories.scans.claimNext(this.instanceId, this.leaseMs);
+        // The database answers again: no more backing off.
+        this.nextLookAt = 0;
+        this.lookAgainMs = WORKER_RETRY_MS;
+        return claimed;
+      };
       for (let claimed = await claim(); claimed; claimed = this.stopped ? undefined : await claim()) {
-        await this.run(claimed.scan, claimed.takenOver);
+        await this.run(claimed.scan, claimed.takenOver, claimed.reclaimed);
       }
     }
   }
 
-  private async run(scan: ScanRecord, takenOver: boolean): Promise<void> {
+  private async run(scan: ScanRecord, takenOver: boolean, reclaimed = false): Promise<void> {
     const library = await this.repositories.libraries.findById(scan.libraryId);
     const log = this.log.child({ scanId: scan.id, libraryId: scan.libraryId });
     if (!library) return;
@@ -278,7 +298,7 @@ export class ScanService implements LibraryObserver {
     this.scopes.delete(scan.id);
     const current = () => this.toDto({ ...scan, ...counters });
     this.events.publish(scan.id, "scan.started", current());
-    log.info(takenOver ? "scan taken over: its owner's lease expired" : "scan started", {
+    log.info(takenOver ? "scan taken over: its owner's lease expired" : reclaimed ? OWN_LEASE_EXPIRED.scan : "scan started", {
       mode: scan.mode,
       trigger: scan.trigger,
       owner: this.instanceId,
@@ -313,7 +333,7 @@ export class ScanService implements LibraryObserver {
     } catch (error) {
       outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : this.failedOutcome(scan, error);
       if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });
-      else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason });
+      else if (outcome.status === "retrying") log.warn("scan failed for a transient cause; it is queued again", { reason: outcome.reason, retryInSeconds: outcome.pauseMs / 1000 });
       else if (outcome.status === "failed") log.error("scan failed", { error: error as Error });
     }
     this.heartbeat.drop(scan.id);
@@ -359,8 +379,8 @@ export class ScanService implements LibraryObserver {
     const cause = error instanceof TransientFailure ? error.message : transientCause(error);
     const retries = this.retry.maxAttempts - 1;
     if (!cause || scan.retries >= retries) return { status: "failed", reason: failureReason(error) };
-    const runAfter = new Date(Date.now() + retryPause(this.retry.backoffMs, scan.retries));
-    return { status: "retrying", reason: `${cause}; retry ${scan.retries + 1} of ${retries} at ${runAfter.toISOString()}`, runAfter };
+    // The time is added where the scan is shown (toDto): it may move on before the scan runs.
+    return { status: "retrying", reason: `${cause}; retry ${scan.retries + 1} of ${retries}`, pauseMs: retryPause(this.retry.backoffMs, scan.retries) };
   }
 
   /**
@@ -372,12 +392,19 @@ export class ScanService implements LibraryObserver {
    * no longer running to be queued again, is left as it is, unannounced: returns false.
    */
   private async finish(scan: ScanRecord, counters: ScanCounters, outcome: ScanOutcome, leaseLost: boolean, log: Logger): Promise<boolean> {
-    const changes: Partial<ScanRecord> =
+    // A retry's pause counts from when it is recorded: a write that waited for the database
+    // (a full disk) must not queue the scan with a time already past.
+    const changesNow = (): Partial<ScanRecord> =>
       outcome.status === "retrying"
-        ? { ...counters, failureReason: outcome.reason, retries: scan.retries + 1, runAfter: outcome.runAfter }
+        ? { ...counters, failureReason: outcome.reason, retries: scan.retries + 1, runAfter: new Date(Date.now() + outcome.pauseMs) }
         : { ...counters, status: outcome.status, failureReason: outcome.reason, completedAt: new Date() };
-    const write = () =>
-      outcome.status === "retrying" ? this.repositories.scans.release(scan.id, this.instanceId, changes) : this.repositories.scans.updateHeld(scan.id, this.instanceId, changes);
+    let changes = changesNow();
+    const write = () => {
+      changes = changesNow();
+      return outcome.status === "retrying"
+        ? this.repositories.scans.release(scan.id, this.instanceId, changes)
+        : this.repositories.scans.updateHeld(scan.id, this.instanceId, changes);
+    };
     let finished: ScanRecord | undefined;
     try {
       finished = await retryTransient(
@@ -392,7 +419,7 @@ export class ScanService implements LibraryObserver {
       log.error("the scan's final state could not be recorded; it is corrected at the next start", { error: error as Error });
     }
     await this.thumbnails.countPending().catch(() => undefined);
-    const fallback: ScanRecord = outcome.status === "retrying" ? { ...scan, ...changes, ...RELEASED } : { ...scan, ...changes };
+    const fallback: ScanRecord = outcome.status === "retrying" ? { ...scan, ...changesNow(), ...RELEASED } : { ...scan, ...changes };
     this.events.publish(scan.id, `scan.${outcome.status}`, this.toDto(finished ?? fallback));
     return true;
   }
@@ -413,6 +440,17 @@ export class ScanService implements LibraryObserver {
     };
   }
 
+  /**
+   * A scan queued again after a transient failure says when it runs again: its own time, or,
+   * once that has passed while this process cannot claim it (the database still refuses), the
+   * time of this process's next look.
+   */
+  private shownReason(scan: ScanRecord): string | null {
+    if (scan.status !== "pending" || !scan.runAfter || !scan.failureReason) return scan.failureReason;
+    const retryAt = Math.max(scan.runAfter.getTime(), this.nextLookAt);
+    return `${scan.failureReason} at ${new Date(retryAt).toISOString()}`;
+  }
+
   private toDto(scan: ScanRecord): ScanStatusDto {
     return {
       scanId: scan.id,
@@ -420,7 +458,7 @@ export class ScanService implements LibraryObserver {
       mode: scan.mode,
       status: scan.status,
       trigger: scan.trigger,
-      failureReason: scan.failureReason,
+      failureReason: this.shownReason(scan),
       filesDiscovered: scan.filesDiscovered,
       filesProcessed: scan.filesProcessed,
       seriesCreated: scan.seriesCreated,
@@ -441,10 +479,10 @@ export class ScanService implements LibraryObserver {
   }
 }
 
-/** How a scan ended; `retrying`: queued again after a transient failure, to run after `runAfter`. */
+/** How a scan ended; `retrying`: queued again after a transient failure, to run `pauseMs` after that is recorded. */
 type ScanOutcome =
   | { status: "completed" | "failed" | "cancelled"; reason: string | null }
-  | { status: "retrying"; reason: string; runAfter: Date };
+  | { status: "retrying"; reason: string; pauseMs: number };
 
 /** What the scan status says about a failure: the cause an operator can act on. */
 function failureReason(error: unknown): string {

@@ -14,6 +14,10 @@ import type { Logger } from "../logging/logger";
 export const SUPERVISED_ENV = "LONGBOX_WEB_WORKER";
 /** The supervisor's process group (StartOptions.processGroup), handed to its web processes. */
 export const PROCESS_GROUP_ENV = "LONGBOX_PROCESS_GROUP";
+/** The supervisor's pid, handed to its web processes: the parent they must keep. */
+const SUPERVISOR_PID_ENV = "LONGBOX_SUPERVISOR_PID";
+/** How often a web process looks for its supervisor. */
+const SUPERVISOR_CHECK_MS = 250;
 
 const RESPAWN_DELAY_MS = 1000;
 
@@ -43,7 +47,7 @@ export function startWebWorkers<T>(
     const child = Bun.spawn(
       [...ownCommand(), "serve", "--role", "web", "--workers", "1", "--port", String(options.port), "--config", options.configPath],
       {
-        env: { ...process.env, [SUPERVISED_ENV]: String(index), [PROCESS_GROUP_ENV]: options.processGroup },
+        env: { ...process.env, [SUPERVISED_ENV]: String(index), [PROCESS_GROUP_ENV]: options.processGroup, [SUPERVISOR_PID_ENV]: String(process.pid) },
         stdio: ["ignore", "inherit", "inherit"],
         ipc(message: RelayMessage<T>, from) {
           deliver(message);
@@ -79,11 +83,17 @@ export function joinSupervisor<T>(channels: EventChannels<T>, stop: () => void):
   const receive = (message: unknown) => deliver(message as RelayMessage<T>);
   process.on("message", receive);
   // A supervisor killed outright (SIGKILL) cannot stop us: a web process left alone would keep
-  // serving the port without anyone running the jobs.
-  const parent = process.ppid;
-  const watch = setInterval(() => process.ppid !== parent && stop(), 1000);
+  // serving the port without anyone running the jobs. It may have died while this process was
+  // still starting, so the parent to keep is the pid it handed over, not the parent seen now
+  // (by then the process is another's child); its IPC channel closing says the same sooner.
+  const supervisor = Number(process.env[SUPERVISOR_PID_ENV]) || process.ppid;
+  const orphaned = () => process.ppid !== supervisor || process.connected === false;
+  process.once("disconnect", stop);
+  const watch = setInterval(() => orphaned() && stop(), SUPERVISOR_CHECK_MS);
+  if (orphaned()) stop();
   return () => {
     clearInterval(watch);
+    process.off("disconnect", stop);
     process.off("message", receive);
     process.disconnect?.();
   };

@@ -18,6 +18,7 @@ import { filesUnder } from "../helpers/files";
 import { FIXTURES } from "../helpers/fixtures";
 import { TEST_AUTH } from "../helpers/server";
 import { queryDatabase } from "../helpers/sql";
+import { freePort, killSupervisorOutright } from "../helpers/server-processes";
 
 const BOOK_FOLDERS = ["cbz", "cbr", "epub", "pdf", "unsupported"];
 const START_TIMEOUT_MS = 20_000;
@@ -142,6 +143,21 @@ describe("the compiled binary", () => {
       }
     }, 60_000);
   }
+
+  test("serve --workers 2 started by a Bun program, output ignored, supervisor SIGKILLed while its web process starts: the port is free within 5 s", async () => {
+    const dataDir = binary.scratch("orphan");
+    const port = freePort();
+    const configPath = join(dataDir, "config.yaml");
+    writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port, data_dir: dataDir }, auth: TEST_AUTH }));
+    const supervisor = Bun.spawn([binary.path, "serve", "--config", configPath, "--workers", "2"], {
+      cwd: binary.workDir,
+      env: binary.env,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    await killSupervisorOutright(supervisor, port, true);
+  }, 60_000);
 
   test("analyze reads every fixture exactly as the sources do, with native addons in the cache folder", async () => {
     const books = BOOK_FOLDERS.flatMap((folder) => filesUnder(join(FIXTURES, folder)).map((file) => join(FIXTURES, folder, file)));

@@ -92,3 +92,50 @@ export function thumbnailsCountedToNone(transcript: string): boolean {
     transcript.startsWith("event: thumbnails\ndata: \n\n", latest)
   );
 }
+
+/** A port nobody listens on now (a supervisor can be started on it with its output unread). */
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
+/**
+ * SIGKILLs the supervisor of `serve --workers 2` on `port` once it spawned its web process
+ * (`early`: at once, while that one still starts; else once both listen) and expects the
+ * web process gone and the port free within 5 s; kills what is left either way.
+ */
+export async function killSupervisorOutright(supervisor: Bun.Subprocess, port: number, early: boolean): Promise<void> {
+  let webPids: number[] = [];
+  try {
+    await waitFor(() => (webPids = childrenOf(supervisor.pid)).length > 0, "the web process to be spawned");
+    if (!early) await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
+    supervisor.kill("SIGKILL");
+    await supervisor.exited;
+    const killedAt = Date.now();
+    await waitFor(() => socketOwners(port, "listening").length === 0 && !webPids.some(isAlive), "the orphaned web process to stop", 5_000);
+    expect(Date.now() - killedAt).toBeLessThan(5_000);
+  } finally {
+    supervisor.kill("SIGKILL");
+    for (const pid of webPids.filter(isAlive)) process.kill(pid, "SIGKILL");
+  }
+}
+
+/** The children of `pid`. */
+function childrenOf(pid: number): number[] {
+  return Bun.spawnSync(["pgrep", "-P", String(pid)])
+    .stdout.toString()
+    .split("\n")
+    .filter(Boolean)
+    .map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

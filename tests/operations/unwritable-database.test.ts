@@ -2,15 +2,18 @@
  * A SQLite database that cannot be written (issue #11, items 5 and 6), on a small tmpfs of the
  * test's own (the test needs root): a start on a read-only data folder exits non-zero at once
  * with the reason; on a full disk /health reports the database unhealthy, writes answer 507 with
- * Retry-After, the cause is logged once as what it is, and all passes when space returns.
+ * Retry-After, the cause is logged once as what it is, and all passes when space returns; a
+ * scan queued again while the disk stays full shows when it will try again and backs off
+ * (issue #28, item 4).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { runLongbox } from "../helpers/cli";
-import { tempFolder } from "../helpers/library";
+import { createLibrary, makeCbz, scan, tempFolder, waitForScan } from "../helpers/library";
 import { startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
+import { rawQuery } from "../helpers/sql";
 
 const mounts: string[] = [];
 const umountAll = () => {
@@ -79,15 +82,7 @@ describe("a database that becomes unwritable while running", () => {
   test("a full disk: /health unhealthy, writes answer 507 with Retry-After, logged once as a full disk; space returning ends it", async () => {
     expect((await server.json("GET", "/health")).body).toMatchObject({ status: "ok", database: "ok" });
     const filler = join(disk, "filler");
-    const fd = openSync(filler, "w");
-    const block = new Uint8Array(1 << 16);
-    try {
-      for (;;) writeSync(fd, block);
-    } catch (error) {
-      expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
-    } finally {
-      closeSync(fd);
-    }
+    fillDisk(filler);
     const statuses: number[] = [];
     let full: Awaited<ReturnType<TestServer["json"]>> | undefined;
     for (let n = 0; n < 40 && statuses.filter((status) => status === 507).length < 3; n++) {
@@ -116,4 +111,54 @@ describe("a database that becomes unwritable while running", () => {
     expect(after.status).toBe(201);
     expect((await server.json("GET", "/health")).status).toBe(200);
   });
+
+  test("a scan queued again while the disk stays full shows when it will try again, never a time past, backs off, and runs once space returns", async () => {
+    const root = tempFolder();
+    await makeCbz(join(root, "Series", "Book 1.cbz"), { pages: 2, seed: 1 });
+    const { id } = await createLibrary(server, admin, { name: "full disk", path: root });
+    const first = await scan(server, admin, id);
+    // As a scan stopped by the full disk is left: pending, to run again in a second.
+    await rawQuery(
+      server,
+      "UPDATE scans SET status = 'pending', retries = 1, run_after = $1, completed_at = NULL, failure_reason = $2 WHERE id = $3",
+      Date.now() + 1000,
+      "the database's disk is full; retry 1 of 3",
+      first.scanId,
+    );
+    const filler = join(disk, "filler");
+    fillDisk(filler);
+
+    const retryTimes: number[] = [];
+    const deadline = Date.now() + 25_000;
+    while (Date.now() < deadline) {
+      const { body } = await server.json("GET", `/api/v1/libraries/${id}/scan-status`, undefined, admin);
+      expect(body.status).toBe("pending");
+      const shown = / at (\S+)$/.exec(body.failureReason ?? "");
+      expect(shown, `a retry time in: ${body.failureReason}`).not.toBeNull();
+      const at = Date.parse(shown![1]!);
+      // The time shown is never one already past (a second's slack: the worker looks every second).
+      expect(at).toBeGreaterThan(Date.now() - 1500);
+      if (retryTimes.at(-1) !== at) retryTimes.push(at);
+      await Bun.sleep(500);
+    }
+    // The worker looked again and again, each time waiting longer.
+    expect(retryTimes.length).toBeGreaterThanOrEqual(3);
+    const gaps = retryTimes.slice(1).map((at, index) => at - retryTimes[index]!);
+    for (let index = 1; index < gaps.length; index++) expect(gaps[index]!).toBeGreaterThan(gaps[index - 1]!);
+
+    rmSync(filler);
+    expect((await waitForScan(server, admin, id, first.scanId, 90_000)).status).toBe("completed");
+  }, 150_000);
 });
+
+function fillDisk(filler: string): void {
+  const fd = openSync(filler, "w");
+  const block = new Uint8Array(1 << 16);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
+  } finally {
+    closeSync(fd);
+  }
+}

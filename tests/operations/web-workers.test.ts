@@ -19,6 +19,8 @@ import { makeCbz, tempFolder } from "../helpers/library";
 import { TEST_AUTH } from "../helpers/server";
 import {
   ADMIN_SCAN_STREAM,
+  freePort,
+  killSupervisorOutright,
   processClient,
   socketOwners,
   streamsOnBothProcesses,
@@ -133,16 +135,29 @@ describe("serve --workers 2 [sqlite]", () => {
   }, 60_000);
 });
 
-test("web processes end by themselves when the first process is killed outright", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
-  const configPath = join(dir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
-  const server = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"], {
-    env: { PATH: process.env.PATH ?? "" },
-  });
-  const port = Number(new URL(server.url).port);
-  await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
-  server.child.kill("SIGKILL");
-  await server.child.exited;
-  await waitFor(() => socketOwners(port, "listening").length === 0, "the orphaned web process to stop", 15_000);
-}, 60_000);
+/**
+ * However the supervisor was started (by a Bun program with its output ignored or piped and never
+ * read, with the caller's whole environment; by a shell writing to a file) and whenever it is
+ * killed outright (its web process still starting, or both serving), the web process stops and
+ * the port is free within 5 s.
+ */
+describe("web processes end by themselves when the first process is killed outright", () => {
+  const ways = [
+    { name: "Bun.spawn, output ignored, killed while its web process starts", stdio: "ignore", shell: false, early: true },
+    { name: "Bun.spawn, output piped and never read, killed while its web process starts", stdio: "pipe", shell: false, early: true },
+    { name: "Bun.spawn, output piped and never read, killed once both serve", stdio: "pipe", shell: false, early: false },
+    { name: "a shell writing to a file, killed while its web process starts", stdio: "ignore", shell: true, early: true },
+    { name: "a shell writing to a file, killed once both serve", stdio: "ignore", shell: true, early: false },
+  ] as const;
+  for (const way of ways) {
+    test(way.name, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "longbox-workers-kill-"));
+      const port = freePort();
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", port, data_dir: join(dir, "data") }, auth: TEST_AUTH }));
+      const serve = [process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"];
+      const command = way.shell ? ["sh", "-c", `exec "$@" >"${join(dir, "out.log")}" 2>&1`, "sh", ...serve] : serve;
+      await killSupervisorOutright(Bun.spawn(command, { env: process.env, stdin: "ignore", stdout: way.stdio, stderr: way.stdio }), port, way.early);
+    }, 60_000);
+  }
+});

@@ -29,8 +29,10 @@ export interface JobRecord {
 
 export interface ClaimedJob {
   job: JobRecord;
-  /** Claimed from an owner whose lease expired (it died or stalled). */
+  /** Claimed from another owner whose lease expired (it died or stalled). */
   takenOver: boolean;
+  /** Claimed back by its own owner, whose lease expired while the database was away (./lease.ts). */
+  reclaimed: boolean;
 }
 
 export class JobRepository {
@@ -106,7 +108,7 @@ export class JobRepository {
    */
   async claim(kind: JobKind, owner: string, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
     const claimed = await this.lease.claim(eq(this.t.kind, kind), owner, leaseMs, limit, { attempts: sql`${this.t.attempts} + 1` });
-    return claimed.map(({ row, takenOver }) => ({ job: row, takenOver }));
+    return claimed.map(({ row, takenOver, reclaimed }) => ({ job: row, takenOver, reclaimed }));
   }
 
   /** The owner's heartbeat for the jobs it works on; returns the ids it still holds. */

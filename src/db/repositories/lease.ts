@@ -18,8 +18,13 @@ type Changes<T extends LeasedTable> = { [K in keyof LeasedRow<T>]?: LeasedRow<T>
 
 export interface Claimed<Row> {
   row: Row;
-  /** Claimed from an owner whose lease expired. */
+  /** Claimed from another owner whose lease expired. */
   takenOver: boolean;
+  /**
+   * Claimed back from the claimant itself: its own lease expired while it could not renew it
+   * (the database was away), e.g. a row whose release failed then. Not a takeover.
+   */
+  reclaimed: boolean;
 }
 
 export class Lease<T extends LeasedTable> {
@@ -63,7 +68,7 @@ export class Lease<T extends LeasedTable> {
       const claimable = and(where, this.claimable(now));
       const candidates = await claimingRead(
         this.database,
-        db.select({ id: t.id, status: t.status }).from(t).where(claimable).orderBy(asc(t.requestedAt), asc(t.id)).limit(limit),
+        db.select({ id: t.id, status: t.status, owner: t.owner }).from(t).where(claimable).orderBy(asc(t.requestedAt), asc(t.id)).limit(limit),
       );
       if (candidates.length === 0) return [];
       const rows = (await db
@@ -71,8 +76,12 @@ export class Lease<T extends LeasedTable> {
         .set({ ...set, status: "running", owner, leaseExpiresAt: new Date(now.getTime() + leaseMs), startedAt: now } as Partial<Tables["jobs"]["$inferInsert"]>)
         .where(and(inArray(t.id, candidates.map((candidate) => candidate.id)), claimable))
         .returning()) as LeasedRow<T>[];
-      const wasRunning = new Set(candidates.filter((candidate) => candidate.status === "running").map((candidate) => candidate.id));
-      return rows.map((row) => ({ row, takenOver: wasRunning.has(row.id) }));
+      const expiredOwners = new Map(candidates.filter((candidate) => candidate.status === "running").map((candidate) => [candidate.id, candidate.owner]));
+      return rows.map((row) => {
+        const expired = expiredOwners.has(row.id);
+        const own = expiredOwners.get(row.id) === owner;
+        return { row, takenOver: expired && !own, reclaimed: expired && own };
+      });
     });
   }
 

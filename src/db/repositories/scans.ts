@@ -146,11 +146,12 @@ export class ScanRepository {
    * died) for `owner` until `leaseMs` from now: it becomes running, its counters start again,
    * and a takeover counts in `takeovers`. Returns the claimed scan and whether it was taken over.
    */
-  async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean } | undefined> {
-    // The row's status before the update: running means its lease expired, a takeover.
-    const takeovers = sql<number>`case when ${this.t.status} = 'running' then ${this.t.takeovers} + 1 else ${this.t.takeovers} end`;
+  async claimNext(owner: string, leaseMs: number): Promise<{ scan: ScanRecord; takenOver: boolean; reclaimed: boolean } | undefined> {
+    // The row's status before the update: running means its lease expired, a takeover unless
+    // the lease was the claimant's own (it could not renew it while the database was away).
+    const takeovers = sql<number>`case when ${this.t.status} = 'running' and coalesce(${this.t.owner}, '') <> ${owner} then ${this.t.takeovers} + 1 else ${this.t.takeovers} end`;
     const [claimed] = await this.lease.claim(undefined, owner, leaseMs, 1, { failureReason: null, takeovers, ...ZERO_COUNTERS });
-    return claimed && { scan: claimed.row, takenOver: claimed.takenOver };
+    return claimed && { scan: claimed.row, takenOver: claimed.takenOver, reclaimed: claimed.reclaimed };
   }
 
   /** The owner's heartbeat for the scans it runs; returns the ids it still holds (not taken over, cancelled or ended). */
