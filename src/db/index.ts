@@ -24,6 +24,7 @@ import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
+import { SeriesSettlementRepository } from "./repositories/series-settlement";
 import { LoginFailureRepository, PendingSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
@@ -43,6 +44,7 @@ export interface Repositories {
   sharingTags: SharingTagRepository;
   inventory: InventoryRepository;
   series: SeriesQueryRepository;
+  settlement: SeriesSettlementRepository;
   progress: ProgressRepository;
   koreaderKeys: KoreaderKeyRepository;
   unmatchedKoreaderProgress: UnmatchedKoreaderProgressRepository;
@@ -78,6 +80,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       sharingTags: new SharingTagRepository(database),
       inventory: new InventoryRepository(database),
       series: new SeriesQueryRepository(database),
+      settlement: new SeriesSettlementRepository(database),
       progress: new ProgressRepository(database),
       koreaderKeys: new KoreaderKeyRepository(database),
       unmatchedKoreaderProgress: new UnmatchedKoreaderProgressRepository(database),
@@ -102,6 +105,7 @@ export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
+export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "./repositories/series-settlement";
 export type { LibraryScanningConfig, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";

@@ -44,6 +44,8 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
   }));
   const fatal = analysis.result === null || pages.length === 0;
   const stored: StoredBookMetadata = {
+    series: values.series,
+    readingDirection: values.readingDirection,
     authors: values.authors,
     publisher: values.publisher,
     language: values.language,
