@@ -7,15 +7,13 @@
  * and its OPDS feed follow.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
-import { PROJECT_ROOT } from "../helpers/cli";
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from "../helpers/databases";
+import { DATABASE_KINDS } from "../helpers/databases";
+import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { booksOf, comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
-import { forEachDatabase, TEST_AUTH } from "../helpers/server";
+import { forEachDatabase } from "../helpers/server";
 import { processClient, waitFor } from "../helpers/server-processes";
 import { rawQuery } from "../helpers/sql";
 
@@ -181,27 +179,13 @@ for (const concurrency of [1, 4]) {
 
 for (const kind of DATABASE_KINDS) {
   describe(`series naming under serve --workers 2 [${kind}]`, () => {
-    let database: TestDatabase;
-    let server: ServerProcess | undefined;
+    let instances: Instances | undefined;
     afterAll(async () => {
-      server?.child.kill("SIGKILL");
-      await server?.child.exited;
-      await database?.drop();
+      await instances?.stop();
     });
 
     test("the mixed folder keeps its folder name, the tagged folders take their tagged names", async () => {
-      const dir = mkdtempSync(join(tmpdir(), "longbox-naming-workers-"));
-      database = await createTestDatabase(kind, join(dir, "data"));
-      const configPath = join(dir, "config.yaml");
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
-          database: database.config,
-          auth: TEST_AUTH,
-          scanner: { concurrency: 2 },
-        }),
-      );
+      instances = await instancesOnOneDatabase(kind, { scanner: { concurrency: 2 } });
       const root = tempFolder();
       // The tagged books first in file order: the order in which a scan met them used to decide.
       await makeCbz(join(root, "Mixed", "Mixed 01.cbz"), { seed: 5001, comicInfo: MIXED[2]!.comicInfo });
@@ -211,9 +195,7 @@ for (const kind of DATABASE_KINDS) {
         await makeCbz(join(root, "Test Manga", `Test Manga v0${number}.cbz`), { seed: 5010 + number });
       }
       await makeCbz(join(root, "Test Manga", "Test Manga v03.cbz"), { seed: 5013, comicInfo: comicInfo({ Series: "Captain Science", Number: 1 }) });
-      server = await startServerProcess([process.execPath, join(PROJECT_ROOT, "src", "main.ts"), "serve", "--config", configPath, "--workers", "2"], {
-        env: { PATH: process.env.PATH ?? "" },
-      });
+      const server = await instances.start("--workers", "2");
       const call = processClient(server.url, true);
       expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", password: PASSWORD })).status).toBe(201);
       const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD })).body.token as string;
