@@ -39,10 +39,18 @@ const CUT = "\u0000";
 const NUMBER = String.raw`(\d{1,5}(?:\.\d+)?)`;
 /** After a chapter number: nothing word-like, or a release version ("Chapter11v2"). */
 const CHAPTER_END = String.raw`(?=$|[^\w.]|v\d)`;
-const VOLUME = new RegExp(String.raw`\b(?:vol(?:ume)?\.?[\s-]*|tome\s*|v\.?\s?)(\d{1,4}(?:\.\d+)?)(?![\w.])`, "i");
+/** Volumes: v/Vol./Volume, French "Tome"/"T3", a season "S01" (Kavita reads the last two as volumes). */
+const VOLUME = new RegExp(String.raw`\b(?:vol(?:ume)?\.?[\s-]*|tome\s*|v\.?\s?|[ts](?=\d))(\d{1,4}(?:\.\d+)?)(?![\w.])`, "i");
+/** A volume not known yet ("Vol.tbd"): no number, but the series name ends there. */
+const VOLUME_TO_BE_DECIDED = /\bvol(?:ume)?\.?\s*tbd\b/i;
 const CHAPTER = new RegExp(String.raw`\b(?:chapters?|chap|chp|ch)\.?[\s-]*${NUMBER}${CHAPTER_END}|\bc${NUMBER}${CHAPTER_END}`, "i");
 const EPISODE = new RegExp(String.raw`\b(?:episode|ep)\.?[\s-]*${NUMBER}(?![\w.])`, "i");
-const HASH_NUMBER = new RegExp(String.raw`(?:\bissue\s*)?#\s*${NUMBER}(?![\w.])`, "i");
+/** "#12", "#12.5", a variant "#27AU"; "issue #25". */
+const HASH_NUMBER = new RegExp(String.raw`(?:\bissue\s*)?#\s*(\d{1,5}(?:\.\d+)?[a-z]{0,3})(?![\w.])`, "i");
+/** "(1 of 3)" in a bracket: issue 1 of a limited series. */
+const NUMBER_OF_COUNT = /^\s*(\d{1,4})\s+of\s+\d{1,4}\s*$/i;
+/** "04 - Asterix the Gladiator": an album's place in a collection, before its name. */
+const LEADING_INDEX = /^\s*\d{1,3}\s+[-–—]\s+(?=\S)/;
 /** A number standing alone, after a space, a hyphen or a year tag; it may carry a variant ("078.BEY"). */
 const BARE_NUMBER = new RegExp(String.raw`(?<=[\s\-\u0000])(\d{1,5}(?:\.\d+)?(?:\.[A-Za-z]{1,4})?)(?![\w.])`, "g");
 const SEPARATORS = /^[\s\-–—:.,_\u0000]+|[\s\-–—:.,_\u0000]+$/g;
@@ -56,14 +64,14 @@ interface Token {
 
 export function parseFileName(fileName: string): BookMetadata {
   const base = fileName.slice(fileName.lastIndexOf("/") + 1).replace(EXTENSION, "");
-  const dated = datesCut(` ${base.replaceAll("_", " ")} `);
+  const dated = datesCut(` ${base.replaceAll("_", " ").replace(LEADING_INDEX, "")} `);
   // Volume and chapter markers in brackets count; the rest of a bracket is a release tag.
   let innerVolume: string | undefined;
   let innerNumber: string | undefined;
   let text = dated.text.replace(BRACKET_GROUP, (_group, square: string | undefined, round: string | undefined) => {
     const inside = ` ${square ?? round ?? ""} `;
     innerVolume ??= VOLUME.exec(inside)?.[1];
-    innerNumber ??= firstGroup(CHAPTER.exec(inside)) ?? HASH_NUMBER.exec(inside)?.[1];
+    innerNumber ??= firstGroup(CHAPTER.exec(inside)) ?? HASH_NUMBER.exec(inside)?.[1] ?? NUMBER_OF_COUNT.exec(inside)?.[1];
     return " ";
   });
   text = text.replace(/\s+/g, " ");
@@ -76,6 +84,8 @@ export function parseFileName(fileName: string): BookMetadata {
     return value;
   };
   const volume = take(VOLUME.exec(text)) ?? innerVolume;
+  const volumeToBeDecided = VOLUME_TO_BE_DECIDED.exec(text);
+  if (volumeToBeDecided) tokens.push({ start: volumeToBeDecided.index, end: volumeToBeDecided.index + volumeToBeDecided[0].length });
   // An episode word ends the series name even when a "#" gives the number.
   const episode = take(EPISODE.exec(text));
   const number =
@@ -130,13 +140,16 @@ function datesCut(name: string): { text: string; year: number | undefined } {
  * The bare number that is the issue number: the one right before a " - title" separator or a
  * year tag when there is one, else the last one ("Spider-Man 2099 001" is issue 001). A number
  * at the very start is part of the name ("100 Bullets 012"), so is the book's year ("Free
- * Comic Book Day 2021 (2021)"), and nothing inside another token counts.
+ * Comic Book Day 2021 (2021)") and a number before a volume ("Fables 2010 Vol. 1"); the end of
+ * a range is not one ("Bleach 001-003" is 001), and nothing inside another token counts.
  */
 function bareNumber(text: string, taken: readonly Token[], year: number | undefined): RegExpExecArray | undefined {
+  const afterTokens = taken.length === 0 ? 0 : Math.max(...taken.map((token) => token.end));
   const candidates = [...text.matchAll(BARE_NUMBER)].filter(
     (match) =>
       clean(text.slice(0, match.index)) !== "" &&
-      !taken.some((token) => match.index >= token.start && match.index < token.end) &&
+      match.index >= afterTokens &&
+      !/\d-$/.test(text.slice(0, match.index)) &&
       !(year !== undefined && Number(match[1]) === year),
   );
   const beforeSeparator = candidates.find((match) => /^\s*(?:[-–—]\s|\u0000)/.test(text.slice(match.index + match[0].length)));
