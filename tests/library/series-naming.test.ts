@@ -14,6 +14,7 @@ import { DATABASE_KINDS } from "../helpers/databases";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { booksOf, comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
+import { openEventStream } from "../helpers/sse";
 import { processClient, waitFor } from "../helpers/server-processes";
 import { rawQuery } from "../helpers/sql";
 
@@ -70,8 +71,14 @@ for (const concurrency of [1, 4]) {
 
       // Two of three books now carry "Voted Name": more than half.
       await makeCbz(join(root, "Voting", "third.cbz"), { seed: 1003, comicInfo: comicInfo({ Series: "voted  name", Number: 3 }) });
+      const stream = openEventStream(server(), admin);
+      await Bun.sleep(100);
       const renamed = await scan(server(), admin, library.id);
       expect(renamed).toMatchObject({ status: "completed", booksAdded: 1, seriesRenamed: 1 });
+      // The scan's events say it too.
+      await waitFor(() => stream.events.some((event) => event.data?.scanId === renamed.scanId && event.data?.status === "completed"), "the completed event");
+      stream.close();
+      expect(stream.events.find((event) => event.data?.scanId === renamed.scanId && event.data?.status === "completed")?.data).toMatchObject({ seriesRenamed: 1 });
       const series = (await seriesNamed(server(), admin, library.id)).get("Voted Name");
       expect(series).toBeDefined();
 
