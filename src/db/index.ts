@@ -25,6 +25,7 @@ import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
 import { ReaderSettingsRepository } from "./repositories/reader-settings";
+import { SeriesSettlementRepository } from "./repositories/series-settlement";
 import { LoginFailureRepository, PendingSignInRepository, TrustedSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
@@ -44,6 +45,7 @@ export interface Repositories {
   sharingTags: SharingTagRepository;
   inventory: InventoryRepository;
   series: SeriesQueryRepository;
+  settlement: SeriesSettlementRepository;
   progress: ProgressRepository;
   koreaderKeys: KoreaderKeyRepository;
   unmatchedKoreaderProgress: UnmatchedKoreaderProgressRepository;
@@ -81,6 +83,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       sharingTags: new SharingTagRepository(database),
       inventory: new InventoryRepository(database),
       series: new SeriesQueryRepository(database),
+      settlement: new SeriesSettlementRepository(database),
       progress: new ProgressRepository(database),
       koreaderKeys: new KoreaderKeyRepository(database),
       unmatchedKoreaderProgress: new UnmatchedKoreaderProgressRepository(database),
@@ -107,6 +110,7 @@ export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
+export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "./repositories/series-settlement";
 export type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";

@@ -20,6 +20,7 @@ import { formatBytes } from "./limits.ts";
 import { type ArchiveWeight, openArchives } from "./open-archives.ts";
 import { decodeBudget, decodeCost } from "./decode-budget.ts";
 import { type ImageSize, pageMediaTypeForName, probeImageSize, sniffImageMediaType } from "./images.ts";
+import { JXL_MEDIA_TYPE } from "./jxl.ts";
 import { scaleToWidth } from "./resize.ts";
 
 export interface ComicArchive {
@@ -70,6 +71,16 @@ export async function analyzeComicArchive(
       height: size?.height ?? null,
       size: archive.uncompressedSize(name),
     };
+  });
+  // A JPEG XL page whose header nothing reads stays a page of the book, with an error naming it.
+  pages.forEach((page, index) => {
+    if (page.mediaType !== JXL_MEDIA_TYPE || page.width !== null) return;
+    problems.push(
+      failure("page_extraction", "corrupt", `Page ${index + 1} (${page.fileName}) is a JPEG XL image that cannot be read`, {
+        pageNumber: index + 1,
+        entry: page.fileName,
+      }),
+    );
   });
 
   const coverIndex = comicInfo?.frontCoverImageIndex;

@@ -1,7 +1,8 @@
 /**
  * Page images: which entry names are pages, their media types, and their pixel size read from
  * the first bytes of the file (no decode). Covers JPEG (SOF markers), PNG (IHDR), GIF, WebP
- * (VP8, VP8L, VP8X), BMP and AVIF (ispe box); sharp reads the header of anything else.
+ * (VP8, VP8L, VP8X), BMP, AVIF (ispe box) and JPEG XL (SizeHeader, bare or in its container);
+ * sharp reads the header of anything else.
  */
 import sharp from "sharp";
 
@@ -19,6 +20,7 @@ export const PAGE_IMAGE_TYPES: Readonly<Record<string, string>> = {
   gif: "image/gif",
   avif: "image/avif",
   bmp: "image/bmp",
+  jxl: "image/jxl",
 };
 
 /** Enough for the header of nearly every image; JPEGs with a large EXIF block need the second try. */
@@ -42,6 +44,7 @@ export function sniffImageMediaType(bytes: Uint8Array): string | undefined {
   if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return "image/webp";
   if (ascii(bytes, 0, 2) === "BM") return "image/bmp";
   if (ascii(bytes, 4, 8) === "ftyp" && ["avif", "avis"].includes(ascii(bytes, 8, 12))) return "image/avif";
+  if ((bytes[0] === 0xff && bytes[1] === 0x0a) || startsWith(bytes, JXL_CONTAINER)) return "image/jxl";
   return undefined;
 }
 
@@ -60,6 +63,8 @@ export function readImageSize(bytes: Uint8Array): ImageSize | null {
       return bmpSize(bytes);
     case "image/avif":
       return avifSize(bytes);
+    case "image/jxl":
+      return jxlSize(bytes);
     default:
       return null;
   }
@@ -140,6 +145,69 @@ function avifSize(bytes: Uint8Array): ImageSize | null {
     if (bytes[at] === 0x69 && ascii(bytes, at, at + 4) === "ispe") return positive(u32be(bytes, at + 8), u32be(bytes, at + 12));
   }
   return null;
+}
+
+/** The signature box of a JPEG XL file in the ISO BMFF container (a bare codestream starts FF 0A). */
+const JXL_CONTAINER = [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a] as const;
+
+/**
+ * A JPEG XL image's size from its codestream's SizeHeader (ISO/IEC 18181-1): in a container,
+ * the codestream of the first `jxlc` box, or of the first `jxlp` box after its 4-byte index.
+ */
+function jxlSize(bytes: Uint8Array): ImageSize | null {
+  if (bytes[0] === 0xff && bytes[1] === 0x0a) return jxlCodestreamSize(bytes.subarray(2));
+  let at = 0;
+  while (at + 8 <= bytes.length) {
+    let size = u32be(bytes, at);
+    let header = 8;
+    if (size === 1) {
+      if (at + 16 > bytes.length) return null;
+      size = u32be(bytes, at + 8) * 2 ** 32 + u32be(bytes, at + 12);
+      header = 16;
+    }
+    const type = ascii(bytes, at + 4, at + 8);
+    if (type === "jxlc" || type === "jxlp") {
+      const start = at + header + (type === "jxlp" ? 4 : 0);
+      return bytes[start] === 0xff && bytes[start + 1] === 0x0a ? jxlCodestreamSize(bytes.subarray(start + 2)) : null;
+    }
+    if (size === 0 || size < header) return null; // "to the end of the file", or malformed
+    at += size;
+  }
+  return null;
+}
+
+/** Width to height ratios of SizeHeader's `ratio` field (1..7). */
+const JXL_RATIOS: readonly (readonly [number, number])[] = [[1, 1], [12, 10], [4, 3], [3, 2], [16, 9], [5, 4], [2, 1]];
+
+/** SizeHeader, right after the FF 0A signature: fields packed least significant bit first. */
+function jxlCodestreamSize(bytes: Uint8Array): ImageSize | null {
+  let bit = 0;
+  const read = (count: number): number | null => {
+    if (bit + count > bytes.length * 8) return null;
+    let value = 0;
+    for (let index = 0; index < count; index++, bit++) value += ((byte(bytes, bit >> 3) >> (bit & 7)) & 1) * 2 ** index;
+    return value;
+  };
+  const dimension = (small: boolean): number | null => {
+    if (small) {
+      const eighths = read(5);
+      return eighths === null ? null : (eighths + 1) * 8;
+    }
+    const selector = read(2);
+    const value = selector === null ? null : read([9, 13, 18, 30][selector]!);
+    return value === null ? null : value + 1;
+  };
+  const small = read(1);
+  if (small === null) return null;
+  const height = dimension(small === 1);
+  const ratio = read(3);
+  if (height === null || ratio === null) return null;
+  if (ratio > 0) {
+    const [numerator, denominator] = JXL_RATIOS[ratio - 1]!;
+    return positive(Math.floor((height * numerator) / denominator), height);
+  }
+  const width = dimension(small === 1);
+  return width === null ? null : positive(width, height);
 }
 
 function positive(width: number, height: number): ImageSize | null {

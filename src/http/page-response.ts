@@ -6,8 +6,13 @@
  * URL. So pages are revalidated on every use (`no-cache`) with a strong ETag of the file's
  * version (the scan's hash, or for a file rewritten since its size and modification time), and
  * a 304 is answered from the catalogue and a stat of the file, without opening the book.
+ *
+ * A JPEG XL page goes as it is only to a client whose Accept names image/jxl; every other client
+ * (browsers without JPEG XL send "image/*" or "*\/*") gets it as JPEG. The ETag tells the two
+ * answers apart.
  */
 import type { PageImage } from "../formats/contract";
+import { JXL_MEDIA_TYPE } from "../formats/jxl";
 import type { PageRef, PageService } from "../library/pages";
 import { binaryResponse, clientHasCurrent, notModified, REVALIDATE, strongEtag } from "./conditional";
 
@@ -18,8 +23,12 @@ interface PageAnswerOptions {
   read?: () => Promise<PageImage>;
 }
 
+/** Types a JPEG XL page is converted to when the client does not take it: JPEG. */
+const WITHOUT_JXL = ["image/jpeg"] as const;
+
 export async function pageResponse(request: Request, pages: PageService, page: PageRef, options: PageAnswerOptions = {}): Promise<Response> {
-  const answer = { etag: strongEtag(`${page.tag}${options.variant ?? ""}`), cacheControl: REVALIDATE };
+  const takesJxl = (request.headers.get("accept") ?? "").toLowerCase().includes(JXL_MEDIA_TYPE);
+  const answer = { etag: strongEtag(`${page.tag}${options.variant ?? ""}${takesJxl ? "-jxl" : ""}`), cacheControl: REVALIDATE };
   // Revalidation is answered before anything is read: the book is not opened.
   if (clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
   if (options.read) {
@@ -27,6 +36,11 @@ export async function pageResponse(request: Request, pages: PageService, page: P
     return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });
   }
   const content = await pages.content(page);
+  const mediaType = content.kind === "file" ? content.mediaType : content.image.mediaType;
+  if (mediaType === JXL_MEDIA_TYPE && !takesJxl) {
+    const image = await pages.readAs(page, WITHOUT_JXL);
+    return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });
+  }
   return content.kind === "file"
     ? binaryResponse(request, Bun.file(content.path).slice(content.offset, content.offset + content.length), { ...answer, mediaType: content.mediaType })
     : binaryResponse(request, content.image.bytes, { ...answer, mediaType: content.image.mediaType });

@@ -44,6 +44,8 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
   }));
   const fatal = analysis.result === null || pages.length === 0;
   const stored: StoredBookMetadata = {
+    series: values.series,
+    readingDirection: values.readingDirection,
     authors: values.authors,
     publisher: values.publisher,
     language: values.language,
@@ -65,7 +67,8 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
       titleSort: null,
       number: merged.number,
       numberSort: merged.numberSort,
-      volume: values.volume ?? null,
+      // The column holds whole volumes: "v03.5" is stored as volume 3.
+      volume: values.volume === undefined ? null : Math.trunc(values.volume),
       year: values.year ?? null,
       summary: values.summary ?? null,
       metadata: stored,

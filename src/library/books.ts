@@ -74,12 +74,14 @@ export class BookService {
 
   /**
    * Changes book fields (admin) and locks them against later scans. The number is also the
-   * book's sort position, so setting one sets the other.
+   * book's sort number, so setting one sets the other; the series' order (and the fields it
+   * takes from its first books) follows.
    */
   async edit(caller: Caller, id: string, edit: Omit<BookEdit, "numberSort">): Promise<BookView> {
-    await this.get(caller, id);
+    const book = await this.get(caller, id);
     const withSortNumber: BookEdit = edit.number !== undefined ? { ...edit, numberSort: edit.number } : edit;
     if (!(await this.repositories.edits.editBook(id, withSortNumber))) throw notFound("book");
+    await this.scanner.settleSeries([book.seriesId]);
     return this.get(caller, id);
   }
 

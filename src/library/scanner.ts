@@ -9,7 +9,9 @@
  * - not catalogued: hashed; when the hash matches a book whose file vanished in this scan or a
  *   soft-deleted book, that book moved here (id, metadata and progress kept); otherwise a new book.
  * Catalogued files not found on disk and not claimed by a move are soft-deleted at the end, so a
- * cancelled or failed scan never deletes anything. Each book is written in its own transaction:
+ * cancelled or failed scan never deletes anything. Then every series whose books changed is
+ * settled from all of its books (./series-settlement.ts: name, fields, order); a deep scan
+ * settles every series of the library. Each book is written in its own transaction:
  * an interrupted scan leaves whole books only, and the next scan completes the rest.
  * A book that fails for a transient reason (database unreachable, disk full) is retried; if the
  * cause lasts, the scan fails saying so. A scan that would remove more than the configured share
@@ -24,6 +26,7 @@ import type { Logger } from "../logging/logger";
 import { describeBook } from "./book-description";
 import { resolveWithin } from "./confinement";
 import { documentIdOf, fileDigests, type FileDigests } from "./file-digests";
+import { SeriesSettlement } from "./series-settlement";
 import { seriesFor } from "./series-strategies";
 import { retryTransient, transientCause, TransientFailure } from "./transient";
 import { isMountPoint } from "./mount-point";
@@ -58,13 +61,22 @@ type Work =
   | { kind: "new"; file: DiscoveredFile; origin?: BookSnapshot | null };
 
 export class LibraryScanner {
+  private readonly settlement: SeriesSettlement;
+
   constructor(
     private readonly repositories: Repositories,
     private readonly formats: FormatRegistry,
     private readonly log: Logger,
     private readonly concurrency: number,
     private readonly options: ScanOptions,
-  ) {}
+  ) {
+    this.settlement = new SeriesSettlement(repositories, log);
+  }
+
+  /** Settles these series after their books changed outside a scan (an admin's edit). */
+  async settleSeries(seriesIds: Iterable<string>): Promise<void> {
+    await this.settlement.settle(seriesIds);
+  }
 
   /**
    * `confirmRemovals`: an admin accepted that this scan removes more than the guard allows.
@@ -116,6 +128,8 @@ export class LibraryScanner {
     }
     const claimed = new Set<string>();
     const seriesUpserted: SeriesMemo = new Map();
+    // Series whose books changed (gained, lost or re-read one): settled at the end.
+    const touched = new Set<string>();
 
     const work: Work[] = [];
     for (const file of walk.files) {
@@ -163,19 +177,25 @@ export class LibraryScanner {
           if (item.origin) claimed.add(item.origin.id);
         }
         const moved = item.origin;
-        await this.catalogueFile(library, item.file, digests, moved?.id, signal, reporter, counters, seriesUpserted);
+        if (moved) touched.add(moved.seriesId);
+        touched.add((await this.catalogueFile(library, item.file, digests, moved?.id, signal, reporter, counters, seriesUpserted)).seriesId);
         if (!moved) counters.booksAdded++;
         else if (moved.deleted) counters.booksRestored++;
         else counters.booksMoved++;
       } else if (item.kind === "restore") {
+        touched.add(item.book.seriesId);
         if (hash === item.book.fileHash && mode === "normal") await this.relocate(item.book, item.file);
-        else await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters, seriesUpserted);
+        else touched.add((await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters, seriesUpserted)).seriesId);
         counters.booksRestored++;
       } else if (hash === item.book.fileHash && mode === "normal") {
         await this.relocate(item.book, item.file);
       } else {
-        await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters, seriesUpserted);
-        counters.booksUpdated++;
+        const saved = await this.catalogueFile(library, item.file, digests, item.book.id, signal, reporter, counters, seriesUpserted);
+        // Only a book whose record changed is an update (a deep scan re-reads them all).
+        if (saved.changed) {
+          counters.booksUpdated++;
+          touched.add(item.book.seriesId).add(saved.seriesId);
+        }
       }
     };
 
@@ -214,6 +234,20 @@ export class LibraryScanner {
       },
       signal,
       (cause, attempt) => log.warn("scan: transient failure while removing vanished books, retrying", { cause, attempt }),
+      this.options.transientRetryMs,
+    );
+    for (const book of vanished) if (!claimed.has(book.id)) touched.add(book.seriesId);
+    await retryTransient(
+      async () => {
+        // A deep scan settles every series (after an upgrade, the rule reaches the whole
+        // catalogue); any scan places books catalogued before positions existed.
+        const everySeries = mode === "deep" ? await this.repositories.settlement.seriesOf(library.id) : [];
+        const unplaced = await this.repositories.settlement.seriesWithUnplacedBooks(library.id);
+        const renames = await this.settlement.settle([...touched, ...everySeries, ...unplaced], signal);
+        counters.seriesRenamed = renames.length;
+      },
+      signal,
+      (cause, attempt) => log.warn("scan: transient failure while settling series, retrying", { cause, attempt }),
       this.options.transientRetryMs,
     );
     await fillMissingDocumentIds(this.repositories, library.id, signal, log);
@@ -255,27 +289,24 @@ export class LibraryScanner {
     const file = { path: filePath, size: info.size, modifiedAt: Math.trunc(info.mtimeMs) };
     const signal = new AbortController().signal;
     const digests = await fileDigests(filePath, signal);
-    await this.catalogueFile(library, file, digests, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
+    const before = await this.repositories.settlement.seriesOfBooks([bookId]);
+    const after = await this.catalogueFile(library, file, digests, bookId, signal, { progress: () => undefined, bookChanged: () => undefined }, {
       ...ZERO_COUNTERS,
     }, new Map());
+    await this.settlement.settle([...before, after.seriesId]);
   }
 
   /**
-   * The book's series, created or updated from `identity`; within one scan (`written`), only
-   * when its identity differs from the one last written for that series. The books of a series
-   * nearly always carry the same identity, and writing it again for each of them cost every
-   * book a transaction of two statements (four round trips on PostgreSQL) that changed nothing
-   * but the series' modification time. A book with other metadata still writes it, so the
-   * newest metadata keeps winning.
+   * The book's series, created when new (its fields are settled at the end of the scan);
+   * within one scan (`written`), looked up once per series key.
    */
   private async seriesOf(libraryId: string, identity: SeriesIdentity, written: SeriesMemo): Promise<{ id: string; created: boolean }> {
-    const key = JSON.stringify(identity);
     const known = written.get(identity.seriesKey);
-    if (known?.identity === key) return { id: (await known.series).id, created: false };
+    if (known) return { id: (await known.series).id, created: false };
     const series = this.repositories.catalogue.upsertSeries(libraryId, identity);
     // Remembered before it is written, so the books met at the same moment wait for this one
     // write; a write that fails is forgotten, and the book's retry writes again.
-    written.set(identity.seriesKey, { identity: key, series });
+    written.set(identity.seriesKey, { series });
     return series.catch((error) => {
       if (written.get(identity.seriesKey)?.series === series) written.delete(identity.seriesKey);
       throw error;
@@ -300,7 +331,8 @@ export class LibraryScanner {
   }
 
   /**
-   * Analyses the file and stores it as a new book, or into the existing book `bookId`.
+   * Analyses the file and stores it as a new book, or into the existing book `bookId`; returns
+   * the book's series and whether its record changed (a new book's always does).
    * `seriesUpserted`: the scan's series already written (see seriesOf).
    */
   private async catalogueFile(
@@ -312,7 +344,7 @@ export class LibraryScanner {
     reporter: ScanReporter,
     counters: ScanCounters,
     seriesUpserted: SeriesMemo,
-  ) {
+  ): Promise<{ seriesId: string; changed: boolean }> {
     const analysis = await this.formats.analyze(file.path, { signal });
     signal.throwIfAborted();
     // A reader that failed on a full disk or a lack of handles says nothing about the book.
@@ -330,7 +362,7 @@ export class LibraryScanner {
       seriesUpserted,
     );
     if (series.created) counters.seriesCreated++;
-    const savedId = await this.repositories.catalogue.saveBook(
+    const saved = await this.repositories.catalogue.saveBook(
       { libraryId: library.id, bookId },
       { ...description.content, seriesId: series.id, fileHash: digests.sha256, partialMd5: digests.partialMd5, filePath: file.path, fileSize: file.size, fileModifiedAt: file.modifiedAt },
       description.pages,
@@ -338,12 +370,14 @@ export class LibraryScanner {
     );
     // Counted once stored, so the counter matches what /books/errors lists.
     if (description.errors.length > 0) counters.errors++;
-    reporter.bookChanged(savedId);
+    // Also when unchanged: a deep scan remakes thumbnails that went missing.
+    reporter.bookChanged(saved.id);
+    return { seriesId: series.id, changed: saved.changed };
   }
 }
 
-/** The series a scan has written (or is writing), by series key: the identity last written (as JSON) and the write. */
-type SeriesMemo = Map<string, { identity: string; series: Promise<{ id: string }> }>;
+/** The series a scan has written (or is writing), by series key. */
+type SeriesMemo = Map<string, { series: Promise<{ id: string }> }>;
 
 /** Runs `handle` over `items` (with each one's index) with at most `limit` at a time; stops starting new ones once aborted. */
 async function runBounded<T>(items: T[], limit: number, signal: AbortSignal, handle: (item: T, index: number) => Promise<void>) {

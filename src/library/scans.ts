@@ -462,6 +462,7 @@ export class ScanService implements LibraryObserver {
       filesDiscovered: scan.filesDiscovered,
       filesProcessed: scan.filesProcessed,
       seriesCreated: scan.seriesCreated,
+      seriesRenamed: scan.seriesRenamed,
       booksAdded: scan.booksAdded,
       booksUpdated: scan.booksUpdated,
       booksDeleted: scan.booksDeleted,

@@ -7,7 +7,7 @@ import type { BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, Seri
 import { sortName } from "../db";
 import { notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
-import { compareNatural } from "../formats/archive-pages";
+import { inSeriesOrder } from "./series-order";
 import type { Caller } from "./books";
 
 export class SeriesService {
@@ -43,8 +43,8 @@ export class SeriesService {
   }
 
   /**
-   * The series' present books in reading order: by number (unnumbered last), then by title in
-   * natural order ("Part 2" before "Part 10"). SQL cannot sort naturally on both databases, so
+   * The series' present books in reading order (./series-order.ts): by number, then the
+   * unnumbered in natural order of their names ("Part 2" before "Part 10"). SQL cannot sort naturally on both databases, so
    * the order is computed over the series' order keys (small rows, one series) and only the
    * requested page of books is then loaded.
    */
@@ -74,16 +74,8 @@ export class SeriesService {
     return (await this.repositories.books.named({ ids: [nextId] }, caller.id))[0];
   }
 
-  /** The present books of a series in reading order: number (unnumbered last), then natural title order. */
+  /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`). */
   private async orderedBookIds(seriesId: string): Promise<string[]> {
-    const keys = await this.repositories.books.orderKeys({ seriesId, deleted: false });
-    keys.sort(
-      (a, b) =>
-        (a.numberSort === null ? 1 : 0) - (b.numberSort === null ? 1 : 0) ||
-        (a.numberSort ?? 0) - (b.numberSort ?? 0) ||
-        compareNatural(a.titleSort ?? a.title, b.titleSort ?? b.title) ||
-        compareNatural(a.id, b.id),
-    );
-    return keys.map((key) => key.id);
+    return inSeriesOrder(await this.repositories.books.orderKeys({ seriesId, deleted: false })).map((key) => key.id);
   }
 }

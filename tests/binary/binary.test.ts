@@ -5,7 +5,7 @@
  * server on SQLite and PostgreSQL, and read every fixture exactly as the sources do.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { startServerProcess } from "../../scripts/server-process";
@@ -157,6 +157,46 @@ describe("the compiled binary", () => {
       stderr: "ignore",
     });
     await killSupervisorOutright(supervisor, port, true);
+  }, 60_000);
+
+  test("serve: a JPEG XL page goes to a browser as JPEG (libjxl's WebAssembly embedded)", async () => {
+    const dataDir = binary.scratch("jxl");
+    const library = binary.scratch("jxl-library");
+    mkdirSync(join(library, "Formats"), { recursive: true });
+    copyFileSync(join(FIXTURES, "cbz", "stump", "book-image-format-test.zip"), join(library, "Formats", "Formats 1.cbz"));
+    const database = await createTestDatabase("sqlite", dataDir);
+    try {
+      const configPath = join(dataDir, "config.yaml");
+      writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", workers: 1, data_dir: dataDir }, database: database.config, auth: TEST_AUTH }));
+      const server = await serve(configPath, binary.env);
+      try {
+        const call = async (method: string, path: string, token?: string, body?: unknown) => {
+          const response = await fetch(`${server.url}${path}`, {
+            method,
+            headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+            body: body ? JSON.stringify(body) : undefined,
+          });
+          return response.json() as Promise<any>;
+        };
+        await call("POST", "/api/v1/setup", undefined, { username: "admin", password: "long enough" });
+        const { token } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "long enough" });
+        const created = await call("POST", "/api/v1/libraries", token, { name: "formats", path: library });
+        const { scanId } = await call("POST", `/api/v1/libraries/${created.id}/scan`, token);
+        for (let wait = 0; wait < 200 && (await call("GET", `/api/v1/libraries/${created.id}/scan-status`, token)).status !== "completed"; wait++) await Bun.sleep(50);
+        expect((await call("GET", `/api/v1/libraries/${created.id}/scan-status`, token)).scanId).toBe(scanId);
+        const [book] = (await call("GET", `/api/v1/books?libraryId=${created.id}`, token)).data;
+        expect(book.pageCount).toBe(5);
+        const page = await fetch(`${server.url}/api/v1/books/${book.id}/pages/3`, { headers: { authorization: `Bearer ${token}`, accept: "image/webp,*/*" } });
+        expect(page.status).toBe(200);
+        expect(page.headers.get("content-type")).toBe("image/jpeg");
+        expect((await page.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      } finally {
+        server.process.kill("SIGTERM");
+        await server.process.exited;
+      }
+    } finally {
+      await database.drop();
+    }
   }, 60_000);
 
   test("analyze reads every fixture exactly as the sources do, with native addons in the cache folder", async () => {

@@ -115,7 +115,8 @@ forEachDatabase("book counts kept per series", (server) => {
 
   test("a returning file is restored, and a file moved to another series' folder moves its count", async () => {
     renameSync(join(parking, "Alpha 001.cbz"), join(mainRoot, "Alpha", "Alpha 001.cbz"));
-    renameSync(join(mainRoot, "Alpha", "Alpha 003.cbz"), join(mainRoot, "Beta", "Alpha 003.cbz"));
+    // Renamed as it moves: a file name saying "Alpha" would name Beta's folder (its only book's vote).
+    renameSync(join(mainRoot, "Alpha", "Alpha 003.cbz"), join(mainRoot, "Beta", "Beta 003.cbz"));
     await scan(server(), admin, mainId);
     expect(await totals(admin)).toEqual({
       books: { Alpha: 2, Beta: 1, Gamma: 1 },

@@ -17,7 +17,9 @@ import { forEachDatabase, type TestServer } from "../helpers/server";
 import { launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
 
 const HOSTILE_FOLDER = "<img src=x onerror=alert(2)>";
-const HOSTILE_FILE = "Evil <script>alert(1)<script> 1.cbz";
+// No number: a file name that parses as "<series> <number>" would name the folder's series
+// (its only book's vote, docs/api.md "How a series is named and ordered").
+const HOSTILE_FILE = "Evil <script>alert(1)<script>.cbz";
 
 /** A library big enough that its scan reports progress more than once (events are throttled to 4 per second). */
 async function writeLibrary(root: string): Promise<void> {
@@ -276,7 +278,8 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(HOSTILE_FOLDER);
     await page.locator(".book-row .title").click();
     await page.waitForURL((url) => url.pathname.startsWith("/books/"));
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Evil <script>alert(1)<script> 1");
+    // The title parsed from the file name (a bracketed part is a release tag and goes).
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Evil <script>alert <script>");
     expect(await page.locator(".meta dd.mono").textContent()).toContain(HOSTILE_FILE);
     // Nothing from the names became an element.
     expect(await page.evaluate(() => document.querySelectorAll("img[onerror], img[src='x'], main script").length)).toBe(0);

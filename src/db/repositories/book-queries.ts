@@ -64,6 +64,7 @@ export interface BookOrderKey {
   numberSort: number | null;
   title: string;
   titleSort: string | null;
+  filePath: string;
 }
 
 export interface BookErrorView {
@@ -394,7 +395,7 @@ export class BookQueryRepository {
   async orderKeys(filter: BookFilter): Promise<BookOrderKey[]> {
     const { books, series } = this.database.tables;
     return this.db
-      .select({ id: books.id, numberSort: books.numberSort, title: books.title, titleSort: books.titleSort })
+      .select({ id: books.id, numberSort: books.numberSort, title: books.title, titleSort: books.titleSort, filePath: books.filePath })
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
       .where(this.conditions(filter));

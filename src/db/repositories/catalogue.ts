@@ -8,6 +8,7 @@ import { and, eq, getTableColumns, inArray, isNotNull, isNull, notExists, or, sq
 import type { Database, Tables } from "../database";
 import { newId } from "../ids";
 import { preparedOnce } from "./prepared";
+import { recordChanged, type StoredBookRecord } from "./book-record-changes";
 import { lockingRead } from "./row-lock";
 import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
@@ -69,6 +70,7 @@ export type BookContent = Omit<
   | "orderNumber"
   | "orderTitle"
   | "fileNameMd5"
+  | "seriesPosition"
 >;
 
 /**
@@ -198,13 +200,13 @@ export class CatalogueRepository {
   }
 
   /**
-   * The series with this key in the library, created when missing. Fields an admin edited
-   * (lockedFields) are never overwritten; others follow the newest metadata.
+   * The series with this key in the library, created when missing with `identity`'s fields
+   * (provisional: SeriesSettlement decides them from all of the series' books).
    */
   async upsertSeries(libraryId: string, identity: SeriesIdentity): Promise<{ id: string; created: boolean }> {
     const s = this.database.tables.series;
     const now = new Date();
-    // A scan asks once per series identity, so most calls (all of a fresh scan's) create the
+    // A scan asks once per series key, so most calls (all of a fresh scan's) create the
     // series: one statement. Doing nothing on conflict: two scan workers meeting the same new
     // series at once (PostgreSQL runs them concurrently) must not both try to create it.
     const { statement, columns } = this.insertSeriesIfNew();
@@ -226,27 +228,12 @@ export class CatalogueRepository {
     };
     const [inserted] = await this.database.autocommit(() => statement.execute(driverValues(columns, row)));
     if (inserted) return { id: inserted.id, created: true };
-    return this.database.transaction(async () => {
-      const [existing] = await lockingRead(
-        this.database,
-        this.db
-          .select({ id: s.id, lockedFields: s.lockedFields })
-          .from(s)
-          .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey))),
-      );
-      if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being updated`);
-      const locked = new Set(existing.lockedFields);
-      // The name stays what the series was created with: one book arriving (moved in from
-      // another series, or carrying other metadata) must not rename a whole series. Admins
-      // rename through an edit.
-      const changes: Partial<typeof s.$inferInsert> = { updatedAt: now, folderPath: identity.folderPath };
-      if (!locked.has("readingDirection") && identity.readingDirection) changes.readingDirection = identity.readingDirection;
-      if (!locked.has("publisher") && identity.publisher) changes.publisher = identity.publisher;
-      if (!locked.has("year") && identity.year) changes.year = identity.year;
-      if (!locked.has("summary") && identity.summary) changes.summary = identity.summary;
-      await this.db.update(s).set(changes).where(eq(s.id, existing.id));
-      return { id: existing.id, created: false };
-    });
+    const [existing] = await this.db
+      .select({ id: s.id })
+      .from(s)
+      .where(and(eq(s.libraryId, libraryId), eq(s.seriesKey, identity.seriesKey)));
+    if (!existing) throw new Error(`series "${identity.seriesKey}" vanished while it was being looked up`);
+    return { id: existing.id, created: false };
   }
 
   /** A new series, or nothing when its library has one of that key: prepared once (columnPlaceholders). */
@@ -263,29 +250,30 @@ export class CatalogueRepository {
     return { statement, columns };
   });
 
-  /** Inserts a new book (id generated) or replaces an existing one's content, with its pages and errors. */
+  /**
+   * Inserts a new book (id generated) or replaces an existing one's content, with its pages and
+   * errors. An existing book whose record would not change is not written: `changed` false.
+   */
   async saveBook(
     target: { libraryId: string; bookId?: string },
     content: BookContent,
     pages: PageRecord[],
     errors: BookErrorRecord[],
-  ): Promise<string> {
+  ): Promise<{ id: string; changed: boolean }> {
     if (!target.bookId && errors.length === 0 && this.database.dialect === "postgres") {
       const id = newId();
       const { statement, columns } = this.insertNewBookWithPages();
       const values = { ...driverValues(columns, newBookRow(id, target.libraryId, content, new Date())), pages: pageRows(pages) };
       await this.database.autocommit(() => statement.execute(values));
-      return id;
+      return { id, changed: true };
     }
     const { books, bookPages, bookErrors } = this.database.tables;
     return this.database.transaction(async () => {
       const now = new Date();
       let id = target.bookId;
       if (id) {
-        const [current] = await lockingRead(
-          this.database,
-          this.db.select({ lockedFields: books.lockedFields, title: books.title }).from(books).where(eq(books.id, id)),
-        );
+        const [current] = await lockingRead(this.database, this.db.select().from(books).where(eq(books.id, id)));
+        if (current && !recordChanged(await this.storedRecord(current), content, pages, errors)) return { id, changed: false };
         const locked = new Set(current?.lockedFields ?? []);
         const changes: Partial<typeof books.$inferInsert> = {
           ...content,
@@ -315,8 +303,20 @@ export class CatalogueRepository {
       if (errors.length > 0) {
         await this.db.insert(bookErrors).values(errors.map((error) => ({ id: newId(), bookId, ...error })));
       }
-      return bookId;
+      return { id: bookId, changed: true };
     });
+  }
+
+  /** A stored book's row with its pages and errors, to compare with a new reading (recordChanged). */
+  private async storedRecord(row: BookRow): Promise<StoredBookRecord> {
+    const { bookPages: p, bookErrors: e } = this.database.tables;
+    const pages = await this.db
+      .select({ number: p.number, fileName: p.fileName, mediaType: p.mediaType, width: p.width, height: p.height, size: p.size })
+      .from(p)
+      .where(eq(p.bookId, row.id))
+      .orderBy(p.number);
+    const errors = await this.db.select({ errorType: e.errorType, message: e.message, details: e.details }).from(e).where(eq(e.bookId, row.id));
+    return { row, pages, errors };
   }
 
   /**
@@ -389,7 +389,8 @@ export class CatalogueRepository {
       for (let start = 0; start < ids.length; start += 500) {
         await this.db
           .update(b)
-          .set({ deleted: true, deletedAt: now, updatedAt: now })
+          // A deleted book has no place in its series' order (SeriesSettlement places the rest).
+          .set({ deleted: true, deletedAt: now, updatedAt: now, seriesPosition: null })
           .where(inArray(b.id, ids.slice(start, start + 500)));
       }
     });

@@ -12,6 +12,8 @@ export interface ScanCounters {
   filesDiscovered: number;
   filesProcessed: number;
   seriesCreated: number;
+  /** Series whose name the scan changed (the series name rule, src/library/series-settlement.ts). */
+  seriesRenamed: number;
   booksAdded: number;
   booksUpdated: number;
   booksDeleted: number;
@@ -48,6 +50,7 @@ export const ZERO_COUNTERS: ScanCounters = {
   filesDiscovered: 0,
   filesProcessed: 0,
   seriesCreated: 0,
+  seriesRenamed: 0,
   booksAdded: 0,
   booksUpdated: 0,
   booksDeleted: 0,

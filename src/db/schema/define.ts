@@ -179,6 +179,12 @@ export function defineSchema(d: SchemaKit) {
       orderTitle: d.sortKey("order_title").notNull(),
       number: d.integer("number"),
       numberSort: d.doublePrecision("number_sort"),
+      /**
+       * The book's place (1, 2, ...) in its series' reading order (src/library/series-order.ts):
+       * numbered books by number, then the unnumbered in natural order of their names. Kept by
+       * SeriesSettlement after every change of the series' books; null for a soft-deleted book.
+       */
+      seriesPosition: d.integer("series_position"),
       volume: d.integer("volume"),
       year: d.integer("year"),
       summary: d.text("summary"),
@@ -383,6 +389,8 @@ export function defineSchema(d: SchemaKit) {
       linksOutside: d.integer("links_outside").notNull().default(0),
       /** Removals the suspicious-scan guard held back (0 when it did not trip). */
       removalsHeld: d.integer("removals_held").notNull().default(0),
+      /** Series whose name the scan changed (the series name rule, docs/api.md). */
+      seriesRenamed: d.integer("series_renamed").notNull().default(0),
       /** An admin confirmed that this scan may remove books past the guard. */
       confirmRemovals: d.boolean("confirm_removals").notNull().default(false),
       failureReason: d.text("failure_reason"),

@@ -1,5 +1,5 @@
 /** Value types of JSON columns, shared by both schemas. */
-import type { Author } from "../../formats/contract";
+import type { Author, ReadingDirection } from "../../formats/contract";
 
 export interface LibraryScanningConfig {
   enabled: boolean;
@@ -14,6 +14,9 @@ export interface LibraryScanningConfig {
 
 /** Book metadata beyond the columns that lists filter and sort on. */
 export interface StoredBookMetadata {
+  /** The book's own series name (from its highest source): it votes for its series' name. */
+  series?: string;
+  readingDirection?: ReadingDirection;
   authors?: Author[];
   publisher?: string;
   language?: string;

@@ -42,6 +42,7 @@ export function toBookDto(book: BookView, showServerPaths: boolean) {
     titleSort: book.titleSort,
     number: book.number,
     numberSort: book.numberSort,
+    seriesPosition: book.seriesPosition,
     volume: book.volume,
     year: book.year,
     summary: book.summary,

@@ -1,0 +1,100 @@
+/**
+ * Settles a series from all of its present books, after any change of them (a scan, a
+ * re-analysis, an admin's edit of a book), so that the result depends on the books alone,
+ * never on the order a scan met them in or on how many workers scanned (docs/api.md, "How a
+ * series is named"):
+ * - the name: the series name carried by more than half of the books, each book's from its
+ *   highest source (ComicInfo, EPUB OPF, PDF properties, then its file name; a folder name is
+ *   no vote), else the strategy's fallback (the folder's name for a series of a folder);
+ * - year, publisher, summary and reading direction: from the first book in series order that
+ *   has one (each book's value already comes from its highest source);
+ * - every book's position in the series' order (./series-order.ts).
+ * Fields an admin locked are never written; a rename is returned for the scan to report.
+ */
+import type { Repositories, SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "../db";
+import type { Logger } from "../logging/logger";
+import { inSeriesOrder } from "./series-order";
+import { fallbackSeriesFields, normaliseSeriesName } from "./series-strategies";
+
+/** Where a book's series name may come from to count as a vote (a folder name is the fallback, not a vote). */
+const VOTING_SOURCES: ReadonlySet<string> = new Set(["comicinfo", "opf", "pdf", "filename"]);
+
+export class SeriesSettlement {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly log: Logger,
+  ) {}
+
+  /** Settles each of these series (those gone meanwhile are skipped); returns the renames. */
+  async settle(seriesIds: Iterable<string>, signal?: AbortSignal): Promise<SeriesRename[]> {
+    const renames: SeriesRename[] = [];
+    for (const seriesId of new Set(seriesIds)) {
+      signal?.throwIfAborted();
+      const found = await this.repositories.settlement.read(seriesId);
+      if (!found || found.books.length === 0) continue;
+      const { fields, positions } = settledSeries(found.series, found.books);
+      const rename = await this.repositories.settlement.write(seriesId, fields, positions);
+      if (rename) {
+        this.log.info("series renamed by its books' metadata", { ...rename, libraryId: found.series.libraryId });
+        renames.push(rename);
+      }
+    }
+    return renames;
+  }
+}
+
+/**
+ * The fields the books settle (null when a book was catalogued before books kept their own
+ * series name: only a deep scan, which re-reads it, can settle them) and the positions that
+ * changed.
+ */
+export function settledSeries(
+  series: SettlementSeries,
+  books: readonly SettlementBook[],
+): { fields: SettledSeriesFields | null; positions: Map<string, number> } {
+  const ordered = inSeriesOrder(books);
+  const positions = new Map<string, number>();
+  ordered.forEach((book, index) => {
+    if (book.seriesPosition !== index + 1) positions.set(book.id, index + 1);
+  });
+  const predatesRule = books.some(
+    (book) =>
+      (book.metadata.sources?.series !== undefined && book.metadata.series === undefined) ||
+      (book.metadata.sources?.readingDirection !== undefined && book.metadata.readingDirection === undefined),
+  );
+  if (predatesRule) return { fields: null, positions };
+
+  const first = ordered[0]!;
+  const fallback = fallbackSeriesFields(series.strategy, series, { series: first.metadata.series, title: first.title });
+  const firstOf = <T>(pick: (book: SettlementBook) => T | null | undefined): T | null =>
+    ordered.map(pick).find((value) => value !== null && value !== undefined && value !== "") ?? null;
+  return {
+    fields: {
+      name: majorityName(ordered) ?? fallback.name,
+      summary: firstOf((book) => book.summary),
+      publisher: firstOf((book) => book.metadata.publisher) ?? fallback.publisher,
+      year: firstOf((book) => book.year),
+      readingDirection: firstOf((book) => book.metadata.readingDirection),
+    },
+    positions,
+  };
+}
+
+/**
+ * The series name more than half of the books carry (names equal once case, Unicode forms and
+ * spacing are ignored), spelt as the first of them in series order spells it; undefined when
+ * no name has a majority.
+ */
+function majorityName(ordered: readonly SettlementBook[]): string | undefined {
+  const votes = new Map<string, { spelling: string; count: number }>();
+  for (const book of ordered) {
+    const name = book.metadata.series?.trim();
+    const source = book.metadata.sources?.series;
+    if (!name || !source || !VOTING_SOURCES.has(source)) continue;
+    const key = normaliseSeriesName(name);
+    const vote = votes.get(key) ?? { spelling: name, count: 0 };
+    vote.count++;
+    votes.set(key, vote);
+  }
+  return [...votes.values()].find((vote) => vote.count * 2 > ordered.length)?.spelling;
+}
