@@ -27,6 +27,8 @@ export function komgaReferenceRoutes(services: Services) {
     const query = queryOf(request);
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
+  const releaseYears = async ({ caller, request }: { caller: { user: { id: string; role: "admin" | "user" } }; request: Request }) =>
+    (await facets(caller.user, request)).releaseYears.map(String);
   const missing = () => {
     throw notFound("collection or read list");
   };
@@ -48,12 +50,24 @@ export function komgaReferenceRoutes(services: Services) {
     .get("/api/v1/publishers", async ({ caller, request }) => (await facets(caller.user, request)).publishers, { komga: true, detail: detail("publishers") })
     .get("/api/v1/languages", async ({ caller, request }) => (await facets(caller.user, request)).languages, { komga: true, detail: detail("languages") })
     .get("/api/v1/age-ratings", () => [] as string[], { komga: true, detail: detail("age ratings (Longbox keeps none)") })
-    .get("/api/v1/release-dates", async ({ caller, request }) => (await facets(caller.user, request)).releaseYears.map(String), {
-      komga: true,
-      detail: detail("release years, newest first"),
-    })
+    .get("/api/v1/release-dates", releaseYears, { komga: true, detail: detail("release years, newest first") })
+    // Komga's path (Komelia's series filter panel); before /series/:id, which it is not.
+    .get("/api/v1/series/release-dates", releaseYears, { komga: true, detail: detail("the series' release years, newest first") })
     .get("/api/v1/sharing-labels", () => [] as string[], { komga: true, detail: detail("sharing labels (Longbox's sharing tags are not exposed)") })
     .get("/api/v1/authors", async ({ caller, request }) => (await facets(caller.user, request)).authors, { komga: true, detail: detail("authors") })
+    .get(
+      "/api/v1/authors/names",
+      async ({ caller, request }) => {
+        const search = queryOf(request).get("search")?.toLowerCase() ?? "";
+        const names = (await facets(caller.user, request)).authors.map((author) => author.name).filter((name) => name.toLowerCase().includes(search));
+        return [...new Set(names)];
+      },
+      { komga: true, detail: detail("author names (search: containing, ignoring case)") },
+    )
+    .get("/api/v1/authors/roles", async ({ caller, request }) => [...new Set((await facets(caller.user, request)).authors.map((author) => author.role))].sort(), {
+      komga: true,
+      detail: detail("author roles"),
+    })
     .get(
       "/api/v2/authors",
       async ({ caller, request }) => {

@@ -11,7 +11,7 @@ import { thumbnailHandler } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
-import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, searchRequest, seriesFilterOf, seriesSearchFilter, seriesSortOf, type SeriesListFilter } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -20,8 +20,8 @@ export function komgaSeriesRoutes(services: Services) {
   const { series, books, progress } = services;
   const presenter = new KomgaPresenter(services);
 
-  const listSeries = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
-    const filter = seriesFilterOf(criteria, caller.id);
+  /** `filter` null: the criteria can match no series. */
+  const listSeries = async (caller: Caller, filter: SeriesListFilter | null, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
     if (!filter) return springPage([], 0, pageable);
     const { rows, total } = await series.list(caller, filter, windowOf(pageable), seriesSortOf(pageable.sort) ?? defaultSort);
     return springPage(await presenter.series(caller, rows), total, pageable);
@@ -32,17 +32,17 @@ export function komgaSeriesRoutes(services: Services) {
     (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows;
 
   const recentlyChanged = (field: SeriesSort) => async ({ caller, request }: { caller: { user: Caller }; request: Request }) =>
-    listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request)), { field, direction: "desc" });
+    listSeries(caller.user, seriesFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request)), { field, direction: "desc" });
 
   return new Elysia({ name: "komga-series-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
+    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, seriesFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request))), {
       komga: true,
       detail: { summary: "Komga: series (search, library_id, read_status, status, publisher, genre, tag, author; Spring paging)", tags: ["komga"] },
     })
     .post(
       "/api/v1/series/list",
-      ({ caller, request, body }) => listSeries(caller.user, criteriaFromSearch(body, "series"), pageableOf(queryOf(request))),
+      ({ caller, request, body }) => listSeries(caller.user, seriesSearchFilter(body, caller.user.id), pageableOf(queryOf(request))),
       {
         komga: true,
         ...searchRequest,
