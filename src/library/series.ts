@@ -75,7 +75,7 @@ export class SeriesService {
   }
 
   /** The present books of a series in reading order: number (unnumbered last), then natural title order. */
-  private async orderedBookIds(seriesId: string): Promise<string[]> {
+  async orderedBookIds(seriesId: string): Promise<string[]> {
     const keys = await this.repositories.books.orderKeys({ seriesId, deleted: false });
     keys.sort(
       (a, b) =>
