@@ -11,6 +11,7 @@ import { thumbnailHandler } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
+import { seriesPositions } from "./series-position";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, searchRequest, seriesFilterOf, seriesSearchFilter, seriesSortOf, type SeriesListFilter } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
@@ -77,15 +78,20 @@ export function komgaSeriesRoutes(services: Services) {
     )
     .get(
       "/api/v2/series/:id/read-progress/tachiyomi",
-      async ({ caller, params: { id } }) => tachiyomiProgress(await allBooks(caller.user, id)),
+      async ({ caller, params: { id } }) => {
+        const books = await allBooks(caller.user, id);
+        return tachiyomiProgress(books, await seriesPositions(services, books));
+      },
       { komga: true, params: IdParams, detail: { summary: "Komga: the Mihon tracker's series progress", tags: ["komga"] } },
     )
     .put(
       "/api/v2/series/:id/read-progress/tachiyomi",
       async ({ caller, params: { id }, body, set }) => {
-        for (const book of await allBooks(caller.user, id)) {
+        const books = await allBooks(caller.user, id);
+        const positions = await seriesPositions(services, books);
+        for (const book of books) {
           // Books without pages have no progress to record.
-          if (numberSortOf(book) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
+          if (numberSortOf(book, positions.get(book.id)) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
             await progress.record(caller.user, book, { completed: true });
           }
         }
@@ -104,8 +110,9 @@ export function komgaSeriesRoutes(services: Services) {
  * Komga's tachiyomi progress: counts, the number of the last book of the unbroken run of
  * completed books from the start (0 if none), the largest number (0 if none).
  */
-function tachiyomiProgress(books: BookView[]) {
-  const ordered = [...books].sort((a, b) => numberSortOf(a) - numberSortOf(b));
+function tachiyomiProgress(books: BookView[], positions: Map<string, number>) {
+  const numberSort = (book: BookView) => numberSortOf(book, positions.get(book.id));
+  const ordered = [...books].sort((a, b) => numberSort(a) - numberSort(b));
   const read = ordered.filter((book) => book.progress?.completed).length;
   const inProgress = ordered.filter((book) => book.progress && !book.progress.completed).length;
   const firstUnread = ordered.findIndex((book) => !book.progress?.completed);
@@ -115,7 +122,7 @@ function tachiyomiProgress(books: BookView[]) {
     booksReadCount: read,
     booksUnreadCount: ordered.length - read - inProgress,
     booksInProgressCount: inProgress,
-    lastReadContinuousNumberSort: lastContinuous ? numberSortOf(lastContinuous) : 0,
-    maxNumberSort: ordered.length > 0 ? numberSortOf(ordered.at(-1)!) : 0,
+    lastReadContinuousNumberSort: lastContinuous ? numberSort(lastContinuous) : 0,
+    maxNumberSort: ordered.length > 0 ? numberSort(ordered.at(-1)!) : 0,
   };
 }
