@@ -90,9 +90,8 @@ export function bookConditionSql(database: Database, tree: BookCondition): SQL {
   return compile(tree, (leaf): SQL => {
     switch (leaf.field) {
       case "libraryId":
-        return eq(books.libraryId, leaf.value);
       case "seriesId":
-        return eq(books.seriesId, leaf.value);
+        return eq(books[leaf.field], leaf.value);
       case "title":
         return textTest(books.title, leaf.test);
       case "releaseDate":
@@ -138,9 +137,8 @@ export function seriesConditionSql(database: Database, tree: SeriesCondition): S
       case "libraryId":
         return eq(series.libraryId, leaf.value);
       case "name":
-        return textTest(series.name, leaf.test);
       case "nameSort":
-        return textTest(series.nameSort, leaf.test);
+        return textTest(series[leaf.field], leaf.test);
       case "publisher":
         return sql`lower(coalesce(${series.publisher}, '')) = ${leaf.value.toLowerCase()}`;
       case "readStatus":
