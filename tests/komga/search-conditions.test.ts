@@ -67,6 +67,15 @@ forEachDatabase(
       expect(await bookTitles(condition, "unpaged=false&sort=metadata.releaseDate,desc")).toEqual(["Today"]);
       expect(await bookTitles({ releaseDate: { operator: "isNotInTheLast", duration: "P30D" } })).toEqual(["Dawn", "Dusk"]);
       expect(await seriesNames({ releaseDate: { operator: "isInTheLast", duration: "PT720H" } })).toEqual(["Recent News"]);
+      // The row's sort (komga-client KomgaSort byReleaseDateDesc): newest first, undated last.
+      for (const [direction, expected] of [
+        ["desc", ["Today", "Dusk", "Dawn", "Whenever"]],
+        ["asc", ["Dawn", "Dusk", "Today", "Whenever"]],
+      ] as const) {
+        const response = await post(`/api/v1/books/list?unpaged=false&sort=metadata.releaseDate,${direction}`, { condition: { allOf: [] } });
+        const titles = decode(SpringPage(KomgaBook), await response.json()).content.map((book: { metadata: { title: string } }) => book.metadata.title);
+        expect({ direction, titles }).toEqual({ direction, titles: [...expected] });
+      }
     });
 
     test("Komelia's series filter panel: release-dates, and a release year as after / before", async () => {

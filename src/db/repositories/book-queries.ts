@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
-import { bookConditionSql, type BookCondition } from "./condition-trees";
+import { bookConditionSql, releaseDateKey, type BookCondition } from "./condition-trees";
 import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
@@ -58,8 +58,11 @@ export interface BookFilter {
  */
 export type AnalysisState = "ready" | "error" | "pending";
 
-/** `lastRead`: by the caller's progress time, books without progress last. */
-export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead";
+/**
+ * `lastRead`: by the caller's progress time, books without progress last; `releaseDate`: by
+ * year, month and day of the metadata, books without a year last.
+ */
+export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead" | "releaseDate";
 
 /** What ordering a series' books naturally needs (see BookService.seriesBooks). */
 export interface BookOrderKey {
@@ -172,6 +175,8 @@ export class BookQueryRepository {
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
             : sort.field === "lastRead"
               ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
+              : sort.field === "releaseDate"
+                ? [asc(sql`${books.year} is null`), order(releaseDateKey(this.database)), asc(books.id)]
               : // The stored order keys, which books_list_order_idx serves (no sort of the whole catalogue).
                 [order(books.orderSeries), order(books.orderNumber), order(books.orderTitle), order(books.id)];
     // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full

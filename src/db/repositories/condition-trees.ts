@@ -72,7 +72,7 @@ function textTest(column: SQLWrapper, test: TextTest): SQL {
 }
 
 /** The book's release date as the number YYYYMMDD (month and day default to 1), NULL without a year. */
-function releaseKey(database: Database): SQL {
+export function releaseDateKey(database: Database): SQL {
   const { books } = database.tables;
   const part = (key: "month" | "day") =>
     database.dialect === "postgres" ? sql`coalesce((${books.metadata}->>${key})::integer, 1)` : sql`coalesce(json_extract(${books.metadata}, ${`$.${key}`}), 1)`;
@@ -82,7 +82,7 @@ function releaseKey(database: Database): SQL {
 function dateTest(database: Database, test: DateTest): SQL {
   if (test.op === "known") return sql`${database.tables.books.year} is not null`;
   const key = Number(test.date.replaceAll("-", ""));
-  return test.op === "after" ? sql`${releaseKey(database)} > ${key}` : sql`${releaseKey(database)} < ${key}`;
+  return test.op === "after" ? sql`${releaseDateKey(database)} > ${key}` : sql`${releaseDateKey(database)} < ${key}`;
 }
 
 export function bookConditionSql(database: Database, tree: BookCondition): SQL {

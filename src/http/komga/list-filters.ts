@@ -168,6 +168,7 @@ const BOOK_SORTS: Record<string, BookSort> = {
   lastModifiedDate: "createdAt",
   lastModified: "createdAt",
   "readProgress.readDate": "lastRead",
+  "metadata.releaseDate": "releaseDate",
   series: "series",
   seriesTitle: "series",
 };
