@@ -83,6 +83,9 @@ forEachDatabase(
       const years = await server().fetch("/komga/api/v1/series/release-dates", { headers: reader });
       expect(years.status).toBe(200);
       expect(await years.json()).toEqual([String(recent.Year), "2002", "2001"]);
+      // Of a collection (the client's collection_id, HttpReferentialClient.kt:155): Longbox has none.
+      const ofCollection = await server().fetch("/komga/api/v1/series/release-dates?collection_id=c1", { headers: reader });
+      expect(await ofCollection.json()).toEqual([]);
       // Snd-R/Komelia komelia-ui/src/commonMain/kotlin/snd/komelia/ui/series/SeriesFilterState.kt:121-131:
       // after the last day of the year before, before the first day of the year after.
       const year = (value: number) => ({

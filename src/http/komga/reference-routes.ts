@@ -1,11 +1,13 @@
 /**
  * The value lists Komga clients offer as filters (genres, tags, publishers, languages,
- * age ratings, release years, sharing labels, authors), and collections and read lists, which
+ * age ratings, release years, sharing labels, authors; of a collection or read list: none), and
+ * collections and read lists, which
  * Longbox does not have yet: well-formed and empty lists, 404 for any id, none holding a
  * (visible) series or book.
  */
 import { Elysia } from "elysia";
 import { notFound } from "../../errors";
+import type { CatalogueFacets } from "../../library/catalogue-metadata";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
@@ -13,6 +15,8 @@ import { ids } from "./list-filters";
 import { optionalList, type Pageable, pageableOf, queryOf, springPage } from "./spring-page";
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
+
+const NO_FACETS: CatalogueFacets = { genres: [], tags: [], publishers: [], languages: [], releaseYears: [], authors: [] };
 
 /** One page of an in-memory list. */
 function pageOf<T>(items: T[], pageable: Pageable) {
@@ -23,8 +27,10 @@ function pageOf<T>(items: T[], pageable: Pageable) {
 export function komgaReferenceRoutes(services: Services) {
   const { catalogueMetadata, series, books } = services;
   /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
-  const facets = (caller: { id: string; role: "admin" | "user" }, request: Request) => {
+  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request) => {
     const query = queryOf(request);
+    // Of the series of a collection or the books of a read list: Longbox has none, so nothing.
+    if (optionalList(query, "collection_id") || optionalList(query, "readlist_id")) return NO_FACETS;
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
   const releaseYears = async ({ caller, request }: { caller: { user: { id: string; role: "admin" | "user" } }; request: Request }) =>
