@@ -96,12 +96,15 @@ export class CoverService {
     return this.titleImage(series.name);
   }
 
-  /** A drawn image of `title` at the thumbnail size; its version names the text and the size. */
-  private async titleImage(title: string): Promise<ImageFile> {
+  /** A drawn image of `title` at the thumbnail size, drawn only when sent; its version names the text and the size. */
+  private titleImage(title: string): ImageFile {
     const { height, format } = this.settings;
     const version = `title-${new Bun.CryptoHasher("sha256").update(`${format}:${height}:${title}`).digest("hex").slice(0, 32)}`;
-    const image = await placeholderImage(title, { width: Math.round((height * 2) / 3), height, format });
-    return { mediaType: image.mediaType, version, body: async () => image.bytes };
+    return {
+      mediaType: PAGE_IMAGE_TYPES[format === "webp" ? "webp" : "jpg"]!,
+      version,
+      body: async () => (await placeholderImage(title, { width: Math.round((height * 2) / 3), height, format })).bytes,
+    };
   }
 
   /** Stores an uploaded cover (admin): 413 over the size limit, 400 when it is not an image. */

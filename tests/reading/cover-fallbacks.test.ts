@@ -95,6 +95,13 @@ forEachDatabase(
       const one = await image(`/api/v1/books/${ids["Plain Text/one.epub"]}/thumbnail`);
       const two = await image(`/api/v1/books/${ids["Plain Text/two.epub"]}/thumbnail`);
       expect(one.sha).not.toBe(two.sha); // each says its own title
+      // Revalidated like any thumbnail: the same text and size, the same ETag, a 304.
+      const path = `/komga/api/v1/series/${series["Plain Text"]}/thumbnail`;
+      const first = await server().fetch(path, { headers: reader });
+      await first.body?.cancel();
+      const etag = first.headers.get("etag")!;
+      const again = await server().fetch(path, { headers: { ...reader, "if-none-match": etag } });
+      expect({ status: again.status, etag: again.headers.get("etag") }).toEqual({ status: 304, etag });
     });
 
     test("a damaged cover image gives way to the first page", async () => {
