@@ -31,9 +31,10 @@ export class PublicationService {
 
   /**
    * The book's Readium positions: one per reading-order item of a fixed layout; for reflowable
-   * text, one per 1024 bytes of each item (at least one), so each item is read once to size it.
+   * text, one per 1024 bytes of each item (at least one). `sizes`: the items' sizes as the
+   * analysis recorded them (the book's pages), by path; an item not among them is read to size it.
    */
-  async positions(caller: Caller, bookId: string): Promise<{ book: BookView; positions: ReadiumPosition[] }> {
+  async positions(caller: Caller, bookId: string, sizes: ReadonlyMap<string, number>): Promise<{ book: BookView; positions: ReadiumPosition[] }> {
     const { book, publication } = await this.publication(caller, bookId);
     const counts: number[] = [];
     for (const item of publication.readingOrder) {
@@ -41,8 +42,9 @@ export class PublicationService {
         counts.push(1);
         continue;
       }
-      const { resource } = await this.resource(caller, bookId, item.href.split("#")[0]!);
-      counts.push(Math.max(1, Math.ceil(resource.bytes.byteLength / BYTES_PER_POSITION)));
+      const path = item.href.split("#")[0]!;
+      const size = sizes.get(path) ?? (await this.resource(caller, bookId, path)).resource.bytes.byteLength;
+      counts.push(Math.max(1, Math.ceil(size / BYTES_PER_POSITION)));
     }
     const total = counts.reduce((sum, count) => sum + count, 0);
     let position = 0;

@@ -97,7 +97,9 @@ export function komgaReadiumRoutes(services: Services) {
     .get(
       "/api/v1/books/:id/positions",
       async ({ caller, params: { id } }) => {
-        const { positions } = await publications.positions(caller.user, id);
+        // The spine items' sizes as the analysis recorded them (an EPUB's pages): no item is read.
+        const sizes = new Map((await services.pages.list(caller.user, id)).flatMap((page) => (page.size === null ? [] : [[page.fileName, page.size] as const])));
+        const { positions } = await publications.positions(caller.user, id, sizes);
         const body = {
           total: positions.length,
           positions: positions.map((position) => ({
