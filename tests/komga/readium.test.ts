@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
 import { createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
+import { decode, R2Positions, R2Progression } from "./schemas";
 
 forEachDatabase(
   "Komga EPUB routes",
@@ -61,7 +62,7 @@ forEachDatabase(
     test("positions, then progression: none (204), PUT (204), read back, and the book's page follows", async () => {
       const positions = await komga(`/api/v1/books/${world.epub}/positions`);
       expect(positions.status).toBe(200);
-      const list = (await positions.json()) as { total: number; positions: { href: string; type: string; locations: { position: number; progression: number; totalProgression: number } }[] };
+      const list = decode(R2Positions, await positions.json()) as { total: number; positions: { href: string; type: string; locations: { position: number; progression: number; totalProgression: number } }[] };
       expect(list.total).toBe(list.positions.length);
       expect(list.positions.map((position) => position.locations.position)).toEqual(list.positions.map((_, index) => index + 1));
       expect(list.positions.at(-1)!.locations.totalProgression).toBe(1);
@@ -79,7 +80,7 @@ forEachDatabase(
       expect(put.status).toBe(204);
       const back = await komga(`/api/v1/books/${world.epub}/progression`);
       expect(back.status).toBe(200);
-      const read = (await back.json()) as { modified: string; device: { id: string; name: string }; locator: { href: string; locations: { position: number } } };
+      const read = decode(R2Progression, await back.json()) as { modified: string; device: { id: string; name: string }; locator: { href: string; locations: { position: number } } };
       expect(read.device).toEqual(progression.device);
       expect(read.locator.href).toBe(target.href);
       expect(read.locator.locations.position).toBe(target.locations.position);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
-import { decode, KomgaBook, KomgaSeries, SpringPage } from "./schemas";
+import { decode, KomgaBook, KomgaSeries, SpringPage, StringList } from "./schemas";
 
 const today = new Date();
 const recent = { Year: today.getUTCFullYear(), Month: today.getUTCMonth() + 1, Day: today.getUTCDate() };
@@ -82,7 +82,7 @@ forEachDatabase(
       // Snd-R/komga-client src/commonMain/kotlin/snd/komga/client/referential/HttpReferentialClient.kt:152
       const years = await server().fetch("/komga/api/v1/series/release-dates", { headers: reader });
       expect(years.status).toBe(200);
-      expect(await years.json()).toEqual([String(recent.Year), "2002", "2001"]);
+      expect(decode(StringList, await years.json())).toEqual([String(recent.Year), "2002", "2001"]);
       // Of a collection (the client's collection_id, HttpReferentialClient.kt:155): Longbox has none.
       const ofCollection = await server().fetch("/komga/api/v1/series/release-dates?collection_id=c1", { headers: reader });
       expect(await ofCollection.json()).toEqual([]);
@@ -232,10 +232,10 @@ forEachDatabase(
       // Snd-R/komga-client src/commonMain/kotlin/snd/komga/client/referential/HttpReferentialClient.kt:38-48
       const names = await server().fetch("/komga/api/v1/authors/names?search=ANN", { headers: reader });
       expect(names.status).toBe(200);
-      expect(await names.json()).toEqual(["Ann Writer"]);
+      expect(decode(StringList, await names.json())).toEqual(["Ann Writer"]);
       const roles = await server().fetch("/komga/api/v1/authors/roles", { headers: reader });
       expect(roles.status).toBe(200);
-      expect(await roles.json()).toEqual(["penciller", "writer"]);
+      expect(decode(StringList, await roles.json())).toEqual(["penciller", "writer"]);
     });
   },
   { komga_api: { enabled: true } },
