@@ -144,8 +144,8 @@ function missingNumber(operator: Operator): { always: boolean } {
 }
 
 /** A label no Longbox series has (sharing labels, whose Longbox counterparts are not exposed). */
-function missingLabel(operator: Operator): { always: boolean } {
-  return nullableEquality<never>(operator, () => NEVER, NEVER) as { always: boolean };
+function missingLabel(operator: Operator): Tree<never> {
+  return nullableEquality<never>(operator, () => NEVER, NEVER);
 }
 
 function enumValue<T extends string>(values: readonly T[]) {
@@ -222,11 +222,11 @@ function bookLeaf(operator: Operator, userId: string, now: Date): Tree<BookLeaf>
       return test === "isNull" ? negate({ field: "releaseDate", test: { op: "known" } }) : { field: "releaseDate", test };
     }
     case "numberSort": {
-      const value = valueOf(operator, isNumber, "a number");
-      if (operator.name === "is" || operator.name === "isNot") return equality(operator, isNumber, "a number", (): BookLeaf => ({ field: "numberSort", test: { op: "is", value } }));
-      if (operator.name === "greaterThan") return { field: "numberSort", test: { op: "atLeast", value } };
-      if (operator.name === "lessThan") return { field: "numberSort", test: { op: "atMost", value } };
-      throw unsupportedOperator(operator, ["is", "isNot", "greaterThan", "lessThan"]);
+      if (operator.name === "is" || operator.name === "isNot") return equality(operator, isNumber, "a number", (value): BookLeaf => ({ field: "numberSort", test: { op: "is", value } }));
+      // Komga's bounds are inclusive (greaterOrEqual, lessOrEqual).
+      const bound = { greaterThan: "atLeast", lessThan: "atMost" } as const;
+      if (!(operator.name in bound)) throw unsupportedOperator(operator, ["is", "isNot", "greaterThan", "lessThan"]);
+      return { field: "numberSort", test: { op: bound[operator.name as keyof typeof bound], value: valueOf(operator, isNumber, "a number") } };
     }
     case "tag":
       return nullableEquality<BookLeaf>(operator, (value) => ({ field: "tag", value }), { field: "tag" });
