@@ -156,12 +156,14 @@ export class PageService {
       const recorded = (await this.repositories.books.errorsOf([page.book.id])).some(
         (error) => error.errorType === "page_extraction" && error.details?.pageNumber === page.number,
       );
-      if (!recorded) await this.repositories.catalogue.addBookError(page.book.id, {
-        errorType: "page_extraction",
-        message,
-        details: { pageNumber: page.number, reason: "unreadable_page" },
-        occurredAt: new Date(),
-      });
+      if (!recorded) {
+        await this.repositories.catalogue.addBookError(page.book.id, {
+          errorType: "page_extraction",
+          message,
+          details: { pageNumber: page.number, reason: "unreadable_page" },
+          occurredAt: new Date(),
+        });
+      }
     }
     const image = await placeholderImage(message, { width: page.width ?? PLACEHOLDER_WIDTH, height: Math.round((page.width ?? PLACEHOLDER_WIDTH) * 1.5), format: "png" });
     return { bytes: image.bytes, mediaType: image.mediaType };
