@@ -123,5 +123,6 @@ export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-e
 export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
 export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
+export type { BookCondition, BookLeaf, ConditionTree, DateTest, NumberTest, SeriesCondition, SeriesLeaf, TextTest } from "./repositories/condition-trees";
 /** An opaque query condition (sharing-tag visibility) passed back into repositories. */
 export type { SQL as QueryCondition } from "drizzle-orm";

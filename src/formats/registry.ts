@@ -11,6 +11,7 @@ import {
   type FileStamp,
   type FormatPlugin,
   type PageImage,
+  type PageInfo,
   type PageLocation,
   type PluginContext,
   type Publication,
@@ -62,6 +63,17 @@ export interface BookAnalysis {
   format: string | null;
   result: AnalysisResult | null;
   errors: BookAnalysisError[];
+}
+
+/**
+ * A `page_extraction` error for each page the analysis found empty (its entry's size, which
+ * the plugin read anyway: no page is read for this). Such a page is served as an image that
+ * says so (PageService).
+ */
+function emptyPageErrors(pages: readonly PageInfo[]): BookAnalysisError[] {
+  return pages.flatMap((page, index) =>
+    page.size === 0 ? [failure("page_extraction", "corrupt", `Page ${index + 1} (${page.fileName}) is empty (0 bytes)`, { pageNumber: index + 1 })] : [],
+  );
 }
 
 export class FormatRegistry {
@@ -135,9 +147,13 @@ export class FormatRegistry {
       if (!result || !Array.isArray(result.pages)) {
         throw failure("other", "unexpected", `The "${plugin.id}" plugin returned an invalid analysis result`);
       }
-      const errors = [...(result.problems ?? [])];
+      const errors = [...(result.problems ?? []), ...emptyPageErrors(result.pages)];
       if (result.pages.length === 0) {
         errors.push(failure("zero_pages", "not_found", "The book has no pages (no page image or document was found in it)"));
+      } else if (result.pages.every((page) => page.size === 0)) {
+        // Not one page to read: the book is not readable, like one without pages.
+        errors.push(failure("zero_pages", "not_found", "The book has no readable page: every page is empty (0 bytes)"));
+        return { format: plugin.id, result: { ...result, pages: [], coverPage: null }, errors };
       }
       return { format: plugin.id, result, errors };
     } catch (error) {

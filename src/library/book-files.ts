@@ -30,10 +30,14 @@ export class BookFileService {
     private readonly books: BookService,
   ) {}
 
-  /** The visible book's file as it is on disk now; 404 when the book or its file is gone. */
+  /**
+   * The visible book's file as it is on disk now, whatever its analysis found (a download is
+   * the file itself: every acquisition link a feed shows must answer); 404 when the book or
+   * its file is gone.
+   */
   async file(caller: Caller, id: string): Promise<BookFile> {
     const book = await this.books.get(caller, id);
-    const { path, info } = await this.openable(book);
+    const { path, info } = await this.located(book);
     return {
       path,
       fileName: basename(book.filePath),
@@ -46,9 +50,15 @@ export class BookFileService {
 
   /** `openableFile` for a book known by its library id. */
   async openable(book: { libraryId: string; filePath: string; pageCount: number }) {
+    if (book.pageCount === 0) throw unreadableBook();
+    return this.located(book);
+  }
+
+  /** `fileInsideLibrary` for a book known by its library id. */
+  private async located(book: { libraryId: string; filePath: string }) {
     const library = await this.repositories.libraries.findById(book.libraryId);
     if (!library) throw notFound("book");
-    return openableFile({ ...book, libraryPath: library.path });
+    return fileInsideLibrary({ ...book, libraryPath: library.path });
   }
 }
 
@@ -73,15 +83,21 @@ export interface OpenableFile {
 
 /**
  * The book's file as it really is now (links resolved), to read from that path and no other.
- * 422 for a file that never became a readable book (it is not served at all: anything with a
- * book's extension is catalogued, readable or not); 404 when it is gone or now resolves outside
+ * 422 for a file that never became a readable book (nothing can be read from it, though its
+ * download serves it as it is: anything with a book's extension is catalogued, readable or
+ * not); 404 when it is gone or now resolves outside
  * its library (a link re-pointed after the scan). `statOfPath`: a stat of `book.filePath` the
  * caller has just taken (a regular file), reused when the path has no link on the way.
  */
 export function openableFile(book: { filePath: string; pageCount: number; libraryPath: string }, statOfPath?: Stats): OpenableFile {
-  if (book.pageCount === 0) {
-    throw new DomainError("UnprocessableEntity", "the file is not a readable book, so it is not served", { reason: "unreadable" });
-  }
+  if (book.pageCount === 0) throw unreadableBook();
+  return fileInsideLibrary(book, statOfPath);
+}
+
+const unreadableBook = () => new DomainError("UnprocessableEntity", "the file is not a readable book, so it cannot be read from", { reason: "unreadable" });
+
+/** The file as it really is now, inside its library, readable as a book or not (downloads): see openableFile. */
+export function fileInsideLibrary(book: { filePath: string; libraryPath: string }, statOfPath?: Stats): OpenableFile {
   // Synchronous on purpose: it runs on every page request (see resolveWithinNow).
   const resolution = resolveWithinNow(canonical(book.libraryPath), book.filePath);
   if (resolution.kind === "inside") {

@@ -1,17 +1,20 @@
 /**
  * The pictures that stand for books and series. A cover uploaded by an admin wins; otherwise a
- * book shows its generated thumbnail (made on demand when the queue has not got to it yet) and
- * a series shows its first book's. Uploaded covers are decoded and re-encoded (which drops
+ * book shows its generated thumbnail (made on demand when the queue has not got to it yet: from
+ * its cover image, else its first page) and a series shows its first book's that has one. A
+ * book or series with nothing readable shows an image of its title, so a visible one never
+ * answers 404 where a client expects an image. Uploaded covers are decoded and re-encoded (which drops
  * their metadata and anything that is not pixels) at the thumbnail size, and kept in the cover
  * store (files.cover_dir, or covers/ in the bucket) as <books|series>/<id>.<ext>: apart from
  * thumbnails, which can be regenerated and are cleaned up, while covers cannot.
  */
 import type { BunFile } from "bun";
 import sharp from "sharp";
-import type { CoverOwner, Repositories } from "../db";
+import type { BookView, CoverOwner, Repositories } from "../db";
 import { DomainError } from "../errors";
 import { extensionOf, PAGE_IMAGE_TYPES } from "../formats/images";
 import { toBookAnalysisError } from "../formats/registry";
+import { placeholderImage } from "../formats/placeholder";
 import { makeThumbnail } from "../formats/resize";
 import type { FileStore } from "../storage/file-store";
 import { removeUnreferencedFiles, type Removal } from "./orphan-files";
@@ -37,6 +40,9 @@ export interface ImageFile {
   body(): BunFile | Promise<Uint8Array>;
 }
 
+/** A series takes its picture from the first of its books that has one, among this many. */
+const SERIES_COVER_CANDIDATES = 50;
+
 /** What sharp reads that makes sense as a cover (no SVG: it is a document, not pixels). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "heif", "tiff"]);
 
@@ -54,25 +60,51 @@ export class CoverService {
     return owner === "book" ? this.bookThumbnail(caller, id) : this.seriesThumbnail(caller, id);
   }
 
+  /** The book's own picture, else an image of its title: a visible book always has one. */
   private async bookThumbnail(caller: Caller, bookId: string): Promise<ImageFile> {
     const book = await this.books.get(caller, bookId);
+    return (await this.ownImage(book)) ?? this.titleImage(book.title);
+  }
+
+  /**
+   * An uploaded cover, else the stored thumbnail, else one made now (from the cover image, else
+   * the first page); undefined when the book has nothing readable to make one from.
+   */
+  private async ownImage(book: Pick<BookView, "id" | "customCoverPath" | "thumbnailPath">): Promise<ImageFile | undefined> {
     const existing =
       (book.customCoverPath ? await imageFile(this.settings.covers, book.customCoverPath) : undefined) ??
       (book.thumbnailPath ? await imageFile(this.settings.thumbnails, book.thumbnailPath) : undefined);
     if (existing) return existing;
     const made = await this.thumbnails.generate(book.id);
-    const generated = made ? await imageFile(this.settings.thumbnails, made) : undefined;
-    if (!generated) throw new DomainError("NotFound", "no thumbnail can be made for this book (its analysis errors say why)");
-    return generated;
+    return made ? await imageFile(this.settings.thumbnails, made) : undefined;
   }
 
+  /**
+   * An uploaded cover, else the picture of its first book that has one (books whose pictures
+   * cannot be made are remembered, so they are tried once), else an image of its name.
+   */
   private async seriesThumbnail(caller: Caller, seriesId: string): Promise<ImageFile> {
     const series = await this.series.get(caller, seriesId);
     const uploaded = series.customCoverPath ? await imageFile(this.settings.covers, series.customCoverPath) : undefined;
     if (uploaded) return uploaded;
-    const firstBookId = await this.series.firstBookId(series.id);
-    if (!firstBookId) throw new DomainError("NotFound", "the series has no book to take a thumbnail from");
-    return this.bookThumbnail(caller, firstBookId);
+    const bookIds = (await this.series.orderedBookIds(series.id)).slice(0, SERIES_COVER_CANDIDATES);
+    // The series is visible to the caller, and so are its books.
+    for (const book of await this.repositories.books.named({ ids: bookIds }, caller.id)) {
+      const image = await this.ownImage(book);
+      if (image) return image;
+    }
+    return this.titleImage(series.name);
+  }
+
+  /** A drawn image of `title` at the thumbnail size, drawn only when sent; its version names the text and the size. */
+  private titleImage(title: string): ImageFile {
+    const { height, format } = this.settings;
+    const version = `title-${new Bun.CryptoHasher("sha256").update(`${format}:${height}:${title}`).digest("hex").slice(0, 32)}`;
+    return {
+      mediaType: PAGE_IMAGE_TYPES[format === "webp" ? "webp" : "jpg"]!,
+      version,
+      body: async () => (await placeholderImage(title, { width: Math.round((height * 2) / 3), height, format })).bytes,
+    };
   }
 
   /** Stores an uploaded cover (admin): 413 over the size limit, 400 when it is not an image. */

@@ -13,6 +13,10 @@ import { type Stats, statSync } from "node:fs";
 import { DomainError } from "../errors";
 import type { FileStamp, PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
+import { sniffImageMediaType } from "../formats/images";
+import { placeholderImage } from "../formats/placeholder";
+import { toBookAnalysisError } from "../formats/registry";
+import { failureReason } from "../formats/errors";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
 import { fileVersion, openableFile, type OpenableFile, readFailure } from "./book-files";
@@ -55,6 +59,10 @@ export class PageService {
   private readonly locations = new Map<string, PageLocation | null>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
+  /** Pages found empty or undecodable, by page tag: why (their placeholder says it). */
+  private readonly unreadable = new Map<string, string>();
+  /** Unreadable pages already recorded as book errors (book, page, file version). */
+  private readonly recordedProblems = new Map<string, true>();
 
   constructor(
     private readonly repositories: Repositories,
@@ -115,6 +123,8 @@ export class PageService {
       const file = openableFile(page.book, page.stat); // a clear 404 when the file went away since the scan
       const remembered = this.locations.get(page.tag);
       const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
+      const problem = this.unreadable.get(page.tag);
+      if (problem) return { kind: "bytes", image: await this.placeholder(page, problem) };
       return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
     }
     return { kind: "bytes", image: await this.read(page) };
@@ -128,12 +138,44 @@ export class PageService {
     } catch (error) {
       throw readFailure(error);
     }
-    if (sameVersion(page, file)) {
-      // Insertion order makes the Map a simple FIFO bound: the oldest answer goes first.
-      if (this.locations.size >= MAX_REMEMBERED_LOCATIONS) this.locations.delete(this.locations.keys().next().value!);
-      this.locations.set(page.tag, location);
-    }
+    // Sent as it lies in the file, the page is never decoded: what is wrong with it shows in its
+    // size and first bytes, read once per version of the file (the answer is remembered).
+    const problem = location ? await storedPageProblem(file.path, location) : undefined;
+    if (problem) this.remember(this.unreadable, page.tag, problem);
+    if (sameVersion(page, file)) this.remember(this.locations, page.tag, location);
     return location;
+  }
+
+  /** Insertion order makes a Map a simple FIFO bound: the oldest answer goes first. */
+  private remember<T>(map: Map<string, T>, tag: string, value: T): void {
+    if (map.size >= MAX_REMEMBERED_LOCATIONS) map.delete(map.keys().next().value!);
+    map.set(tag, value);
+  }
+
+  /**
+   * An image saying that page `page.number` cannot be shown and why, in place of the page; the
+   * book gets a `page_extraction` error for it unless it has one for that page already.
+   */
+  private async placeholder(page: PageRef, problem: string): Promise<PageImage> {
+    const message = `Page ${page.number} cannot be shown: ${problem}`;
+    const key = `${page.book.id}:${page.number}:${page.version}`;
+    if (!this.recordedProblems.has(key)) {
+      this.remember(this.recordedProblems, key, true);
+      // The scan may have recorded it already (an empty entry), or an earlier process.
+      const recorded = (await this.repositories.books.errorsOf([page.book.id])).some(
+        (error) => error.errorType === "page_extraction" && error.details?.pageNumber === page.number,
+      );
+      if (!recorded) {
+        await this.repositories.catalogue.addBookError(page.book.id, {
+          errorType: "page_extraction",
+          message,
+          details: { pageNumber: page.number, reason: "unreadable_page" },
+          occurredAt: new Date(),
+        });
+      }
+    }
+    const image = await placeholderImage(message, { width: page.width ?? PLACEHOLDER_WIDTH, height: Math.round((page.width ?? PLACEHOLDER_WIDTH) * 1.5), format: "png" });
+    return { bytes: image.bytes, mediaType: image.mediaType };
   }
 
   /** The page's image; `file`: the book's file when the caller has just resolved it. */
@@ -168,8 +210,12 @@ export class PageService {
     try {
       image = await this.formats.readPage(file.path, page.number, { formatId: book.fileFormat, maxWidth: page.width, file: file.info });
     } catch (error) {
+      const failure = toBookAnalysisError(error);
+      // The page is there but its image cannot be decoded (resizing, rendering): it says so.
+      if (failure.type === "page_extraction" && failureReason(failure) === "corrupt") return this.placeholder(page, "the image cannot be decoded");
       throw readFailure(error);
     }
+    if (image.bytes.length === 0) return this.placeholder(page, "it is empty (0 bytes)");
     if (this.worthCaching(page) && sameVersion(page, file)) await this.cache.put(page.tag, image);
     return image;
   }
@@ -179,6 +225,23 @@ export class PageService {
     return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
   }
 }
+
+/** The width of the image standing in for an unreadable page, when no width was asked for. */
+const PLACEHOLDER_WIDTH = 800;
+
+/**
+ * What is wrong with a page stored as it lies in the file, judged without decoding it: nothing
+ * in it, or first bytes that are no image's although its type says it is one.
+ */
+async function storedPageProblem(path: string, location: PageLocation): Promise<string | undefined> {
+  if (location.length === 0) return "it is empty (0 bytes)";
+  if (!SNIFFED_TYPES.has(location.mediaType)) return undefined;
+  const head = await Bun.file(path).slice(location.offset, location.offset + Math.min(location.length, 32)).bytes();
+  return sniffImageMediaType(head) ? undefined : `its bytes are not a ${location.mediaType} image`;
+}
+
+/** The image types whose first bytes sniffImageMediaType knows. */
+const SNIFFED_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/avif"]);
 
 /**
  * What names the pages of the book's file as it is `now`: its version, and the book when that

@@ -30,6 +30,34 @@ export class PublicationService {
   }
 
   /**
+   * The book's Readium positions: one per reading-order item of a fixed layout; for reflowable
+   * text, one per 1024 bytes of each item (at least one). `sizes`: the items' sizes as the
+   * analysis recorded them (the book's pages), by path; an item not among them is read to size it.
+   */
+  async positions(caller: Caller, bookId: string, sizes: ReadonlyMap<string, number>): Promise<{ book: BookView; positions: ReadiumPosition[] }> {
+    const { book, publication } = await this.publication(caller, bookId);
+    const counts: number[] = [];
+    for (const item of publication.readingOrder) {
+      if (publication.layout === "fixed") {
+        counts.push(1);
+        continue;
+      }
+      const path = item.href.split("#")[0]!;
+      const size = sizes.get(path) ?? (await this.resource(caller, bookId, path)).resource.bytes.byteLength;
+      counts.push(Math.max(1, Math.ceil(size / BYTES_PER_POSITION)));
+    }
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    let position = 0;
+    const positions = publication.readingOrder.flatMap((item, index) =>
+      Array.from({ length: counts[index]! }, (_, part) => {
+        position++;
+        return { href: item.href, type: item.type ?? "application/octet-stream", progression: part / counts[index]!, position, totalProgression: position / total };
+      }),
+    );
+    return { book, positions };
+  }
+
+  /**
    * A reader asks for many resources of one book: its file row (with its library's folder) comes
    * from the page path's cache. `version` names the book's file as read (`fileVersion`).
    */
@@ -55,6 +83,20 @@ export class PublicationService {
     }
   }
 }
+
+/** One Readium position: where it is inside a reading-order item and through the whole book. */
+export interface ReadiumPosition {
+  href: string;
+  type: string;
+  /** Through its item, 0..1. */
+  progression: number;
+  /** 1-based. */
+  position: number;
+  totalProgression: number;
+}
+
+/** Readium's rule (and Komga's, EpubExtractor.computePositions): one position per 1024 bytes of a reflowable item. */
+const BYTES_PER_POSITION = 1024;
 
 /** A relative `/`-separated path with no `.`/`..` segment, backslash, control character or empty segment. */
 export function isPlainBookPath(path: string): boolean {

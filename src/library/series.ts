@@ -75,7 +75,7 @@ export class SeriesService {
   }
 
   /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`). */
-  private async orderedBookIds(seriesId: string): Promise<string[]> {
+  async orderedBookIds(seriesId: string): Promise<string[]> {
     return inSeriesOrder(await this.repositories.books.orderKeys({ seriesId, deleted: false })).map((key) => key.id);
   }
 }

@@ -228,12 +228,14 @@ export class ThumbnailQueue {
     const stored = `${bookId.slice(0, 2)}/${bookId}.${extension}`;
     try {
       const { path, info } = openableFile(book); // still inside its library now
-      const bytes = await this.formats.thumbnail(path, {
-        formatId: book.fileFormat,
-        file: info,
-        coverPage: book.coverPage,
-        height: this.settings.height,
-        format: this.settings.format,
+      const fromPage = (coverPage: number) =>
+        this.formats.thumbnail(path, { formatId: book.fileFormat, file: info, coverPage, height: this.settings.height, format: this.settings.format });
+      // The cover image, else the first page; when both fail, the cover's failure is the one recorded.
+      const bytes = await fromPage(book.coverPage).catch((error: unknown) => {
+        if (book.coverPage === 1 || transientCause(error)) throw error;
+        return fromPage(1).catch(() => {
+          throw error;
+        });
       });
       await this.settings.store.write(stored, bytes, PAGE_IMAGE_TYPES[extension]!);
       await this.repositories.catalogue.setThumbnail(bookId, stored);

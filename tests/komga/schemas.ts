@@ -215,6 +215,29 @@ export const CollectionPage = SpringPage(
 );
 
 /** Fails the test with ajv's errors when `value` does not match. */
+/**
+ * komga-client's Readium types (Snd-R/komga-client src/commonMain/kotlin/snd/komga/client/book/
+ * Readium.kt): R2Locator's href and type have defaults, its other fields are nullable.
+ */
+const R2Locator = T.Object({
+  href: T.Optional(T.String()),
+  type: T.Optional(T.String()),
+  title: T.Optional(Nullable(T.String())),
+  locations: T.Optional(
+    Nullable(
+      T.Object({
+        fragment: T.Optional(Nullable(Strings)),
+        position: T.Optional(Nullable(T.Integer())),
+        progression: T.Optional(Nullable(T.Number())),
+        totalProgression: T.Optional(Nullable(T.Number())),
+      }),
+    ),
+  ),
+});
+export const R2Positions = T.Object({ total: T.Integer(), positions: T.Array(R2Locator) });
+export const R2Progression = T.Object({ modified: Instant, device: T.Object({ id: T.String(), name: T.String() }), locator: R2Locator });
+export const StringList = Strings;
+
 export function decode<S extends TSchema>(schema: S, value: unknown): any {
   const validate = ajv.compile(schema);
   if (!validate(value)) expect({ errors: validate.errors, value }).toBeUndefined();

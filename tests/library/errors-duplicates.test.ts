@@ -105,7 +105,8 @@ forEachDatabase("analysis errors, duplicates and thumbnails", (server) => {
     await server().server.services.thumbnails.idle();
     const [book] = await booksOf(server(), admin, library.id);
     for (let attempt = 0; attempt < 3; attempt++) {
-      expect((await server().fetch(`/api/v1/books/${book!.id}/thumbnail`, { headers: admin })).status).toBe(404);
+      // An image of its title stands in (issue 30, M1); the failure is still recorded once.
+      expect((await server().fetch(`/api/v1/books/${book!.id}/thumbnail`, { headers: admin })).status).toBe(200);
     }
     const { body } = await server().json("GET", `/api/v1/books/errors?libraryId=${library.id}&errorType=thumbnail`, undefined, admin);
     expect(body.groups[0].books.data[0].errors.filter((error: any) => error.errorType === "thumbnail")).toHaveLength(1);

@@ -7,7 +7,7 @@
  * library (they refuse even root in this container), so the test needs root.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
 import { bookByFile, booksOf, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
@@ -68,12 +68,16 @@ forEachDatabase("path confinement", (server) => {
     expect(logs).toContain(join(root, "Cannot Read"));
   });
 
-  test("a file that never became a readable book is not served", async () => {
+  test("a file that never became a readable book is downloaded as it is, but nothing is read from it", async () => {
     const broken = await bookByFile(server(), admin, libraryId, "broken.cbz");
     expect(broken.pageCount).toBe(0);
+    // Issue 30: every acquisition link a feed shows answers; the download is the file itself.
     const download = await server().fetch(`/api/v1/books/${broken.id}/file`, { headers: admin });
-    expect(download.status).toBe(422);
-    expect(await download.text()).not.toContain("not a zip archive");
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(new Uint8Array(readFileSync(broken.filePath)));
+    const page = await server().fetch(`/api/v1/books/${broken.id}/pages/1`, { headers: admin });
+    expect(page.status).toBe(404);
+    expect(await page.text()).not.toContain("not a zip archive");
   });
 
   test("a link re-pointed out of the library after the scan is refused at request time", async () => {

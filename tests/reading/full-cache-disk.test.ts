@@ -60,7 +60,10 @@ forEachDatabase("caches on a full disk", (server) => {
     const page = await server().fetch(`/api/v1/books/${first!.id}/pages/1?width=32`, { headers: admin });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toStartWith("image/");
-    expect((await server().fetch(`/api/v1/books/${first!.id}/thumbnail`, { headers: admin })).status).toBe(404);
+    // Not made (and not recorded as the book's fault): its title is drawn instead, for now.
+    const thumbnail = await server().fetch(`/api/v1/books/${first!.id}/thumbnail`, { headers: admin });
+    expect({ status: thumbnail.status, image: thumbnail.headers.get("content-type")?.startsWith("image/") }).toEqual({ status: 200, image: true });
+    await thumbnail.body?.cancel();
     expect((await server().json("GET", "/api/v1/books/errors", undefined, admin)).body.totalBooksWithErrors).toBe(0);
     expect(server().logs.some((line) => line.includes("thumbnail not made, will retry") && line.includes("the disk is full"))).toBe(true);
   });

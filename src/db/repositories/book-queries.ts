@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
+import { bookConditionSql, releaseDateKey, type BookCondition } from "./condition-trees";
 import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
@@ -13,7 +14,7 @@ import { progressColumns, type ProgressRecord } from "./progress";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 import { bookTextCandidates, containsIgnoringCase, containsLowerCased } from "./text-search";
-import { bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
+import { analysisIs, bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -47,6 +48,8 @@ export interface BookFilter {
   inProgressFor?: string;
   /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
   koreaderDocument?: string;
+  /** Any tree of conditions on the book (the Komga API's searches). */
+  condition?: BookCondition;
 }
 
 /**
@@ -55,8 +58,11 @@ export interface BookFilter {
  */
 export type AnalysisState = "ready" | "error" | "pending";
 
-/** `lastRead`: by the caller's progress time, books without progress last. */
-export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead";
+/**
+ * `lastRead`: by the caller's progress time, books without progress last; `releaseDate`: by
+ * year, month and day of the metadata, books without a year last.
+ */
+export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead" | "releaseDate";
 
 /** What ordering a series' books naturally needs (see BookService.seriesBooks). */
 export interface BookOrderKey {
@@ -170,6 +176,8 @@ export class BookQueryRepository {
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
             : sort.field === "lastRead"
               ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
+              : sort.field === "releaseDate"
+                ? [asc(sql`${books.year} is null`), order(releaseDateKey(this.database)), asc(books.id)]
               : // The stored order keys, which books_list_order_idx serves (no sort of the whole catalogue).
                 [order(books.orderSeries), order(books.orderNumber), order(books.orderTitle), order(books.id)];
     // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full
@@ -447,13 +455,6 @@ export class BookQueryRepository {
     return Boolean(filter.q || filter.seriesVisible);
   }
 
-  /** See AnalysisState. */
-  private analysisIs(state: AnalysisState): SQL {
-    const { books } = this.database.tables;
-    if (state === "ready") return sql`${books.pageCount} > 0`;
-    return and(eq(books.pageCount, 0), sql`${books.analysisError} is ${state === "error" ? sql`not null` : sql`null`}`)!;
-  }
-
   /** Conditions on books joined with their series (only `q` and `seriesVisible` read the series). */
   private conditions(filter: BookFilter): SQL | undefined {
     const { books, series, readProgress } = this.database.tables;
@@ -464,7 +465,8 @@ export class BookQueryRepository {
       filter.libraryIds ? inArray(books.libraryId, filter.libraryIds) : undefined,
       filter.seriesIds ? inArray(books.seriesId, filter.seriesIds) : undefined,
       filter.readStatus ? bookReadStatus(this.database, books.id, filter.readStatus) : undefined,
-      filter.analysis ? or(...filter.analysis.map((state) => this.analysisIs(state)), sql`false`) : undefined,
+      filter.analysis ? or(...filter.analysis.map((state) => analysisIs(this.database, state)), sql`false`) : undefined,
+      filter.condition ? bookConditionSql(this.database, filter.condition) : undefined,
       filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q

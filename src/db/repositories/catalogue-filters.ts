@@ -5,6 +5,7 @@
  */
 import { and, eq, exists, inArray, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
+import type { AnalysisState } from "./book-queries";
 
 /** A user's state on a book (or, summed over its present books, on a series). */
 export type ReadStatus = "UNREAD" | "IN_PROGRESS" | "READ";
@@ -80,31 +81,52 @@ export function metadataMatches(database: Database, metadata: SQLWrapper, filter
   return and(
     filter.genres ? inList(database, metadata, "genres", lower(filter.genres)) : undefined,
     filter.tags ? inList(database, metadata, "tags", lower(filter.tags)) : undefined,
-    filter.authors ? or(...filter.authors.map((author) => hasAuthor(database, metadata, author)), sql`false`) : undefined,
+    filter.authors ? or(...filter.authors.map((author) => authorMatches(database, metadata, author)), sql`false`) : undefined,
     filter.languages ? inArray(languageOf(database, metadata), lower(filter.languages)) : undefined,
   );
 }
 
-function languageOf(database: Database, metadata: SQLWrapper): SQL {
+/** The book's language, lower-cased (NULL when it has none). */
+export function languageOf(database: Database, metadata: SQLWrapper): SQL {
   return database.dialect === "postgres" ? sql`lower(${metadata}->>'language')` : sql`lower(json_extract(${metadata}, '$.language'))`;
 }
 
-function inList(database: Database, metadata: SQLWrapper, key: "genres" | "tags", values: string[]): SQL {
-  const list = sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  );
+/** The list `key` holds one of these lower-cased values (`values` undefined: any value at all). */
+function inList(database: Database, metadata: SQLWrapper, key: "genres" | "tags", values: string[] | undefined): SQL {
+  const matching =
+    values === undefined
+      ? sql``
+      : sql` where lower(item.value) in (${sql.join(
+          values.map((value) => sql`${value}`),
+          sql`, `,
+        )})`;
   return database.dialect === "postgres"
-    ? sql`exists (select 1 from jsonb_array_elements_text(coalesce(${metadata}->${key}, '[]'::jsonb)) as item(value) where lower(item.value) in (${list}))`
-    : sql`exists (select 1 from json_each(${metadata}, ${`$.${key}`}) as item where lower(item.value) in (${list}))`;
+    ? sql`exists (select 1 from jsonb_array_elements_text(coalesce(${metadata}->${key}, '[]'::jsonb)) as item(value)${matching})`
+    : sql`exists (select 1 from json_each(${metadata}, ${`$.${key}`}) as item${matching})`;
 }
 
-function hasAuthor(database: Database, metadata: SQLWrapper, author: AuthorFilter): SQL {
-  const name = author.name.toLowerCase();
-  if (database.dialect === "postgres") {
-    const role = author.role === undefined ? sql`` : sql` and lower(item.value->>'role') = ${author.role.toLowerCase()}`;
-    return sql`exists (select 1 from jsonb_array_elements(coalesce(${metadata}->'authors', '[]'::jsonb)) as item(value) where lower(item.value->>'name') = ${name}${role})`;
-  }
-  const role = author.role === undefined ? sql`` : sql` and lower(json_extract(item.value, '$.role')) = ${author.role.toLowerCase()}`;
-  return sql`exists (select 1 from json_each(${metadata}, '$.authors') as item where lower(json_extract(item.value, '$.name')) = ${name}${role})`;
+/** The list `key` holds this value ignoring case, or (no value) holds anything. */
+export function hasListValue(database: Database, metadata: SQLWrapper, key: "genres" | "tags", value: string | undefined): SQL {
+  return inList(database, metadata, key, value === undefined ? undefined : [value.toLowerCase()]);
+}
+
+/** An author with this name and / or role, ignoring case (neither given: any author). */
+export function authorMatches(database: Database, metadata: SQLWrapper, author: { name?: string; role?: string }): SQL {
+  const postgres = database.dialect === "postgres";
+  const field = (key: "name" | "role") => (postgres ? sql`lower(item.value->>${key})` : sql`lower(json_extract(item.value, ${`$.${key}`}))`);
+  const tests = [
+    ...(author.name === undefined ? [] : [sql`${field("name")} = ${author.name.toLowerCase()}`]),
+    ...(author.role === undefined ? [] : [sql`${field("role")} = ${author.role.toLowerCase()}`]),
+  ];
+  const where = tests.length === 0 ? sql`` : sql` where ${sql.join(tests, sql` and `)}`;
+  return postgres
+    ? sql`exists (select 1 from jsonb_array_elements(coalesce(${metadata}->'authors', '[]'::jsonb)) as item(value)${where})`
+    : sql`exists (select 1 from json_each(${metadata}, '$.authors') as item${where})`;
+}
+
+/** See AnalysisState. */
+export function analysisIs(database: Database, state: AnalysisState): SQL {
+  const { books } = database.tables;
+  if (state === "ready") return sql`${books.pageCount} > 0`;
+  return and(eq(books.pageCount, 0), sql`${books.analysisError} is ${state === "error" ? sql`not null` : sql`null`}`)!;
 }

@@ -9,6 +9,7 @@ import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
+import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
 import { metadataMatches, seriesReadStatus, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
 
 export interface SeriesView {
@@ -49,6 +50,8 @@ export interface SeriesFilter {
   withPresentBooks?: boolean;
   /** Sharing-tag visibility, built by the access repository. */
   seriesVisible?: SQL | undefined;
+  /** Any tree of conditions on the series (the Komga API's searches). */
+  condition?: SeriesCondition;
 }
 
 export type SeriesSort = "name" | "createdAt" | "updatedAt" | "year";
@@ -155,6 +158,7 @@ export class SeriesQueryRepository {
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.seriesVisible,
+      filter.condition ? seriesConditionSql(this.database, filter.condition) : undefined,
     );
   }
 }

@@ -1,5 +1,6 @@
 /** EPUB for the web reader: the Readium manifest, and the book's resources one by one. */
 import { Elysia, t } from "elysia";
+import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { publicPathPrefix } from "../client-address";
@@ -10,33 +11,41 @@ import { BOOK_RESOURCE_HEADERS } from "../security-headers";
 
 const RESOURCE_PREFIX = "/resource/";
 
+/**
+ * The book's Readium manifest; `apiBase` is the path before `/api/v1/books/...` its hrefs lead
+ * to (the REST API's, or the Komga API's under its prefix).
+ */
+export async function manifestResponse(services: Pick<Services, "publications">, caller: Caller, bookId: string, apiBase: string): Promise<Response> {
+  const { book, publication } = await services.publications.publication(caller, bookId);
+  return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication, apiBase)), {
+    headers: { "content-type": `${WEBPUB_MEDIA_TYPE}; charset=utf-8`, "cache-control": REVALIDATE },
+  });
+}
+
+/** One resource of the book named by the rest of the URL after `/resource/`, sandboxed (BOOK_RESOURCE_HEADERS). */
+export async function resourceResponse(services: Pick<Services, "publications">, caller: Caller, bookId: string, request: Request): Promise<Response> {
+  const path = resourcePathOf(request);
+  const { version, resource } = await services.publications.resource(caller, bookId, path);
+  const response = binaryResponse(request, resource.bytes, {
+    mediaType: resource.mediaType,
+    etag: strongEtag(`${version}:${encodeURIComponent(path)}`),
+    cacheControl: REVALIDATE,
+  });
+  for (const [name, value] of Object.entries(BOOK_RESOURCE_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
 export function publicationRoutes(services: Services) {
-  const { publications } = services;
   return new Elysia({ name: "publication-routes", prefix: "/api/v1/books" })
     .use(authPlugin(services))
     .get(
       "/:id/manifest",
-      async ({ caller, params }) => {
-        const { book, publication } = await publications.publication(caller.user, params.id);
-        return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication, publicPathPrefix(services.config.application.base_url))), {
-          headers: { "content-type": `${WEBPUB_MEDIA_TYPE}; charset=utf-8`, "cache-control": REVALIDATE },
-        });
-      },
+      ({ caller, params }) => manifestResponse(services, caller.user, params.id, publicPathPrefix(services.config.application.base_url)),
       { auth: "user", params: IdParams, detail: { summary: "Readium Web Publication Manifest of an EPUB", tags: ["reader"] } },
     )
     .get(
       "/:id/resource/*",
-      async ({ caller, params, request }) => {
-        const path = resourcePathOf(request);
-        const { version, resource } = await publications.resource(caller.user, params.id, path);
-        const response = binaryResponse(request, resource.bytes, {
-          mediaType: resource.mediaType,
-          etag: strongEtag(`${version}:${encodeURIComponent(path)}`),
-          cacheControl: REVALIDATE,
-        });
-        for (const [name, value] of Object.entries(BOOK_RESOURCE_HEADERS)) response.headers.set(name, value);
-        return response;
-      },
+      ({ caller, params, request }) => resourceResponse(services, caller.user, params.id, request),
       {
         auth: "user",
         // The rest of the path (`*`) is read from the raw URL below, not from the router.

@@ -21,9 +21,12 @@ const ROLE_FIELDS: Record<string, string> = {
   narrator: "narrator",
 };
 
-/** `pathPrefix`: the path of application.base_url (src/http/client-address.ts), put before every href. */
-export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication, pathPrefix: string) {
-  const base = `${pathPrefix}/api/v1/books/${bookId}`;
+/**
+ * `apiBase`: put before `/api/v1/books/...` in every href: the path of application.base_url
+ * (src/http/client-address.ts), followed by the Komga prefix for the Komga API's manifest.
+ */
+export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication, apiBase: string) {
+  const base = `${apiBase}/api/v1/books/${bookId}`;
   const href = (path: string) => {
     const [file = "", ...fragment] = path.split("#");
     const encoded = file.split("/").map(encodeURIComponent).join("/");

@@ -15,7 +15,7 @@ import { pageResponse } from "../page-response";
 import { IdParams, PageNumberParam, Uuid } from "../params";
 import { komgaAuth } from "./auth";
 import { mediaProfileOf, mediaStatusOf, toKomgaPage } from "./dto";
-import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, type KomgaCriteria } from "./list-filters";
+import { bookFilterOf, bookSearchFilter, bookSortOf, criteriaFromQuery, searchRequest, type BookListFilter } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { booleanParam, type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -28,8 +28,8 @@ export function komgaBookRoutes(services: Services) {
   const presenter = new KomgaPresenter(services);
   const one = async (caller: Caller, book: BookView) => (await presenter.books(caller, [book]))[0];
 
-  const listBooks = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: BookSort; direction: "asc" | "desc" }) => {
-    const filter = bookFilterOf(criteria, caller.id);
+  /** `filter` null: the criteria can match no book. */
+  const listBooks = async (caller: Caller, filter: BookListFilter | null, pageable: Pageable, defaultSort?: { field: BookSort; direction: "asc" | "desc" }) => {
     if (!filter) return springPage([], 0, pageable);
     const { rows, total } = await books.list(caller, filter, windowOf(pageable), bookSortOf(pageable.sort) ?? defaultSort);
     return springPage(await presenter.books(caller, rows), total, pageable);
@@ -47,13 +47,13 @@ export function komgaBookRoutes(services: Services) {
 
   return new Elysia({ name: "komga-book-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/books", ({ caller, request }) => listBooks(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
+    .get("/api/v1/books", ({ caller, request }) => listBooks(caller.user, bookFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request))), {
       komga: true,
       detail: { summary: "Komga: books (search, library_id, read_status, media_status, tag, author, deleted; Spring paging)", tags: ["komga"] },
     })
     .post(
       "/api/v1/books/list",
-      ({ caller, request, body }) => listBooks(caller.user, criteriaFromSearch(body, "book"), pageableOf(queryOf(request))),
+      ({ caller, request, body }) => listBooks(caller.user, bookSearchFilter(body, caller.user.id), pageableOf(queryOf(request))),
       {
         komga: true,
         ...searchRequest,
@@ -62,13 +62,13 @@ export function komgaBookRoutes(services: Services) {
     )
     .get(
       "/api/v1/books/latest",
-      ({ caller, request }) => listBooks(caller.user, { ...criteriaFromQuery(queryOf(request)), deleted: false }, pageableOf(queryOf(request)), { field: "createdAt", direction: "desc" }),
+      ({ caller, request }) => listBooks(caller.user, bookFilterOf({ ...criteriaFromQuery(queryOf(request)), deleted: false }, caller.user.id), pageableOf(queryOf(request)), { field: "createdAt", direction: "desc" }),
       { komga: true, detail: { summary: "Komga: the newest books", tags: ["komga"] } },
     )
     .get(
       "/api/v1/books/ondeck",
       ({ caller, request }) =>
-        listBooks(caller.user, { libraryIds: criteriaFromQuery(queryOf(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, pageableOf(queryOf(request)), {
+        listBooks(caller.user, bookFilterOf({ libraryIds: criteriaFromQuery(queryOf(request)).libraryIds, readStatuses: ["IN_PROGRESS"], deleted: false }, caller.user.id), pageableOf(queryOf(request)), {
           field: "lastRead",
           direction: "desc",
         }),

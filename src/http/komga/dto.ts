@@ -167,19 +167,25 @@ export function toKomgaSeries(series: SeriesView, books: SeriesBooksMetadata) {
 
 export type KomgaSeriesDto = ReturnType<typeof toKomgaSeries>;
 
-/** Komga's numberSort is never null: an unnumbered book sorts as 0. */
-export function numberSortOf(book: Pick<BookView, "numberSort" | "number">): number {
-  return book.numberSort ?? book.number ?? 0;
+/**
+ * Komga's numberSort is never null: a book without a number has its 1-based position in its
+ * series (`position`, from seriesPositions); 0 only for a book outside its series' order (deleted).
+ */
+export function numberSortOf(book: Pick<BookView, "numberSort" | "number">, position: number | undefined): number {
+  return book.numberSort ?? book.number ?? position ?? 0;
 }
 
-/** The number text of a book ("3", "3.5"), "" when it has none. */
-function numberText(book: BookView): string {
-  const value = book.numberSort ?? book.number;
-  return value === null ? "" : String(value);
+/** The number text of a book ("3", "3.5"; its position when it has no number), "" when it has neither. */
+function numberText(book: BookView, position: number | undefined): string {
+  const value = book.numberSort ?? book.number ?? position;
+  return value === undefined ? "" : String(value);
 }
 
-/** `divinaCompatible`: an EPUB whose every page is an image (Mihon drops the other EPUBs). */
-export function toKomgaBook(book: BookView, divinaCompatible: boolean, showServerPaths: boolean) {
+/**
+ * `divinaCompatible`: an EPUB whose every page is an image (Mihon drops the other EPUBs);
+ * `position`: the book's place in its series, its number when it has none (seriesPositions).
+ */
+export function toKomgaBook(book: BookView, divinaCompatible: boolean, showServerPaths: boolean, position: number | undefined) {
   const locked = (field: string) => book.lockedFields.includes(field);
   const created = instant(book.createdAt);
   const lastModified = instant(book.updatedAt);
@@ -192,7 +198,7 @@ export function toKomgaBook(book: BookView, divinaCompatible: boolean, showServe
     libraryId: book.libraryId,
     name: book.title,
     url: showServerPaths ? book.filePath : "",
-    number: Math.trunc(numberSortOf(book)),
+    number: Math.trunc(numberSortOf(book, position)),
     created,
     lastModified,
     fileLastModified: instant(new Date(book.fileModifiedAt)),
@@ -212,9 +218,9 @@ export function toKomgaBook(book: BookView, divinaCompatible: boolean, showServe
       titleLock: locked("title"),
       summary: book.summary ?? "",
       summaryLock: locked("summary"),
-      number: numberText(book),
+      number: numberText(book, position),
       numberLock: locked("number"),
-      numberSort: numberSortOf(book),
+      numberSort: numberSortOf(book, position),
       numberSortLock: locked("number"),
       releaseDate,
       releaseDateLock: locked("year"),

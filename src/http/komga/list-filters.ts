@@ -5,7 +5,7 @@
 import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
 import { t } from "elysia";
 import { DomainError } from "../../errors";
-import { booleanValue, flattenCondition, stringValues, type ConditionFields } from "./conditions";
+import { bookCondition, MEDIA_STATUSES, READ_STATUSES, seriesCondition } from "./conditions";
 import { booleanParam, optionalList, type SortOrder } from "./spring-page";
 
 /** What a Komga list asks for, before it becomes a series or book filter. */
@@ -29,14 +29,12 @@ export interface KomgaCriteria {
   impossible?: boolean;
 }
 
-const READ_STATUSES: readonly ReadStatus[] = ["UNREAD", "IN_PROGRESS", "READ"];
-const MEDIA_STATUSES: Record<string, AnalysisState | null> = { READY: "ready", ERROR: "error", UNKNOWN: "pending", UNSUPPORTED: null, OUTDATED: null };
 /** Every Longbox series is ONGOING for Komga (Longbox keeps no publication status). */
 const SERIES_STATUS = "ONGOING";
 
 function readStatuses(values: string[] | undefined): ReadStatus[] | undefined {
   if (values === undefined) return undefined;
-  const invalid = values.find((value) => !READ_STATUSES.includes(value as ReadStatus));
+  const invalid = values.find((value) => !(READ_STATUSES as readonly string[]).includes(value));
   if (invalid !== undefined) throw new DomainError("BadRequest", `read_status must be one of ${READ_STATUSES.join(", ")}`);
   return values as ReadStatus[];
 }
@@ -75,58 +73,30 @@ export function criteriaFromQuery(params: URLSearchParams): KomgaCriteria {
   };
 }
 
-const READ_STATUS_VALUES = [...READ_STATUSES];
-const SERIES_STATUS_VALUES = ["ENDED", "ONGOING", "ABANDONED", "HIATUS"];
-const MEDIA_STATUS_VALUES = Object.keys(MEDIA_STATUSES);
-
-const CONDITION_FIELDS = {
-  series: {
-    libraryId: null,
-    collectionId: null,
-    readStatus: READ_STATUS_VALUES,
-    seriesStatus: SERIES_STATUS_VALUES,
-    publisher: null,
-    language: null,
-    genre: null,
-    tag: null,
-    author: null,
-    deleted: null,
-    complete: null,
-    oneShot: null,
-  },
-  book: { libraryId: null, seriesId: null, readListId: null, readStatus: READ_STATUS_VALUES, mediaStatus: MEDIA_STATUS_VALUES, tag: null, author: null, deleted: null, oneShot: null },
-} as const satisfies Record<string, ConditionFields>;
+/** What a Komga series or book list asks the library services for. */
+export type SeriesListFilter = Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible">;
+export type BookListFilter = Omit<BookFilter, "seriesVisible">;
 
 /** The route options of POST /series/list and /books/list. */
 export const searchRequest = {
   body: t.Object({ condition: t.Optional(t.Unknown()), fullTextSearch: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])) }),
 };
 
-/** The body of POST /series/list or /books/list: `{condition?, fullTextSearch?}`. */
-export function criteriaFromSearch(body: unknown, kind: keyof typeof CONDITION_FIELDS): KomgaCriteria {
-  const search = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const flat = flattenCondition(search.condition, CONDITION_FIELDS[kind]);
-  const authors = flat.get("author")?.map((value): AuthorFilter => {
-    const author = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-    if (typeof author.name !== "string") throw new DomainError("BadRequest", "an author condition needs {name, role?}");
-    return typeof author.role === "string" && author.role ? { name: author.name, role: author.role } : { name: author.name };
-  });
-  const fullText = typeof search.fullTextSearch === "string" ? search.fullTextSearch.trim() : "";
-  return {
-    q: fullText || undefined,
-    libraryIds: stringValues(flat, "libraryId"),
-    seriesIds: stringValues(flat, "seriesId"),
-    readStatuses: readStatuses(stringValues(flat, "readStatus")),
-    publishers: stringValues(flat, "publisher"),
-    genres: stringValues(flat, "genre"),
-    tags: stringValues(flat, "tag"),
-    authors,
-    languages: stringValues(flat, "language"),
-    seriesStatuses: stringValues(flat, "seriesStatus"),
-    mediaStatuses: stringValues(flat, "mediaStatus"),
-    deleted: booleanValue(flat, "deleted"),
-    impossible: flat.has("collectionId") || flat.has("readListId") || booleanValue(flat, "complete") === true || booleanValue(flat, "oneShot") === true,
-  };
+interface SearchBody {
+  condition?: unknown;
+  fullTextSearch?: string | null;
+}
+
+const fullTextOf = (search: SearchBody) => search.fullTextSearch?.trim() || undefined;
+
+/** The body of POST /series/list as a series filter: `{condition?, fullTextSearch?}`. */
+export function seriesSearchFilter(search: SearchBody, userId: string): SeriesListFilter {
+  return { q: fullTextOf(search), condition: search.condition == null ? undefined : seriesCondition(search.condition, userId) };
+}
+
+/** The body of POST /books/list as a book filter. */
+export function bookSearchFilter(search: SearchBody, userId: string): BookListFilter {
+  return { q: fullTextOf(search), condition: search.condition == null ? undefined : bookCondition(search.condition, userId) };
 }
 
 /** Ids must look like Longbox ids; anything else cannot match (and must not reach the database as a uuid). */
@@ -134,7 +104,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ids = (values: string[] | undefined) => values?.filter((value) => UUID.test(value));
 
 /** The series filter, or null when the criteria cannot match any Longbox series. */
-export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<SeriesFilter, "ids" | "withPresentBooks" | "seriesVisible"> | null {
+export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesListFilter | null {
   if (criteria.impossible || criteria.deleted === true) return null;
   if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
   const libraryIds = ids(criteria.libraryIds);
@@ -153,7 +123,7 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): Omit<Se
 }
 
 /** The book filter, or null when the criteria cannot match any Longbox book. */
-export function bookFilterOf(criteria: KomgaCriteria, userId: string): Omit<BookFilter, "seriesVisible"> | null {
+export function bookFilterOf(criteria: KomgaCriteria, userId: string): BookListFilter | null {
   if (criteria.impossible) return null;
   const libraryIds = ids(criteria.libraryIds);
   const seriesIds = ids(criteria.seriesIds);
@@ -198,6 +168,7 @@ const BOOK_SORTS: Record<string, BookSort> = {
   lastModifiedDate: "createdAt",
   lastModified: "createdAt",
   "readProgress.readDate": "lastRead",
+  "metadata.releaseDate": "releaseDate",
   series: "series",
   seriesTitle: "series",
 };

@@ -1,11 +1,13 @@
 /**
  * The value lists Komga clients offer as filters (genres, tags, publishers, languages,
- * age ratings, release years, sharing labels, authors), and collections and read lists, which
+ * age ratings, release years, sharing labels, authors; of a collection or read list: none), and
+ * collections and read lists, which
  * Longbox does not have yet: well-formed and empty lists, 404 for any id, none holding a
  * (visible) series or book.
  */
 import { Elysia } from "elysia";
 import { notFound } from "../../errors";
+import type { CatalogueFacets } from "../../library/catalogue-metadata";
 import type { Services } from "../../services";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
@@ -13,6 +15,8 @@ import { ids } from "./list-filters";
 import { optionalList, type Pageable, pageableOf, queryOf, springPage } from "./spring-page";
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
+
+const NO_FACETS: CatalogueFacets = { genres: [], tags: [], publishers: [], languages: [], releaseYears: [], authors: [] };
 
 /** One page of an in-memory list. */
 function pageOf<T>(items: T[], pageable: Pageable) {
@@ -23,10 +27,14 @@ function pageOf<T>(items: T[], pageable: Pageable) {
 export function komgaReferenceRoutes(services: Services) {
   const { catalogueMetadata, series, books } = services;
   /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
-  const facets = (caller: { id: string; role: "admin" | "user" }, request: Request) => {
+  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request) => {
     const query = queryOf(request);
+    // Of the series of a collection or the books of a read list: Longbox has none, so nothing.
+    if (optionalList(query, "collection_id") || optionalList(query, "readlist_id")) return NO_FACETS;
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
+  const releaseYears = async ({ caller, request }: { caller: { user: { id: string; role: "admin" | "user" } }; request: Request }) =>
+    (await facets(caller.user, request)).releaseYears.map(String);
   const missing = () => {
     throw notFound("collection or read list");
   };
@@ -48,12 +56,24 @@ export function komgaReferenceRoutes(services: Services) {
     .get("/api/v1/publishers", async ({ caller, request }) => (await facets(caller.user, request)).publishers, { komga: true, detail: detail("publishers") })
     .get("/api/v1/languages", async ({ caller, request }) => (await facets(caller.user, request)).languages, { komga: true, detail: detail("languages") })
     .get("/api/v1/age-ratings", () => [] as string[], { komga: true, detail: detail("age ratings (Longbox keeps none)") })
-    .get("/api/v1/release-dates", async ({ caller, request }) => (await facets(caller.user, request)).releaseYears.map(String), {
-      komga: true,
-      detail: detail("release years, newest first"),
-    })
+    .get("/api/v1/release-dates", releaseYears, { komga: true, detail: detail("release years, newest first") })
+    // Komga's path (Komelia's series filter panel); before /series/:id, which it is not.
+    .get("/api/v1/series/release-dates", releaseYears, { komga: true, detail: detail("the series' release years, newest first") })
     .get("/api/v1/sharing-labels", () => [] as string[], { komga: true, detail: detail("sharing labels (Longbox's sharing tags are not exposed)") })
     .get("/api/v1/authors", async ({ caller, request }) => (await facets(caller.user, request)).authors, { komga: true, detail: detail("authors") })
+    .get(
+      "/api/v1/authors/names",
+      async ({ caller, request }) => {
+        const search = queryOf(request).get("search")?.toLowerCase() ?? "";
+        const names = (await facets(caller.user, request)).authors.map((author) => author.name).filter((name) => name.toLowerCase().includes(search));
+        return [...new Set(names)];
+      },
+      { komga: true, detail: detail("author names (search: containing, ignoring case)") },
+    )
+    .get("/api/v1/authors/roles", async ({ caller, request }) => [...new Set((await facets(caller.user, request)).authors.map((author) => author.role))].sort(), {
+      komga: true,
+      detail: detail("author roles"),
+    })
     .get(
       "/api/v2/authors",
       async ({ caller, request }) => {

@@ -9,6 +9,7 @@ import type { Services } from "../../services";
 import { komgaAccountRoutes } from "./account-routes";
 import { komgaBookRoutes } from "./book-routes";
 import { komgaEventRoutes } from "./event-routes";
+import { komgaReadiumRoutes } from "./readium-routes";
 import { komgaReferenceRoutes } from "./reference-routes";
 import { komgaSeriesRoutes } from "./series-routes";
 
@@ -19,6 +20,7 @@ export function komgaRoutes(services: Services) {
     .use(komgaAccountRoutes(services))
     .use(komgaSeriesRoutes(services))
     .use(komgaBookRoutes(services))
+    .use(komgaReadiumRoutes(services))
     .use(komgaReferenceRoutes(services))
     .use(komgaEventRoutes(services));
 }

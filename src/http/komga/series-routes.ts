@@ -11,7 +11,8 @@ import { thumbnailHandler } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { numberSortOf } from "./dto";
-import { bookFilterOf, bookSortOf, criteriaFromQuery, criteriaFromSearch, searchRequest, seriesFilterOf, seriesSortOf, type KomgaCriteria } from "./list-filters";
+import { seriesPositions } from "./series-position";
+import { bookFilterOf, bookSortOf, criteriaFromQuery, searchRequest, seriesFilterOf, seriesSearchFilter, seriesSortOf, type SeriesListFilter } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
 import { type Pageable, pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -20,8 +21,8 @@ export function komgaSeriesRoutes(services: Services) {
   const { series, books, progress } = services;
   const presenter = new KomgaPresenter(services);
 
-  const listSeries = async (caller: Caller, criteria: KomgaCriteria, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
-    const filter = seriesFilterOf(criteria, caller.id);
+  /** `filter` null: the criteria can match no series. */
+  const listSeries = async (caller: Caller, filter: SeriesListFilter | null, pageable: Pageable, defaultSort?: { field: SeriesSort; direction: "asc" | "desc" }) => {
     if (!filter) return springPage([], 0, pageable);
     const { rows, total } = await series.list(caller, filter, windowOf(pageable), seriesSortOf(pageable.sort) ?? defaultSort);
     return springPage(await presenter.series(caller, rows), total, pageable);
@@ -32,17 +33,17 @@ export function komgaSeriesRoutes(services: Services) {
     (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows;
 
   const recentlyChanged = (field: SeriesSort) => async ({ caller, request }: { caller: { user: Caller }; request: Request }) =>
-    listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request)), { field, direction: "desc" });
+    listSeries(caller.user, seriesFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request)), { field, direction: "desc" });
 
   return new Elysia({ name: "komga-series-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, criteriaFromQuery(queryOf(request)), pageableOf(queryOf(request))), {
+    .get("/api/v1/series", ({ caller, request }) => listSeries(caller.user, seriesFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request))), {
       komga: true,
       detail: { summary: "Komga: series (search, library_id, read_status, status, publisher, genre, tag, author; Spring paging)", tags: ["komga"] },
     })
     .post(
       "/api/v1/series/list",
-      ({ caller, request, body }) => listSeries(caller.user, criteriaFromSearch(body, "series"), pageableOf(queryOf(request))),
+      ({ caller, request, body }) => listSeries(caller.user, seriesSearchFilter(body, caller.user.id), pageableOf(queryOf(request))),
       {
         komga: true,
         ...searchRequest,
@@ -77,15 +78,20 @@ export function komgaSeriesRoutes(services: Services) {
     )
     .get(
       "/api/v2/series/:id/read-progress/tachiyomi",
-      async ({ caller, params: { id } }) => tachiyomiProgress(await allBooks(caller.user, id)),
+      async ({ caller, params: { id } }) => {
+        const books = await allBooks(caller.user, id);
+        return tachiyomiProgress(books, await seriesPositions(services, books));
+      },
       { komga: true, params: IdParams, detail: { summary: "Komga: the Mihon tracker's series progress", tags: ["komga"] } },
     )
     .put(
       "/api/v2/series/:id/read-progress/tachiyomi",
       async ({ caller, params: { id }, body, set }) => {
-        for (const book of await allBooks(caller.user, id)) {
+        const books = await allBooks(caller.user, id);
+        const positions = await seriesPositions(services, books);
+        for (const book of books) {
           // Books without pages have no progress to record.
-          if (numberSortOf(book) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
+          if (numberSortOf(book, positions.get(book.id)) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
             await progress.record(caller.user, book, { completed: true });
           }
         }
@@ -104,8 +110,9 @@ export function komgaSeriesRoutes(services: Services) {
  * Komga's tachiyomi progress: counts, the number of the last book of the unbroken run of
  * completed books from the start (0 if none), the largest number (0 if none).
  */
-function tachiyomiProgress(books: BookView[]) {
-  const ordered = [...books].sort((a, b) => numberSortOf(a) - numberSortOf(b));
+function tachiyomiProgress(books: BookView[], positions: Map<string, number>) {
+  const numberSort = (book: BookView) => numberSortOf(book, positions.get(book.id));
+  const ordered = [...books].sort((a, b) => numberSort(a) - numberSort(b));
   const read = ordered.filter((book) => book.progress?.completed).length;
   const inProgress = ordered.filter((book) => book.progress && !book.progress.completed).length;
   const firstUnread = ordered.findIndex((book) => !book.progress?.completed);
@@ -115,7 +122,7 @@ function tachiyomiProgress(books: BookView[]) {
     booksReadCount: read,
     booksUnreadCount: ordered.length - read - inProgress,
     booksInProgressCount: inProgress,
-    lastReadContinuousNumberSort: lastContinuous ? numberSortOf(lastContinuous) : 0,
-    maxNumberSort: ordered.length > 0 ? numberSortOf(ordered.at(-1)!) : 0,
+    lastReadContinuousNumberSort: lastContinuous ? numberSort(lastContinuous) : 0,
+    maxNumberSort: ordered.length > 0 ? numberSort(ordered.at(-1)!) : 0,
   };
 }
