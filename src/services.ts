@@ -49,6 +49,7 @@ import { KoreaderSyncService } from "./library/koreader-sync";
 import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
+import { ReadingListService } from "./library/reading-lists";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { openFileStores } from "./storage/from-config";
@@ -92,6 +93,7 @@ export interface Services extends ServiceInputs {
   publications: PublicationService;
   koreaderKeys: KoreaderKeyService;
   koreaderSync: KoreaderSyncService;
+  readingLists: ReadingListService;
 }
 
 export interface ServiceInputs {
@@ -222,6 +224,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     publications: new PublicationService(books, bookFiles, formats),
     koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
     koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
+    readingLists: new ReadingListService(repositories, access),
   };
 }
 

@@ -24,6 +24,7 @@ import { ProgressRepository } from "./repositories/progress";
 import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
+import { ReadingListRepository } from "./repositories/reading-lists";
 import { LoginFailureRepository, PendingSignInRepository } from "./repositories/sign-in-state";
 
 export interface Repositories {
@@ -49,6 +50,7 @@ export interface Repositories {
   edits: MetadataEditRepository;
   loginFailures: LoginFailureRepository;
   pendingSignIns: PendingSignInRepository;
+  readingLists: ReadingListRepository;
 }
 
 export interface DataLayer {
@@ -84,6 +86,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       edits: new MetadataEditRepository(database),
       loginFailures: new LoginFailureRepository(database),
       pendingSignIns: new PendingSignInRepository(database),
+      readingLists: new ReadingListRepository(database),
     },
   };
 }
@@ -108,6 +111,7 @@ export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
+export type { ListKind, ListViewer, ReadingListChanges, ReadingListFilter, ReadingListRecord } from "./repositories/reading-lists";
 export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";

@@ -22,6 +22,7 @@ import { coverRoutes } from "./api/covers";
 import { progressRoutes } from "./api/progress";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { readingListRoutes } from "./api/reading-lists";
 import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
 import { koreaderRoutes } from "./koreader/routes";
@@ -57,6 +58,7 @@ export function createHttpApp(services: Services) {
     .use(sharingTagRoutes(services))
     .use(metricsRoutes(services))
     .use(seriesRoutes(services))
+    .use(readingListRoutes(services))
     .use(bookPageRoutes(services))
     .use(bookFileRoutes(services))
     .use(coverRoutes(services))

@@ -5,5 +5,5 @@ import { sqliteKit } from "./dialects";
 export const {
   users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages,
   bookErrors, readProgress, koreaderUnmatchedProgress, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
-  scans, loginFailures, oidcPendingSignIns, jobFires, jobs,
+  scans, loginFailures, oidcPendingSignIns, jobFires, jobs, readingLists, collectionSeries, readListBooks, wantToRead,
 } = defineSchema(sqliteKit);
