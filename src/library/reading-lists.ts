@@ -62,6 +62,16 @@ export class ReadingListService {
     return this.repositories.readingLists.itemIds(kind, id, { seriesVisible: await this.access.seriesVisibility(caller) });
   }
 
+  /**
+   * The ids of the list's items the caller may see, in order, and whether that leaves any out
+   * (Komga's `filtered`).
+   */
+  async itemsOf(caller: Caller, kind: ListKind, id: string): Promise<{ ids: string[]; filtered: boolean }> {
+    const ids = await this.itemIds(caller, kind, id);
+    const stored = await this.repositories.readingLists.itemIds(kind, id, "all");
+    return { ids, filtered: stored.length > ids.length };
+  }
+
   async create(caller: Caller, kind: ListKind, input: ReadingListInput): Promise<ReadingListRecord> {
     const shared = input.shared ?? caller.role === "admin";
     if (shared && caller.role !== "admin") throw new DomainError("Forbidden", `only an admin shares a ${NOUN[kind].list} with everyone`);

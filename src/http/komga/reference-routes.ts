@@ -1,13 +1,10 @@
 /**
  * The value lists Komga clients offer as filters (genres, tags, publishers, languages,
- * age ratings, release years, sharing labels, authors), and collections and read lists, which
- * Longbox does not have yet: well-formed and empty lists, 404 for any id, none holding a
- * (visible) series or book.
+ * age ratings, release years, sharing labels, authors). Collections and read lists:
+ * ./reading-list-routes.ts.
  */
 import { Elysia } from "elysia";
-import { notFound } from "../../errors";
 import type { Services } from "../../services";
-import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { ids } from "./list-filters";
 import { optionalList, type Pageable, pageableOf, queryOf, springPage } from "./spring-page";
@@ -21,23 +18,12 @@ function pageOf<T>(items: T[], pageable: Pageable) {
 }
 
 export function komgaReferenceRoutes(services: Services) {
-  const { catalogueMetadata, series, books } = services;
+  const { catalogueMetadata } = services;
   /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
   const facets = (caller: { id: string; role: "admin" | "user" }, request: Request) => {
     const query = queryOf(request);
     return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
   };
-  const missing = () => {
-    throw notFound("collection or read list");
-  };
-  const emptyResource = (name: "collections" | "readlists") =>
-    new Elysia({ name: `komga-${name}` })
-      .use(komgaAuth(services))
-      .get(`/api/v1/${name}`, ({ request }) => springPage([], 0, pageableOf(queryOf(request))), { komga: true, detail: detail(`${name} (none yet)`) })
-      .get(`/api/v1/${name}/:id`, missing, { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) })
-      // Its series or books, thumbnail, tachiyomi progress...: of a collection or read list that does not exist.
-      .all(`/api/v1/${name}/:id/*`, missing, { komga: true, detail: detail(`anything of one of the ${name} (none yet)`) });
-
 
   return new Elysia({ name: "komga-reference-routes" })
     .use(komgaAuth(services))
@@ -66,24 +52,5 @@ export function komgaReferenceRoutes(services: Services) {
         return pageOf(authors, pageableOf(query));
       },
       { komga: true, detail: detail("authors (search, role, library_id, series_id; Spring paging)") },
-    )
-    // Komelia's series and book screens ask which collections / read lists hold them.
-    .get(
-      "/api/v1/series/:id/collections",
-      async ({ caller, params: { id } }) => {
-        await series.get(caller.user, id);
-        return [] as unknown[];
-      },
-      { komga: true, params: IdParams, detail: detail("the collections holding the series (none yet)") },
-    )
-    .get(
-      "/api/v1/books/:id/readlists",
-      async ({ caller, params: { id } }) => {
-        await books.get(caller.user, id);
-        return [] as unknown[];
-      },
-      { komga: true, params: IdParams, detail: detail("the read lists holding the book (none yet)") },
-    )
-    .use(emptyResource("collections"))
-    .use(emptyResource("readlists"));
+    );
 }

@@ -10,6 +10,7 @@ import { komgaAccountRoutes } from "./account-routes";
 import { komgaBookRoutes } from "./book-routes";
 import { komgaEventRoutes } from "./event-routes";
 import { komgaReferenceRoutes } from "./reference-routes";
+import { komgaReadingListRoutes } from "./reading-list-routes";
 import { komgaSeriesRoutes } from "./series-routes";
 
 export function komgaRoutes(services: Services) {
@@ -20,5 +21,6 @@ export function komgaRoutes(services: Services) {
     .use(komgaSeriesRoutes(services))
     .use(komgaBookRoutes(services))
     .use(komgaReferenceRoutes(services))
+    .use(komgaReadingListRoutes(services))
     .use(komgaEventRoutes(services));
 }
