@@ -50,6 +50,7 @@ import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import { ReadingListService } from "./library/reading-lists";
+import { ReadListImporter } from "./library/read-list-import";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { openFileStores } from "./storage/from-config";
@@ -94,6 +95,7 @@ export interface Services extends ServiceInputs {
   koreaderKeys: KoreaderKeyService;
   koreaderSync: KoreaderSyncService;
   readingLists: ReadingListService;
+  readListImporter: ReadListImporter;
 }
 
 export interface ServiceInputs {
@@ -184,6 +186,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxPixels: formats.limits.maxPixels,
   });
   const progress = new ProgressService(repositories, books, formats, readingEvents);
+  const readingLists = new ReadingListService(repositories, access);
   return {
     ...inputs,
     passwords,
@@ -224,7 +227,8 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     publications: new PublicationService(books, bookFiles, formats),
     koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
     koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
-    readingLists: new ReadingListService(repositories, access),
+    readingLists,
+    readListImporter: new ReadListImporter(repositories, access, readingLists),
   };
 }
 

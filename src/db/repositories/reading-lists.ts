@@ -265,6 +265,21 @@ export class ReadingListRepository {
     return row;
   }
 
+  /**
+   * The present books of the visible series named one of `names` (ignoring case), with what
+   * matching a list file's entry needs: the series' name and year, the book's number.
+   */
+  async booksOfSeriesNamed(names: string[], seriesVisible: SQL | undefined): Promise<{ bookId: string; seriesName: string; seriesYear: number | null; numberSort: number | null }[]> {
+    if (names.length === 0) return [];
+    const { series, books } = this.database.tables;
+    return this.db
+      .select({ bookId: books.id, seriesName: series.name, seriesYear: series.year, numberSort: books.numberSort })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(inArray(sql`lower(${series.name})`, [...new Set(names.map((name) => name.toLowerCase()))]), eq(books.deleted, false), seriesVisible))
+      .orderBy(asc(books.id));
+  }
+
   async addWantToRead(userId: string, seriesId: string): Promise<void> {
     await this.database.transaction(async () => {
       await this.db.insert(this.database.tables.wantToRead).values({ userId, seriesId, addedAt: new Date() }).onConflictDoNothing();

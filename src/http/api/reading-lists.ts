@@ -9,6 +9,9 @@ import { Elysia, t } from "elysia";
 import type { ListKind, ReadingListRecord } from "../../db";
 import type { Caller } from "../../library/books";
 import { MAX_LIST_ITEMS, type ReadingListService } from "../../library/reading-lists";
+import { MAX_CBL_BYTES } from "../../library/comicrack-list";
+import { DomainError } from "../../errors";
+import { readBodyAtMost } from "../request-body";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageRequest, paginated, pagingQuery } from "../paging";
@@ -79,6 +82,23 @@ export function readingListRoutes(services: Services) {
         auth: "user",
         params: t.Object({ id: Uuid, bookId: Uuid, direction: t.Union([t.Literal("next"), t.Literal("previous")]) }),
         detail: { summary: "The next or previous book of a read list that the caller may see; 404 at either end", tags: ["readlists"] },
+      },
+    )
+    .post(
+      "/api/v1/readlists/import",
+      async ({ caller, request, set }) => {
+        const bytes = await readBodyAtMost(request, MAX_CBL_BYTES, () => new DomainError("PayloadTooLarge", `a reading list file is at most ${MAX_CBL_BYTES} bytes`));
+        const { readList, unmatched } = await services.readListImporter.importComicRack(caller.user, bytes);
+        set.status = 201;
+        return { readList: toReadingListDto(readList, caller.user, lists), unmatched };
+      },
+      {
+        auth: "user",
+        parse: "none",
+        detail: {
+          summary: "Create a read list from a ComicRack .cbl file (the body); entries matching no book are listed in `unmatched`",
+          tags: ["readlists"],
+        },
       },
     )
     .get(
