@@ -51,6 +51,7 @@ import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import { ReadingListService } from "./library/reading-lists";
 import { ReadListImporter } from "./library/read-list-import";
+import { MetadataLists } from "./library/metadata-lists";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { openFileStores } from "./storage/from-config";
@@ -187,6 +188,8 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   });
   const progress = new ProgressService(repositories, books, formats, readingEvents);
   const readingLists = new ReadingListService(repositories, access);
+  const metadataLists = new MetadataLists(repositories);
+  scans.afterCompletedScans((libraryId) => metadataLists.syncLibrary(libraryId));
   return {
     ...inputs,
     passwords,

@@ -145,6 +145,11 @@ export class ReadingListRepository {
 
   /** Whether a list of that kind and name exists in the same scope (shared, or the owner's). */
   async nameTaken(kind: ListKind, ownerId: string | null, name: string, except?: string): Promise<boolean> {
+    return (await this.named(kind, ownerId, name, except)) !== undefined;
+  }
+
+  /** The id of the list of that kind and name (ignoring case) in the scope (shared, or the owner's). */
+  async named(kind: ListKind, ownerId: string | null, name: string, except?: string): Promise<string | undefined> {
     const lists = this.database.tables.readingLists;
     const [row] = await this.db
       .select({ id: lists.id })
@@ -158,7 +163,7 @@ export class ReadingListRepository {
         ),
       )
       .limit(1);
-    return row !== undefined;
+    return row?.id;
   }
 
   /** A new list holding `itemIds` in that order. */
