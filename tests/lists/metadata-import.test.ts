@@ -66,7 +66,7 @@ forEachDatabase("lists from ComicInfo at scan", (server) => {
     expect(await listsOf("collections", admin)).toEqual({ Hellboy: [seriesIds.Hellboy!], Heroes: [seriesIds.Other!] });
     const readLists = await listsOf("readlists", admin);
     expect(readLists).toEqual({
-      "Captain Arc": [bookIds["Other 3"], captain, bookIds["Other 4"]],
+      "Captain Arc": [bookIds["Other 3"]!, captain, bookIds["Other 4"]!],
       "Captain Science Alternate": [captain],
       "Other Arc": [captain],
     });
