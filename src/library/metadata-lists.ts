@@ -42,11 +42,12 @@ export class MetadataLists {
     const ordered = [...members].sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
     const itemIds = [...new Set(ordered.map((member) => member.itemId))];
     const lists = this.repositories.readingLists;
-    const existing = await lists.named(kind, null, name);
-    if (!existing) {
-      await lists.create({ kind, name, summary: null, ordered: kind === "readlist", ownerId: null }, itemIds);
-      return;
-    }
+    // Found, created here, or (when another process created it a moment ago) found on a second look.
+    const existing =
+      (await lists.named(kind, null, name)) ??
+      (await lists.create({ kind, name, summary: null, ordered: kind === "readlist", ownerId: null }, itemIds)) ??
+      (await lists.named(kind, null, name));
+    if (!existing) return;
     const stored = new Set(await lists.itemIds(kind, existing, "all"));
     const missing = itemIds.filter((itemId) => !stored.has(itemId));
     if (missing.length > 0) await lists.append(kind, existing, missing);

@@ -83,6 +83,7 @@ export class ReadingListService {
       { kind, name, summary: input.summary ?? null, ordered: input.ordered ?? kind === "readlist", ownerId },
       itemIds,
     );
+    if (!id) throw nameTaken(kind);
     return this.get(caller, kind, id);
   }
 
@@ -190,9 +191,7 @@ export class ReadingListService {
   }
 
   private async requireFreeName(kind: ListKind, ownerId: string | null, name: string, except?: string): Promise<void> {
-    if (await this.repositories.readingLists.nameTaken(kind, ownerId, name, except)) {
-      throw new DomainError("Conflict", `a ${NOUN[kind].list} with this name already exists`, { fields: { name: "taken" } });
-    }
+    if (await this.repositories.readingLists.nameTaken(kind, ownerId, name, except)) throw nameTaken(kind);
   }
 
   /** The ids without repeats, once every one names an item the caller may see; else 422 naming the others. */
@@ -207,6 +206,8 @@ export class ReadingListService {
     return unique;
   }
 }
+
+const nameTaken = (kind: ListKind) => new DomainError("Conflict", `a ${NOUN[kind].list} with this name already exists`, { fields: { name: "taken" } });
 
 function requiredName(name: string | undefined): string {
   const trimmed = name?.trim() ?? "";

@@ -133,6 +133,12 @@ forEachDatabase("collections and read lists (REST)", (server) => {
       expect((await as("alice", "POST", "/api/v1/collections", { name: "   " })).status).toBe(422);
     });
 
+    test("concurrent creations of one name: exactly one wins, the others are 409 (the database decides)", async () => {
+      const answers = await Promise.all([1, 2, 3, 4, 5].map(() => as("alice", "POST", "/api/v1/readlists", { name: "Race" })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409]);
+      expect((await as("alice", "GET", "/api/v1/readlists?q=race")).body.total).toBe(1);
+    });
+
     test("a user cannot put in a series they may not see, and its id is named as unknown", async () => {
       const refused = await as("bob", "POST", "/api/v1/collections", { name: "Sneaky", seriesIds: seriesIds(["Alpha", "Gamma"]) });
       expect(refused.status).toBe(422);

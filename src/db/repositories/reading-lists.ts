@@ -158,7 +158,8 @@ export class ReadingListRepository {
         and(
           eq(lists.kind, kind),
           ownerId === null ? isNull(lists.ownerId) : eq(lists.ownerId, ownerId),
-          eq(sql`lower(${lists.name})`, name.toLowerCase()),
+          // lower() on both sides: SQLite's lower() folds ASCII only, as the unique indexes do.
+          eq(sql`lower(${lists.name})`, sql`lower(${name})`),
           except ? sql`${lists.id} <> ${except}` : undefined,
         ),
       )
@@ -166,15 +167,20 @@ export class ReadingListRepository {
     return row?.id;
   }
 
-  /** A new list holding `itemIds` in that order. */
-  async create(list: NewReadingList, itemIds: string[]): Promise<string> {
+  /**
+   * A new list holding `itemIds` in that order, or undefined when the name is taken in its
+   * scope (decided by the unique indexes, so two concurrent creations cannot both succeed).
+   */
+  async create(list: NewReadingList, itemIds: string[]): Promise<string | undefined> {
     const now = new Date();
     const id = newId();
-    await this.database.transaction(async () => {
-      await this.db.insert(this.database.tables.readingLists).values({ id, ...list, createdAt: now, updatedAt: now });
+    const lists = this.database.tables.readingLists;
+    return this.database.transaction(async () => {
+      const inserted = await this.db.insert(lists).values({ id, ...list, createdAt: now, updatedAt: now }).onConflictDoNothing().returning({ id: lists.id });
+      if (inserted.length === 0) return undefined;
       await this.insertItems(list.kind, id, itemIds, 0);
+      return id;
     });
-    return id;
   }
 
   /** Changes the list's fields and, when `itemIds` is given, makes it the complete item order. */
@@ -281,7 +287,7 @@ export class ReadingListRepository {
       .select({ bookId: books.id, seriesName: series.name, seriesYear: series.year, numberSort: books.numberSort })
       .from(books)
       .innerJoin(series, eq(series.id, books.seriesId))
-      .where(and(inArray(sql`lower(${series.name})`, [...new Set(names.map((name) => name.toLowerCase()))]), eq(books.deleted, false), seriesVisible))
+      .where(and(inArray(sql`lower(${series.name})`, [...new Set(names)].map((name) => sql`lower(${name})`)), eq(books.deleted, false), seriesVisible))
       .orderBy(asc(books.id));
   }
 

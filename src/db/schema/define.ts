@@ -478,7 +478,13 @@ export function defineSchema(d: SchemaKit) {
       createdAt: createdAt(),
       updatedAt: updatedAt(),
     },
-    (t) => [d.index("reading_lists_kind_owner_idx").on(t.kind, t.ownerId)],
+    // Names are unique ignoring case among the shared lists of a kind, and among each owner's:
+    // decided by the database, so two processes making the same list from metadata cannot both win.
+    (t) => [
+      d.index("reading_lists_kind_owner_idx").on(t.kind, t.ownerId),
+      d.uniqueIndex("reading_lists_shared_name_uq").on(t.kind, sql`lower(${t.name})`).where(sql`${t.ownerId} is null`),
+      d.uniqueIndex("reading_lists_owner_name_uq").on(t.kind, t.ownerId, sql`lower(${t.name})`),
+    ],
   );
 
   /** The items of lists of one kind, with their place in the list. */

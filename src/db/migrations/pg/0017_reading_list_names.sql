@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "reading_lists_shared_name_uq" ON "reading_lists" USING btree ("kind",lower("name")) WHERE "reading_lists"."owner_id" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "reading_lists_owner_name_uq" ON "reading_lists" USING btree ("kind","owner_id",lower("name"));
