@@ -53,6 +53,9 @@ import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
 import { SeriesService } from "./library/series";
 import { ReaderSettingsService } from "./library/reader-settings";
+import { ReadingListService } from "./library/reading-lists";
+import { ReadListImporter } from "./library/read-list-import";
+import { MetadataLists } from "./library/metadata-lists";
 import type { Logger } from "./logging/logger";
 import { Metrics } from "./operations/metrics";
 import { BackupService } from "./operations/backups";
@@ -101,6 +104,8 @@ export interface Services extends ServiceInputs {
   publications: PublicationService;
   koreaderKeys: KoreaderKeyService;
   koreaderSync: KoreaderSyncService;
+  readingLists: ReadingListService;
+  readListImporter: ReadListImporter;
 }
 
 export interface ServiceInputs {
@@ -196,6 +201,9 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     maxPixels: formats.limits.maxPixels,
   });
   const progress = new ProgressService(repositories, books, formats, readingEvents);
+  const readingLists = new ReadingListService(repositories, access);
+  const metadataLists = new MetadataLists(repositories);
+  scans.afterCompletedScans((libraryId) => metadataLists.syncLibrary(libraryId));
   return {
     ...inputs,
     passwords,
@@ -239,6 +247,8 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     publications: new PublicationService(books, bookFiles, formats),
     koreaderKeys: new KoreaderKeyService(repositories, passwords, throttle, auth.email_confirmation_required),
     koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
+    readingLists,
+    readListImporter: new ReadListImporter(repositories, access, readingLists),
   };
 }
 

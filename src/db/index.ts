@@ -25,6 +25,7 @@ import { KoreaderKeyRepository } from "./repositories/koreader-keys";
 import { UnmatchedKoreaderProgressRepository } from "./repositories/koreader-unmatched-progress";
 import { SeriesQueryRepository } from "./repositories/series-queries";
 import { ReaderSettingsRepository } from "./repositories/reader-settings";
+import { ReadingListRepository } from "./repositories/reading-lists";
 import { SeriesSettlementRepository } from "./repositories/series-settlement";
 import { LoginFailureRepository, PendingSignInRepository, TrustedSignInRepository } from "./repositories/sign-in-state";
 
@@ -54,6 +55,7 @@ export interface Repositories {
   loginFailures: LoginFailureRepository;
   trustedSignIns: TrustedSignInRepository;
   pendingSignIns: PendingSignInRepository;
+  readingLists: ReadingListRepository;
 }
 
 export interface DataLayer {
@@ -92,6 +94,7 @@ export function openDataLayer(config: Config, sqliteFile: string): DataLayer {
       loginFailures: new LoginFailureRepository(database),
       trustedSignIns: new TrustedSignInRepository(database),
       pendingSignIns: new PendingSignInRepository(database),
+      readingLists: new ReadingListRepository(database),
     },
   };
 }
@@ -117,6 +120,7 @@ export type { DuplicateGroupRecord } from "./repositories/duplicates";
 export type { FormatInventory, Inventory } from "./repositories/inventory";
 export type { AccessMode as SharingAccessMode, SharingGrantRecord, SharingTagRecord } from "./repositories/sharing-tags";
 export type { SeriesFilter, SeriesSort, SeriesView } from "./repositories/series-queries";
+export type { ListKind, ListViewer, ReadingListChanges, ReadingListFilter, ReadingListRecord } from "./repositories/reading-lists";
 export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";

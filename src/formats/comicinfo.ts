@@ -3,7 +3,7 @@
  * letter case do not matter and unknown or malformed elements are skipped, because most real
  * files fail the XSD on order alone. Only a document that is not XML at all is an error.
  */
-import type { Author, BookMetadata, ReadingDirection } from "./contract.ts";
+import type { Author, BookMetadata, ReadingDirection, ReadingListMembership } from "./contract.ts";
 import { failure } from "./errors.ts";
 import { attribute, childElement, childElements, decodeXmlBytes, parseXml, type XmlElement } from "./xml.ts";
 
@@ -59,6 +59,8 @@ export function parseComicInfo(bytes: Uint8Array, documentName = "ComicInfo.xml"
     identifiers: identifiers(text("GTIN"), text("ISBN")),
     readingDirection: readingDirection(text("Manga")),
     declaredPageCount: integer("PageCount", 1, 1_000_000),
+    collections: commaList(text("SeriesGroup")),
+    readingLists: readingLists(text("StoryArc"), text("StoryArcNumber"), text("AlternateSeries"), text("AlternateNumber")),
   };
   return { metadata: withoutEmptyFields(metadata), frontCoverImageIndex: frontCover(root) };
 }
@@ -75,6 +77,21 @@ function commaList(value: string | undefined): string[] | undefined {
   if (!value) return undefined;
   const items = [...new Set(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))];
   return items.length > 0 ? items : undefined;
+}
+
+/**
+ * The story arcs (comma-separated, each paired with the StoryArcNumber at the same place) and
+ * the alternate series (with AlternateNumber) the book is part of, as read lists.
+ */
+function readingLists(arcs: string | undefined, arcNumbers: string | undefined, alternate: string | undefined, alternateNumber: string | undefined): ReadingListMembership[] | undefined {
+  const numbers = arcNumbers?.split(",").map((number) => number.trim()) ?? [];
+  const found: ReadingListMembership[] = (arcs?.split(",") ?? []).flatMap((arc, index) => {
+    const name = arc.trim();
+    return name ? [{ name, ...(numbers[index] ? { number: numbers[index] } : {}) }] : [];
+  });
+  if (alternate) found.push({ name: alternate, ...(alternateNumber ? { number: alternateNumber } : {}) });
+  const unique = found.filter((entry, index) => found.findIndex((other) => other.name.toLowerCase() === entry.name.toLowerCase()) === index);
+  return unique.length > 0 ? unique : undefined;
 }
 
 function identifiers(gtin: string | undefined, isbn: string | undefined): Record<string, string> | undefined {

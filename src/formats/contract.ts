@@ -65,6 +65,16 @@ export interface BookMetadata {
   seriesGroup?: string;
   /** The page count the source claims (ComicInfo PageCount); informative only. */
   declaredPageCount?: number;
+  /** Collections the book's series belongs to (ComicInfo SeriesGroup). */
+  collections?: string[];
+  /** Read lists holding the book, with its place in each (ComicInfo StoryArc/StoryArcNumber, AlternateSeries/AlternateNumber). */
+  readingLists?: ReadingListMembership[];
+}
+
+export interface ReadingListMembership {
+  name: string;
+  /** The book's place in the list as written ("3", "3.5"), when given. */
+  number?: string;
 }
 
 export type MetadataSource = "comicinfo" | "opf" | "pdf" | "filename" | "folder";

@@ -52,6 +52,8 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
     genres: values.genres,
     tags: values.tags,
     identifiers: values.identifiers,
+    collections: values.collections,
+    readingLists: values.readingLists,
     month: values.month,
     day: values.day,
     sources: merged.sources as Record<string, string>,

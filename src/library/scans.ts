@@ -89,6 +89,8 @@ export class ScanService implements LibraryObserver {
   private readonly scopes = new Map<string, Set<string>>();
   /** Set by `start()`: this process runs the queued scans. */
   private runsScans = false;
+  /** Work a completed scan does before it reports completion (lists from metadata, issue 33). */
+  private readonly afterCatalogue: ((libraryId: string) => Promise<void>)[] = [];
   private poller: ReturnType<typeof setInterval> | undefined;
   /** Who holds a scan this process runs: readable by an operator looking at the scans table. */
   private readonly instanceId = INSTANCE_ID;
@@ -124,6 +126,11 @@ export class ScanService implements LibraryObserver {
   }
 
   /** At start-up of the process that runs jobs: fail abandoned scans, then run whatever is queued. */
+  /** Runs `work` after every scan this process completes, before the scan reports completion; a failure is logged, not the scan's. */
+  afterCompletedScans(work: (libraryId: string) => Promise<void>): void {
+    this.afterCatalogue.push(work);
+  }
+
   async start(): Promise<void> {
     const interrupted = await this.repositories.scans.failAbandoned("interrupted: the service stopped while the scan was running");
     if (interrupted > 0) this.log.warn("marked interrupted scans as failed", { count: interrupted });
@@ -330,6 +337,9 @@ export class ScanService implements LibraryObserver {
         scope && [...scope],
       );
       outcome = { status: "completed", reason: null };
+      for (const work of this.afterCatalogue) {
+        await work(library.id).catch((error: unknown) => log.warn("work after the scan failed", { error: error as Error }));
+      }
     } catch (error) {
       outcome = controller.signal.aborted ? { status: "cancelled", reason: null } : this.failedOutcome(scan, error);
       if (error instanceof SuspiciousScan) log.warn("scan stopped by the suspicious-scan guard", { reason: outcome.reason });

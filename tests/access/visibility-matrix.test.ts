@@ -36,6 +36,9 @@ interface World {
   series: Record<SeriesKey, SeriesInWorld>;
   /** The error types the broken archive produces (as the admin sees them). */
   errorTypes: string[];
+  /** An admin's shared collection of every series, and read list of every readable book (issue 33). */
+  collectionId: string;
+  readListId: string;
 }
 
 interface Viewer {
@@ -287,6 +290,40 @@ const SURFACES: SurfaceProbe[] = [
       );
     },
   },
+  {
+    surface: "lists: an admin's collection and read list (REST items, counts, next; OPDS 1.2 and 2)",
+    async observe(server, viewer, world) {
+      const collection = await answer(server, viewer, `/api/v1/collections/${world.collectionId}/series?pageSize=500`);
+      const readList = await answer(server, viewer, `/api/v1/readlists/${world.readListId}/books?pageSize=500`);
+      const readListIds: string[] = readList.data.map((book: { id: string }) => book.id);
+      const next: (string | number)[] = [];
+      for (const id of readListIds) {
+        const answered = await server.json("GET", `/api/v1/readlists/${world.readListId}/books/${id}/next`, undefined, viewer.headers);
+        next.push(answered.status === 200 ? answered.body.id : answered.status);
+      }
+      return {
+        collection: { ids: sorted(collection.data.map((series: { id: string }) => series.id)), total: collection.total },
+        seriesCount: (await answer(server, viewer, `/api/v1/collections/${world.collectionId}`)).seriesCount,
+        readList: readListIds,
+        bookCount: (await answer(server, viewer, `/api/v1/readlists/${world.readListId}`)).bookCount,
+        next,
+        opds: (await atomFeedIds(server, viewer, `/opds/v1.2/readlists/${world.readListId}`)).ids,
+        opds2: (await opds2FeedIds(server, viewer, `/opds/v2/collections/${world.collectionId}`)).ids,
+      };
+    },
+    expected(visible) {
+      const books = visible.map((series) => series.readableBookId);
+      return {
+        collection: seriesIdsOf(visible),
+        seriesCount: visible.length,
+        readList: books,
+        bookCount: books.length,
+        next: [...books.slice(1), 404],
+        opds: sorted(books),
+        opds2: seriesIdsOf(visible).ids,
+      };
+    },
+  },
 ];
 
 /** The status of a request as the viewer (the body is read and dropped). */
@@ -331,6 +368,9 @@ forEachDatabase("Sharing-tag visibility on every surface", (server) => {
       const set = await server().json("PUT", `/api/v1/series/${world.series[key].id}/sharing-tags`, { sharingTagIds: SERIES_TAGS[key].map((tag) => tagIds[tag]) }, admin);
       expect(set.status).toBe(200);
     }
+    const lists = { seriesIds: ALL.map((key) => world.series[key].id), bookIds: ALL.map((key) => world.series[key].readableBookId) };
+    world.collectionId = (await server().json("POST", "/api/v1/collections", { name: "Everything", seriesIds: lists.seriesIds }, admin)).body.id;
+    world.readListId = (await server().json("POST", "/api/v1/readlists", { name: "Every readable book", bookIds: lists.bookIds }, admin)).body.id;
     for (const [index, viewer] of VIEWERS.entries()) {
       const username = `viewer${index}`;
       const userId = await createUser(server(), adminToken, username, viewer.role);

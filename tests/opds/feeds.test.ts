@@ -129,12 +129,15 @@ forEachDatabase("OPDS feeds", (server) => {
       await server().json("DELETE", `/api/v1/books/${world.books["Tom 002.cbz"]!.id}/progress`, undefined, world.reader);
     });
 
-    test("the root links to continue reading, recently added, all series and each library with the right feed kinds", async () => {
+    test("the root links to continue reading, recently added, the lists, all series and each library with the right feed kinds", async () => {
       const feed = parseFeed(await atom("/opds/v1.2/catalog"));
       const origin = server().url;
       expect(feed.entry!.map((entry) => [entry.title, linkOf(entry, entry.link[0]!.rel!)!.href, entry.link[0]!.type])).toEqual([
         ["Continue reading", `${origin}/opds/v1.2/continue-reading`, ACQUISITION_TYPE],
         ["Recently added", `${origin}/opds/v1.2/recent`, ACQUISITION_TYPE],
+        ["Collections", `${origin}/opds/v1.2/collections`, NAVIGATION_TYPE],
+        ["Read lists", `${origin}/opds/v1.2/readlists`, NAVIGATION_TYPE],
+        ["Want to read", `${origin}/opds/v1.2/want-to-read`, NAVIGATION_TYPE],
         ["All series", `${origin}/opds/v1.2/series`, NAVIGATION_TYPE],
         ["Comics", `${origin}/opds/v1.2/libraries/${world.libraryId}`, NAVIGATION_TYPE],
       ]);
@@ -319,6 +322,9 @@ forEachDatabase("OPDS feeds", (server) => {
       expect(root.navigation.map((link: { title: string; href: string }) => [link.title, link.href])).toEqual([
         ["Continue reading", `${server().url}/opds/v2/continue-reading`],
         ["Recently added", `${server().url}/opds/v2/recent`],
+        ["Collections", `${server().url}/opds/v2/collections`],
+        ["Read lists", `${server().url}/opds/v2/readlists`],
+        ["Want to read", `${server().url}/opds/v2/want-to-read`],
         ["All series", `${server().url}/opds/v2/series`],
         ["Comics", `${server().url}/opds/v2/libraries/${world.libraryId}`],
       ]);

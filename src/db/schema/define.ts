@@ -506,5 +506,57 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.index("oidc_pending_sign_ins_created_idx").on(t.createdAt)],
   );
 
-  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans };
+  /**
+   * Users' lists (issue 33): collections of series and read lists of books. A list with an owner
+   * is that user's own (private); one without is shared with everyone and only admins change it
+   * (Komga's model). What a viewer sees inside a list is always cut by their sharing-tag grants.
+   */
+  const readingLists = d.table(
+    "reading_lists",
+    {
+      id: id(),
+      kind: d.text("kind", { enum: ["collection", "readlist"] }).notNull(),
+      name: d.text("name").notNull(),
+      summary: d.text("summary"),
+      /** Kept in the order given (positions); else a collection shows its series by name. */
+      ordered: d.boolean("ordered").notNull(),
+      ownerId: ref("owner_id").references(() => users.id, { onDelete: "cascade" }),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    // Names are unique ignoring case among the shared lists of a kind, and among each owner's:
+    // decided by the database, so two processes making the same list from metadata cannot both win.
+    (t) => [
+      d.index("reading_lists_kind_owner_idx").on(t.kind, t.ownerId),
+      d.uniqueIndex("reading_lists_shared_name_uq").on(t.kind, sql`lower(${t.name})`).where(sql`${t.ownerId} is null`),
+      d.uniqueIndex("reading_lists_owner_name_uq").on(t.kind, t.ownerId, sql`lower(${t.name})`),
+    ],
+  );
+
+  /** The items of lists of one kind, with their place in the list. */
+  const listItems = (name: string, column: string, target: () => typeof series.id | typeof books.id) =>
+    d.table(
+      name,
+      {
+        listId: ref("list_id").notNull().references(() => readingLists.id, { onDelete: "cascade" }),
+        itemId: ref(column).notNull().references(target, { onDelete: "cascade" }),
+        position: d.integer("position").notNull(),
+      },
+      (t) => [d.primaryKey({ columns: [t.listId, t.itemId] }), d.index(`${name}_${column.replace(/_id$/, "")}_idx`).on(t.itemId)],
+    );
+  const collectionSeries = listItems("collection_series", "series_id", () => series.id);
+  const readListBooks = listItems("read_list_books", "book_id", () => books.id);
+
+  /** Each user's want-to-read series (Kavita's list). */
+  const wantToRead = d.table(
+    "want_to_read",
+    {
+      userId: ref("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+      addedAt: time("added_at").notNull(),
+    },
+    (t) => [d.primaryKey({ columns: [t.userId, t.seriesId] }), d.index("want_to_read_series_idx").on(t.seriesId)],
+  );
+
+  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans, readingLists, collectionSeries, readListBooks, wantToRead };
 }

@@ -25,6 +25,10 @@ export interface StoredBookMetadata {
   identifiers?: Record<string, string>;
   month?: number;
   day?: number;
+  /** Collections named by the book's metadata (ComicInfo SeriesGroup), made at scan. */
+  collections?: string[];
+  /** Read lists named by the book's metadata (ComicInfo StoryArc, AlternateSeries), made at scan. */
+  readingLists?: { name: string; number?: string }[];
   /** Which source (comicinfo, opf, pdf, filename, folder) gave each merged field. */
   sources?: Record<string, string>;
 }

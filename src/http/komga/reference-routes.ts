@@ -1,18 +1,18 @@
 /**
  * The value lists Komga clients offer as filters (genres, tags, publishers, languages,
- * age ratings, release years, sharing labels, authors; of a collection or read list: none), and
- * collections and read lists, which
- * Longbox does not have yet: well-formed and empty lists, 404 for any id, none holding a
- * (visible) series or book.
+ * age ratings, release years, sharing labels, authors; of a collection's series or a read list's
+ * books when asked). Collections and read lists themselves: ./reading-list-routes.ts.
  */
 import { Elysia } from "elysia";
-import { notFound } from "../../errors";
+import { DomainError } from "../../errors";
 import type { CatalogueFacets } from "../../library/catalogue-metadata";
+import { MAX_LIST_ITEMS } from "../../library/reading-lists";
 import type { Services } from "../../services";
-import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
 import { ids } from "./list-filters";
 import { optionalList, type Pageable, pageableOf, queryOf, springPage } from "./spring-page";
+
+const isNotFound = (error: unknown) => error instanceof DomainError && error.kind === "NotFound";
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
 
@@ -25,27 +25,35 @@ function pageOf<T>(items: T[], pageable: Pageable) {
 }
 
 export function komgaReferenceRoutes(services: Services) {
-  const { catalogueMetadata, series, books } = services;
-  /** The facets of the libraries (library_id) and series (series_id) the request names, else of everything visible. */
-  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request) => {
+  const { catalogueMetadata, readingLists } = services;
+  /**
+   * The visible series of the collections (`collection_id`) and of the read lists' books
+   * (`readlist_id`) a request names; undefined when it names none.
+   */
+  const seriesOfLists = async (caller: { id: string; role: "admin" | "user" }, query: URLSearchParams): Promise<string[] | undefined> => {
+    const collections = ids(optionalList(query, "collection_id"));
+    const readLists = ids(optionalList(query, "readlist_id"));
+    if (!collections && !readLists) return undefined;
+    const series = new Set<string>();
+    const all = { offset: 0, limit: MAX_LIST_ITEMS };
+    // A list the caller may not see (or none with that id) adds nothing, as Komga filters by it.
+    const shown = <T>(rows: Promise<{ rows: T[] }>) => rows.then((page) => page.rows).catch((error) => (isNotFound(error) ? [] : Promise.reject(error)));
+    for (const id of collections ?? []) for (const entry of await shown(readingLists.series(caller, id, all))) series.add(entry.id);
+    for (const id of readLists ?? []) for (const book of await shown(readingLists.books(caller, id, all))) series.add(book.seriesId);
+    return [...series];
+  };
+  /** The facets of the libraries (library_id), series (series_id) and lists the request names, else of everything visible. */
+  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request): Promise<CatalogueFacets> => {
     const query = queryOf(request);
-    // Of the series of a collection or the books of a read list: Longbox has none, so nothing.
-    if (optionalList(query, "collection_id") || optionalList(query, "readlist_id")) return NO_FACETS;
-    return catalogueMetadata.facets(caller, { libraryIds: ids(optionalList(query, "library_id")), seriesIds: ids(optionalList(query, "series_id")) });
+    const libraryIds = ids(optionalList(query, "library_id"));
+    const named = ids(optionalList(query, "series_id"));
+    const listed = await seriesOfLists(caller, query);
+    const seriesIds = listed === undefined ? named : named ? named.filter((id) => listed.includes(id)) : listed;
+    if (seriesIds?.length === 0 && listed !== undefined) return NO_FACETS;
+    return catalogueMetadata.facets(caller, { libraryIds, seriesIds });
   };
   const releaseYears = async ({ caller, request }: { caller: { user: { id: string; role: "admin" | "user" } }; request: Request }) =>
     (await facets(caller.user, request)).releaseYears.map(String);
-  const missing = () => {
-    throw notFound("collection or read list");
-  };
-  const emptyResource = (name: "collections" | "readlists") =>
-    new Elysia({ name: `komga-${name}` })
-      .use(komgaAuth(services))
-      .get(`/api/v1/${name}`, ({ request }) => springPage([], 0, pageableOf(queryOf(request))), { komga: true, detail: detail(`${name} (none yet)`) })
-      .get(`/api/v1/${name}/:id`, missing, { komga: true, params: IdParams, detail: detail(`one of the ${name} (none yet)`) })
-      // Its series or books, thumbnail, tachiyomi progress...: of a collection or read list that does not exist.
-      .all(`/api/v1/${name}/:id/*`, missing, { komga: true, detail: detail(`anything of one of the ${name} (none yet)`) });
-
 
   return new Elysia({ name: "komga-reference-routes" })
     .use(komgaAuth(services))
@@ -86,24 +94,5 @@ export function komgaReferenceRoutes(services: Services) {
         return pageOf(authors, pageableOf(query));
       },
       { komga: true, detail: detail("authors (search, role, library_id, series_id; Spring paging)") },
-    )
-    // Komelia's series and book screens ask which collections / read lists hold them.
-    .get(
-      "/api/v1/series/:id/collections",
-      async ({ caller, params: { id } }) => {
-        await series.get(caller.user, id);
-        return [] as unknown[];
-      },
-      { komga: true, params: IdParams, detail: detail("the collections holding the series (none yet)") },
-    )
-    .get(
-      "/api/v1/books/:id/readlists",
-      async ({ caller, params: { id } }) => {
-        await books.get(caller.user, id);
-        return [] as unknown[];
-      },
-      { komga: true, params: IdParams, detail: detail("the read lists holding the book (none yet)") },
-    )
-    .use(emptyResource("collections"))
-    .use(emptyResource("readlists"));
+    );
 }

@@ -11,6 +11,7 @@ import { komgaBookRoutes } from "./book-routes";
 import { komgaEventRoutes } from "./event-routes";
 import { komgaReadiumRoutes } from "./readium-routes";
 import { komgaReferenceRoutes } from "./reference-routes";
+import { komgaReadingListRoutes } from "./reading-list-routes";
 import { komgaSeriesRoutes } from "./series-routes";
 
 export function komgaRoutes(services: Services) {
@@ -22,5 +23,6 @@ export function komgaRoutes(services: Services) {
     .use(komgaBookRoutes(services))
     .use(komgaReadiumRoutes(services))
     .use(komgaReferenceRoutes(services))
+    .use(komgaReadingListRoutes(services))
     .use(komgaEventRoutes(services));
 }

@@ -60,10 +60,17 @@ export interface Feed {
   updated: Date;
 }
 
-const ROOT: FeedRef = { path: "catalog" };
+export const ROOT: FeedRef = { path: "catalog" };
 const ALL_SERIES: FeedRef = { path: "series" };
 const RECENT: FeedRef = { path: "recent" };
 const CONTINUE_READING: FeedRef = { path: "continue-reading" };
+
+/** The caller's lists (./list-feeds.ts), offered at the root. */
+const LIST_FEEDS: NavigationEntry[] = [
+  { id: "urn:longbox:collections", title: "Collections", description: "Groups of series", target: { path: "collections" }, targetKind: "navigation", relation: "subsection" },
+  { id: "urn:longbox:readlists", title: "Read lists", description: "Books of any series in reading order", target: { path: "readlists" }, targetKind: "navigation", relation: "subsection" },
+  { id: "urn:longbox:want-to-read", title: "Want to read", description: "Series you want to read", target: { path: "want-to-read" }, targetKind: "navigation", relation: "subsection" },
+];
 
 type CatalogServices = Pick<Services, "libraries" | "series" | "books" | "pages">;
 
@@ -90,6 +97,7 @@ export class OpdsCatalog {
         targetKind: "acquisition",
         relation: "http://opds-spec.org/sort/new",
       },
+      ...LIST_FEEDS,
       {
         id: "urn:longbox:series",
         title: "All series",
@@ -201,17 +209,17 @@ export class OpdsCatalog {
     });
   }
 
-  private async publications(books: BookView[]): Promise<PublicationEntry[]> {
+  async publications(books: BookView[]): Promise<PublicationEntry[]> {
     const streamable = await this.services.pages.imageOnly(books);
     return books.map((book) => ({ book, streamable: streamable.has(book.id) }));
   }
 }
 
-function window(page: PageRequest): { offset: number; limit: number } {
+export function window(page: PageRequest): { offset: number; limit: number } {
   return { offset: page.offset, limit: page.pageSize };
 }
 
-function seriesEntry(series: SeriesView): NavigationEntry {
+export function seriesEntry(series: SeriesView): NavigationEntry {
   const books = `${series.bookCount} ${series.bookCount === 1 ? "book" : "books"}`;
   return {
     id: `urn:uuid:${series.id}`,
@@ -225,7 +233,7 @@ function seriesEntry(series: SeriesView): NavigationEntry {
   };
 }
 
-function feed(parts: Omit<Feed, "navigation" | "publications" | "updated"> & Partial<Pick<Feed, "navigation" | "publications">>): Feed {
+export function feed(parts: Omit<Feed, "navigation" | "publications" | "updated"> & Partial<Pick<Feed, "navigation" | "publications">>): Feed {
   const navigation = parts.navigation ?? [];
   const publications = parts.publications ?? [];
   const times = [...navigation.map((entry) => entry.updated), ...publications.map((entry) => entry.book.updatedAt)]

@@ -11,6 +11,7 @@ import { pageRequest, pagingQuery } from "../paging";
 import { atomFeed, ATOM_CONTENT_TYPE } from "./atom-feed";
 import { OpdsCatalog, type Feed } from "./catalog";
 import { opds2Feed, OPDS2_CONTENT_TYPE } from "./opds2-feed";
+import { OpdsListFeeds } from "./list-feeds";
 import { openSearchDescription, OPENSEARCH_CONTENT_TYPE } from "./opensearch";
 import { opdsFileRoutes } from "./files";
 import { pageStreamRoute } from "./page-stream";
@@ -42,6 +43,8 @@ export function opdsRoutes(services: Services) {
   return routes
     .use(feedRoutes(services, catalog, atom))
     .use(feedRoutes(services, catalog, json))
+    .use(listFeedRoutes(services, new OpdsListFeeds(services, catalog), atom))
+    .use(listFeedRoutes(services, new OpdsListFeeds(services, catalog), json))
     .use(
       new Elysia({ name: "opds-search-description" }).use(authPlugin(services, { basicChallenge: true })).get(
         `${OPDS_ROOTS["v1.2"]}/search.xml`,
@@ -100,4 +103,35 @@ function feedRoutes(services: Services, catalog: OpdsCatalog, writer: FeedWriter
         detail: detail("books whose title, series or author contains `q` (paged)"),
       },
     );
+}
+
+/** The caller's collections, read lists and want-to-read in one version's syntax (./list-feeds.ts). */
+function listFeedRoutes(services: Services, lists: OpdsListFeeds, writer: FeedWriter) {
+  const urlsFor = (request: Request) => OpdsUrls.forRequest(request, services.config.application, writer.version);
+  const detail = (summary: string) => ({ summary: `OPDS ${writer.version}: ${summary}`, tags: ["opds"] });
+  const paged = { auth: "user" as const, query: pagingQuery };
+  return new Elysia({ name: `opds-${writer.version}-list-feeds`, prefix: OPDS_ROOTS[writer.version] })
+    .use(authPlugin(services, { basicChallenge: true }))
+    .get("/collections", async ({ caller, query, request }) => writer.write(await lists.lists(caller.user, "collection", pageRequest(query)), urlsFor(request)), {
+      ...paged,
+      detail: detail("the caller's collections (paged)"),
+    })
+    .get("/collections/:id", async ({ caller, params, query, request }) => writer.write(await lists.collection(caller.user, params.id, pageRequest(query)), urlsFor(request)), {
+      ...paged,
+      params: IdParams,
+      detail: detail("a collection's series in its order (paged)"),
+    })
+    .get("/readlists", async ({ caller, query, request }) => writer.write(await lists.lists(caller.user, "readlist", pageRequest(query)), urlsFor(request)), {
+      ...paged,
+      detail: detail("the caller's read lists (paged)"),
+    })
+    .get("/readlists/:id", async ({ caller, params, query, request }) => writer.write(await lists.readList(caller.user, params.id, pageRequest(query)), urlsFor(request)), {
+      ...paged,
+      params: IdParams,
+      detail: detail("a read list's books in its order (paged)"),
+    })
+    .get("/want-to-read", async ({ caller, query, request }) => writer.write(await lists.wantToRead(caller.user, pageRequest(query)), urlsFor(request)), {
+      ...paged,
+      detail: detail("the caller's want-to-read series (paged)"),
+    });
 }
