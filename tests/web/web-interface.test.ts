@@ -196,6 +196,10 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     await page.locator("#series-grid .card", { hasText: "Alpha" }).click();
     await page.waitForURL((url) => url.pathname === `/series/${ids.Alpha}`);
     expect(await page.getByRole("heading", { name: "Alpha", level: 1 }).isVisible()).toBe(true);
+    // The books show as covers; the list view shows each one's read state and actions.
+    expect(await page.locator("#book-grid .card").count()).toBe(40);
+    await page.getByRole("link", { name: "List", exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("view") === "list");
     const titles = await page.locator(".book-row .title").allTextContents();
     expect(titles.slice(0, 3)).toEqual(["Alpha 001", "Alpha 002", "Alpha 003"].map((title) => expect.stringContaining(title)) as never);
     expect(titles).toHaveLength(40);
@@ -274,7 +278,7 @@ forEachDatabase("web interface", (server: () => TestServer) => {
     await card.click();
     await page.waitForURL((url) => url.pathname === `/series/${ids[HOSTILE_FOLDER]}`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(HOSTILE_FOLDER);
-    await page.locator(".book-row .title").click();
+    await page.locator("#book-grid .card").click();
     await page.waitForURL((url) => url.pathname.startsWith("/books/"));
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Evil <script>alert(1)<script> 1");
     expect(await page.locator(".meta dd.mono").textContent()).toContain(HOSTILE_FILE);
@@ -405,6 +409,8 @@ forEachDatabase("web interface", (server: () => TestServer) => {
         expect({ path, colorScheme, overflow: await overflowsHorizontally(narrow.page) }).toEqual({ path, colorScheme, overflow: false });
       }
       await narrow.page.goto("/account");
+      // On a phone, signing out is in the menu behind the header's Menu button.
+      await narrow.page.getByRole("button", { name: "Menu" }).click();
       await narrow.page.getByRole("button", { name: "Sign out", exact: true }).click();
       await narrow.page.waitForURL((url) => url.pathname === "/login");
       expect(await overflowsHorizontally(narrow.page)).toBe(false);

@@ -13,7 +13,7 @@ import { progressColumns, type ProgressRecord } from "./progress";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 import { bookTextCandidates, containsIgnoringCase, containsLowerCased } from "./text-search";
-import { bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
+import { bookReadStatus, inYears, metadataMatches, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -37,13 +37,15 @@ export interface BookFilter {
   analysis?: AnalysisState[];
   /** Genres, tags, authors in the book's metadata. */
   metadata?: MetadataFilter;
+  /** Released in these years (both ends included; either may be left open). */
+  years?: YearRange;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
   /** Text anywhere in the title, the series name or an author's name, ignoring case. */
   q?: string;
   /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
   seriesVisible?: SQL | undefined;
-  /** Only books this user has started and not completed ("continue reading"). */
+  /** Only books this user has started (reached page 2, or read into an EPUB) and not completed ("continue reading"). */
   inProgressFor?: string;
   /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
   koreaderDocument?: string;
@@ -465,6 +467,7 @@ export class BookQueryRepository {
       filter.readStatus ? bookReadStatus(this.database, books.id, filter.readStatus) : undefined,
       filter.analysis ? or(...filter.analysis.map((state) => this.analysisIs(state)), sql`false`) : undefined,
       filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
+      filter.years ? inYears(books.year, filter.years) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q
         ? and(bookTextCandidates(this.database, filter.q), or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)))
@@ -479,7 +482,15 @@ export class BookQueryRepository {
             this.db
               .select({ id: readProgress.bookId })
               .from(readProgress)
-              .where(and(eq(readProgress.userId, filter.inProgressFor), eq(readProgress.completed, false))),
+              // Started means past the first page (or into an EPUB's first chapter): a book opened
+              // for a glance is not one being read.
+              .where(
+                and(
+                  eq(readProgress.userId, filter.inProgressFor),
+                  eq(readProgress.completed, false),
+                  or(gte(readProgress.page, 2), sql`${readProgress.progression} > 0`),
+                ),
+              ),
           )
         : undefined,
     );
