@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
+import { gzippedAssetBytes, launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
 
 /** Series of the "Comics" library: name -> the ComicInfo fields of each of its books. */
 const COMICS: Record<string, Record<string, string | number>[]> = {
@@ -147,6 +147,15 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
     expect((await page.goto("/shelves/nothing-like-this"))?.status()).toBe(404);
   }, 60_000);
 
+  test("the home page loads under 60 KB of JavaScript and CSS, gzipped", async () => {
+    const { page } = await open();
+    await page.goto("/");
+    const { files, bytes } = await gzippedAssetBytes(page);
+    expect(files).toBeGreaterThanOrEqual(4);
+    console.log(`home page JS+CSS: ${bytes} bytes gzipped`);
+    expect(bytes).toBeLessThan(60 * 1024);
+  });
+
   test("the series grid filters by read status, genre, tag, publisher, language, author and years, combined and kept in the URL", async () => {
     const { page } = await open();
     const library = `/libraries/${libraryIds.Comics}`;
@@ -279,6 +288,27 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
       expect({ path, ...found }).toEqual({ path, h1: 1, repeated: [] });
     }
   }, 90_000);
+
+  test("screenshots of the new screens at 1440 and 375 px, light and dark", async () => {
+    if (server().kind !== "sqlite") return;
+    const screens: Record<string, string> = {
+      "browse-home": "/",
+      "browse-shelf": "/shelves/recently-added-series",
+      "browse-library-filtered": `/libraries/${libraryIds.Comics}?status=in-progress&genre=horror`,
+      "browse-series": `/series/${seriesIds.Orbit}`,
+      "browse-book": `/books/${bookIds["Orbit 2"]}`,
+    };
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const width of [1440, 375]) {
+        const { page } = await open(width, colorScheme);
+        for (const [name, path] of Object.entries(screens)) {
+          await page.goto(path);
+          await page.waitForLoadState("networkidle");
+          await screenshot(page, `${name}-${colorScheme}-${width}`);
+        }
+      }
+    }
+  }, 120_000);
 
   test("no page opened here logged a script error or opened a dialog", () => {
     for (const { problems } of opened) {

@@ -14,7 +14,7 @@ import type { Browser } from "playwright-core";
 import { bearer, login, PASSWORD } from "../helpers/auth";
 import { comicInfo, makeCbz } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
+import { gzippedAssetBytes, launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
 
 const HOSTILE_FOLDER = "<img src=x onerror=alert(2)>";
 const HOSTILE_FILE = "Evil <script>alert(1)<script> 1.cbz";
@@ -423,18 +423,9 @@ forEachDatabase("web interface", (server: () => TestServer) => {
   test("a browse page loads under 100 KB of JavaScript and CSS, gzipped", async () => {
     const { page } = admin;
     await page.goto(`/libraries/${libraryId}`);
-    const assets = await page.evaluate(() => [
-      ...Array.from(document.querySelectorAll("script[src]"), (script) => (script as HTMLScriptElement).src),
-      ...Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => (link as HTMLLinkElement).href),
-    ]);
-    expect(assets.length).toBeGreaterThanOrEqual(4);
-    let total = 0;
-    for (const url of assets) {
-      const response = await fetch(url, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
-      expect(response.headers.get("content-encoding")).toBe("gzip");
-      total += (await response.arrayBuffer()).byteLength;
-    }
-    expect(total).toBeLessThan(100 * 1024);
+    const { files, bytes } = await gzippedAssetBytes(page);
+    expect(files).toBeGreaterThanOrEqual(4);
+    expect(bytes).toBeLessThan(100 * 1024);
   });
 
   test("screenshots of the main screens, light and dark, wide and narrow", async () => {
