@@ -289,6 +289,23 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
     }
   }, 90_000);
 
+  test("every field that sets a password asks for the server's minimum length, and the browser holds a shorter one back", async () => {
+    const { page } = await open();
+    const { body: users } = await api("GET", "/api/v1/users");
+    for (const [path, label] of [
+      ["/account", "New password"],
+      ["/admin/users", "Password"],
+      [`/admin/users/${users.data[0].id}`, "New password"],
+    ] as const) {
+      await page.goto(path);
+      expect({ path, minlength: await page.getByLabel(label, { exact: true }).getAttribute("minlength") }).toEqual({ path, minlength: "8" });
+    }
+    await page.goto("/account");
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill("short");
+    expect(await page.getByLabel("New password", { exact: true }).evaluate((input) => (input as HTMLInputElement).validity.tooShort)).toBe(true);
+  }, 60_000);
+
   test("screenshots of the new screens at 1440 and 375 px, light and dark", async () => {
     if (server().kind !== "sqlite") return;
     const screens: Record<string, string> = {

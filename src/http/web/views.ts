@@ -15,6 +15,7 @@
 import { randomBytes } from "node:crypto";
 import { Eta } from "eta/core";
 import type { UserRecord } from "../../db";
+import { MIN_PASSWORD_LENGTH } from "../../auth/passwords";
 import { assetUrl } from "./assets";
 import { embeddedTemplates } from "./embedded-files-macro" with { type: "macro" };
 
@@ -134,7 +135,8 @@ export function urlWith(path: string, query: Record<string, string | number | st
   return url.pathname + url.search;
 }
 
-const helpers = { asset: assetUrl, urlWith };
+/** `it.minPasswordLength`: the `minlength` of every field that sets a password, the rule the server checks. */
+const helpers = { asset: assetUrl, urlWith, minPasswordLength: MIN_PASSWORD_LENGTH };
 
 /**
  * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the
