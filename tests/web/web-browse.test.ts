@@ -7,10 +7,12 @@
  * publisher, language, author and years, the filters kept in the URL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
+import { PROJECT_ROOT } from "../helpers/cli";
 import { forEachDatabase, type TestServer } from "../helpers/server";
 import { gzippedAssetBytes, launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
 
@@ -45,6 +47,29 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
     opened.push(watched);
     await signIn(watched.page, "admin", PASSWORD);
     return watched;
+  };
+  /** A page of each kind a signed-in admin can open. */
+  const everyPage = async () => {
+    const { body: users } = await api("GET", "/api/v1/users");
+    return [
+      "/",
+      "/shelves/on-deck",
+      `/libraries/${libraryIds.Comics}`,
+      `/libraries/${libraryIds.Comics}?status=in-progress`,
+      `/series/${seriesIds.Orbit}`,
+      `/series/${seriesIds.Orbit}?view=list`,
+      `/books/${bookIds["Orbit 1"]}`,
+      "/search?q=orbit",
+      "/account",
+      "/admin",
+      "/admin/libraries",
+      `/admin/libraries/${libraryIds.Comics}`,
+      "/admin/users",
+      `/admin/users/${users.data[0].id}`,
+      "/admin/sharing-tags",
+      "/admin/errors",
+      "/admin/duplicates",
+    ];
   };
   const cardTitles = (page: Page, container: string) => page.locator(`${container} .card-title`).allTextContents();
 
@@ -258,24 +283,7 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
 
   test("every page has one h1, and landmarks of the same kind have distinct names", async () => {
     const { page } = await open();
-    const { body: users } = await api("GET", "/api/v1/users");
-    const pages = [
-      "/",
-      "/shelves/on-deck",
-      `/libraries/${libraryIds.Comics}`,
-      `/series/${seriesIds.Orbit}`,
-      `/books/${bookIds["Orbit 1"]}`,
-      "/search?q=orbit",
-      "/account",
-      "/admin",
-      "/admin/libraries",
-      `/admin/libraries/${libraryIds.Comics}`,
-      "/admin/users",
-      `/admin/users/${users.data[0].id}`,
-      "/admin/sharing-tags",
-      "/admin/errors",
-      "/admin/duplicates",
-    ];
+    const pages = await everyPage();
     for (const path of pages) {
       await page.goto(path);
       const found = await page.evaluate(() => {
@@ -288,6 +296,29 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
       expect({ path, ...found }).toEqual({ path, h1: 1, repeated: [] });
     }
   }, 90_000);
+
+  test("axe finds no critical or serious accessibility violation on any page, in either theme, wide or narrow", async () => {
+    const axeSource = readFileSync(join(PROJECT_ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+    const pages = await everyPage();
+    const found: string[] = [];
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const width of [1440, 375]) {
+        const { page } = await open(width, colorScheme);
+        for (const path of pages) {
+          await page.goto(path);
+          // Evaluated through the DevTools protocol: the page's CSP does not apply to it.
+          await page.evaluate(axeSource);
+          const violations = await page.evaluate(async () => {
+            const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+            const { violations } = await axe.run();
+            return violations.filter((violation) => violation.impact === "critical" || violation.impact === "serious").map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+          });
+          for (const violation of violations) found.push(`${path} ${colorScheme} ${width}: ${violation}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  }, 240_000);
 
   test("every field that sets a password asks for the server's minimum length, and the browser holds a shorter one back", async () => {
     const { page } = await open();
