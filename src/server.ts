@@ -2,6 +2,7 @@
  * Starting and stopping the service: configuration -> logger -> data layer (migrated) ->
  * services -> HTTP. Used by `longbox serve` and by the tests, which start real servers.
  */
+import { listenAddresses } from "./http/listen-addresses";
 import { mkdirSync } from "node:fs";
 import { rejectUnusableDatabase, rejectUnusableSettings, type LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
@@ -203,7 +204,7 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
     })());
 
   try {
-    if (server) log.info("longbox listening", { url, config: loaded.path, role });
+    if (server) log.info("longbox listening", { url, addresses: listenAddresses(config.application.host, port).join(" "), config: loaded.path, role });
     else log.info("longbox worker running", { config: loaded.path });
     if (runsJobs) {
       scheduler.start();

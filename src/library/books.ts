@@ -58,6 +58,11 @@ export class BookService {
     return this.list(caller, { deleted: false, inProgressFor: caller.id }, page, { field: "lastRead", direction: "desc" });
   }
 
+  /** Present books the caller has completed, the most recently read first. */
+  recentlyRead(caller: Caller, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+    return this.list(caller, { deleted: false, readStatus: { userId: caller.id, statuses: ["READ"] } }, page, { field: "lastRead", direction: "desc" });
+  }
+
   /** The book, or 404 when it does not exist or the caller may not see it. */
   async get(caller: Caller, id: string): Promise<BookView> {
     const book = await this.repositories.books.findOne(id, caller.id, await this.access.seriesVisibility(caller));

@@ -3,7 +3,7 @@
  * series does not exist), with the caller's read counts. Admins edit series fields; edited
  * fields are locked against later scans.
  */
-import type { BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, SeriesView } from "../db";
+import type { BookFilter, BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, SeriesView } from "../db";
 import { sortName } from "../db";
 import { notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
@@ -44,20 +44,25 @@ export class SeriesService {
 
   /**
    * The series' present books in reading order (./series-order.ts): by number, then the
-   * unnumbered in natural order of their names ("Part 2" before "Part 10"). SQL cannot sort naturally on both databases, so
+   * unnumbered in natural order of their names ("Part 2" before "Part 10"); `only` those
+   * matching filters. SQL cannot sort naturally on both databases, so
    * the order is computed over the series' order keys (small rows, one series) and only the
    * requested page of books is then loaded.
    */
-  async books(caller: Caller, seriesId: string, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+  async books(
+    caller: Caller,
+    seriesId: string,
+    page: { offset: number; limit: number },
+    only: Pick<BookFilter, "readStatus" | "metadata" | "years"> = {},
+  ): Promise<{ rows: BookView[]; total: number }> {
     await this.get(caller, seriesId);
-    const ordered = await this.orderedBookIds(seriesId);
+    const ordered = await this.orderedBookIds(seriesId, only);
     const ids = ordered.slice(page.offset, page.offset + page.limit);
     if (ids.length === 0) return { total: ordered.length, rows: [] };
     return { total: ordered.length, rows: await this.repositories.books.named({ ids }, caller.id) };
   }
 
-  /** The id of the series' first book in reading order (its thumbnail stands for the series). */
-  /** The series' first present book in reading order, for a series the caller already got. */
+  /** The id of the series' first present book in reading order. */
   async firstBookId(seriesId: string): Promise<string | undefined> {
     return (await this.orderedBookIds(seriesId))[0];
   }
@@ -66,16 +71,43 @@ export class SeriesService {
    * The book after `book` in its series' reading order (what the reader offers at the end), or
    * undefined for the last. The caller already got `book`, so the series is visible to them.
    */
-  async nextBook(caller: Caller, book: Pick<BookView, "id" | "seriesId">): Promise<BookView | undefined> {
-    const ordered = await this.orderedBookIds(book.seriesId);
-    const position = ordered.indexOf(book.id);
-    const nextId = position >= 0 ? ordered[position + 1] : undefined;
-    if (!nextId) return undefined;
-    return (await this.repositories.books.named({ ids: [nextId] }, caller.id))[0];
+  nextBook(caller: Caller, book: Pick<BookView, "id" | "seriesId">): Promise<BookView | undefined> {
+    return this.neighbour(caller, book, 1);
   }
 
-  /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`). */
-  async orderedBookIds(seriesId: string): Promise<string[]> {
-    return inSeriesOrder(await this.repositories.books.orderKeys({ seriesId, deleted: false })).map((key) => key.id);
+  /** The book before `book` in its series' reading order, or undefined for the first (as nextBook). */
+  previousBook(caller: Caller, book: Pick<BookView, "id" | "seriesId">): Promise<BookView | undefined> {
+    return this.neighbour(caller, book, -1);
+  }
+
+  private async neighbour(caller: Caller, book: Pick<BookView, "id" | "seriesId">, step: 1 | -1): Promise<BookView | undefined> {
+    const ordered = await this.orderedBookIds(book.seriesId);
+    const position = ordered.indexOf(book.id);
+    const neighbourId = position >= 0 ? ordered[position + step] : undefined;
+    if (!neighbourId) return undefined;
+    return (await this.repositories.books.named({ ids: [neighbourId] }, caller.id))[0];
+  }
+
+  /**
+   * On deck: for each series the caller has read some of, with no book in progress, the next
+   * unread book in reading order; the series read most recently first.
+   */
+  async onDeck(caller: Caller, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    const { rows: series, total } = await this.repositories.series.find({ onDeckFor: caller.id, withPresentBooks: true, seriesVisible }, caller.id, page, {
+      field: "lastRead",
+      direction: "desc",
+    });
+    const unread = { userId: caller.id, statuses: ["UNREAD" as const] };
+    const nextIds = await Promise.all(series.map(async (entry) => (await this.orderedBookIds(entry.id, { readStatus: unread }))[0]));
+    const ids = nextIds.filter((id): id is string => id !== undefined);
+    const books = await this.repositories.books.named({ ids }, caller.id);
+    const byId = new Map(books.map((book) => [book.id, book]));
+    return { total, rows: ids.map((id) => byId.get(id)).filter((book): book is BookView => book !== undefined) };
+  }
+
+  /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`); `only` those matching filters. */
+  async orderedBookIds(seriesId: string, only: Pick<BookFilter, "readStatus" | "metadata" | "years"> = {}): Promise<string[]> {
+    return inSeriesOrder(await this.repositories.books.orderKeys({ ...only, seriesId, deleted: false })).map((key) => key.id);
   }
 }

@@ -1,6 +1,6 @@
 // Behaviour shared by every page, without inline handlers (the Content-Security-Policy forbids
-// them): the theme switch, copy buttons, closing the live search popup, and the keyboard
-// shortcuts ("/" search, "g h" home, "?" the list of shortcuts).
+// them): the theme switch, the side menu, copy buttons, closing the live search popup, and the
+// keyboard shortcuts ("/" search, "g h" home, "?" the list of shortcuts).
 (function () {
   "use strict";
 
@@ -25,9 +25,57 @@
     });
   }
 
+  // The side menu: beside the page on a wide screen, where collapsing it is remembered; over the
+  // page on a phone, where it opens from the Menu button and closes when a link is followed.
+  // <html data-menu="closed|open"> says which (the CSS decides what shows).
+  var wide = window.matchMedia("(min-width: 900px)");
+
+  function menuShown() {
+    var menu = document.getElementById("site-menu");
+    return !!menu && getComputedStyle(menu).display !== "none";
+  }
+
+  function syncMenuButton() {
+    var shown = menuShown();
+    document.querySelectorAll(".menu-toggle").forEach(function (button) {
+      button.setAttribute("aria-expanded", shown ? "true" : "false");
+    });
+  }
+
+  function setMenu(state) {
+    if (state) document.documentElement.dataset.menu = state;
+    else delete document.documentElement.dataset.menu;
+    if (wide.matches) {
+      try {
+        if (state === "closed") localStorage.setItem("longbox-menu", "closed");
+        else localStorage.removeItem("longbox-menu");
+      } catch (e) {
+        // Not remembered, still applied.
+      }
+    }
+    syncMenuButton();
+  }
+
+  function toggleMenu() {
+    if (wide.matches) setMenu(menuShown() ? "closed" : null);
+    else setMenu(menuShown() ? null : "open");
+  }
+
+  document.addEventListener("DOMContentLoaded", syncMenuButton);
+  document.addEventListener("htmx:afterSettle", syncMenuButton);
+  wide.addEventListener("change", function () {
+    if (document.documentElement.dataset.menu === "open") setMenu(null);
+    syncMenuButton();
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target) return;
+    if (target.closest(".menu-toggle")) {
+      toggleMenu();
+      return;
+    }
+    if (!wide.matches && target.closest("#site-menu a")) setMenu(null);
     var themeButton = target.closest(".theme-switch");
     if (themeButton) {
       var next = THEMES[(THEMES.indexOf(currentTheme()) + 1) % THEMES.length];
@@ -71,6 +119,7 @@
     if (event.key === "Escape") {
       var popup = document.getElementById("search-popup");
       if (popup) popup.textContent = "";
+      if (!wide.matches && document.documentElement.dataset.menu === "open") setMenu(null);
     }
     if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
     // "/" focuses the search field, as in many web applications.

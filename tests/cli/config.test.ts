@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, statSync, writeFileSync, readFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
@@ -278,11 +278,18 @@ describe("command line", () => {
     });
     const reader = child.stdout.getReader();
     let output = "";
-    while (!output.includes("longbox listening")) {
+    while (!/longbox listening[^\n]*\n/.test(output)) {
       const { value, done } = await reader.read();
       if (done) break;
       output += new TextDecoder().decode(value);
     }
+    // Bound to every interface (the default 0.0.0.0): the line names each address to open, loopback first.
+    const listening = output.split("\n").find((line) => line.includes("longbox listening"))!;
+    const port = /url=http:\/\/127\.0\.0\.1:(\d+)/.exec(listening)![1];
+    const ipv4 = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []).filter((entry) => entry.family === "IPv4");
+    expect(ipv4.length).toBeGreaterThanOrEqual(1);
+    for (const entry of ipv4) expect(listening).toContain(`http://${entry.address}:${port}`);
+    expect(listening).toMatch(/addresses="?http:\/\/127\.0\.0\.1:/);
     expect(output).toContain("generated a new JWT signing secret");
     expect(existsSync(join(dir, "config", "config.yaml"))).toBe(true);
     const secretFile = join(dir, "data", "jwt-secret");

@@ -84,3 +84,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
+
+/**
+ * The JavaScript and CSS the open page loads, in bytes as sent gzipped (each must be sent
+ * gzipped), and how many files that is.
+ */
+export async function gzippedAssetBytes(page: Page): Promise<{ files: number; bytes: number }> {
+  const assets = await page.evaluate(() => [
+    ...Array.from(document.querySelectorAll("script[src]"), (script) => (script as HTMLScriptElement).src),
+    ...Array.from(document.querySelectorAll("link[rel=stylesheet]"), (link) => (link as HTMLLinkElement).href),
+  ]);
+  let bytes = 0;
+  for (const url of assets) {
+    const response = await fetch(url, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
+    if (response.headers.get("content-encoding") !== "gzip") throw new Error(`${url} is not sent gzipped`);
+    bytes += (await response.arrayBuffer()).byteLength;
+  }
+  return { files: assets.length, bytes };
+}

@@ -14,7 +14,7 @@ import { progressColumns, type ProgressRecord } from "./progress";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 import { bookTextCandidates, containsIgnoringCase, containsLowerCased } from "./text-search";
-import { analysisIs, bookReadStatus, metadataMatches, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
+import { analysisIs, bookReadStatus, inYears, metadataMatches, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -38,13 +38,15 @@ export interface BookFilter {
   analysis?: AnalysisState[];
   /** Genres, tags, authors in the book's metadata. */
   metadata?: MetadataFilter;
+  /** Released in these years (both ends included; either may be left open). */
+  years?: YearRange;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
   /** Text anywhere in the title, the series name or an author's name, ignoring case. */
   q?: string;
   /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
   seriesVisible?: SQL | undefined;
-  /** Only books this user has started and not completed ("continue reading"). */
+  /** Only books this user has started (reached page 2, or read into an EPUB) and not completed ("continue reading"). */
   inProgressFor?: string;
   /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
   koreaderDocument?: string;
@@ -468,6 +470,7 @@ export class BookQueryRepository {
       filter.analysis ? or(...filter.analysis.map((state) => analysisIs(this.database, state)), sql`false`) : undefined,
       filter.condition ? bookConditionSql(this.database, filter.condition) : undefined,
       filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
+      filter.years ? inYears(books.year, filter.years) : undefined,
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q
         ? and(bookTextCandidates(this.database, filter.q), or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)))
@@ -482,7 +485,15 @@ export class BookQueryRepository {
             this.db
               .select({ id: readProgress.bookId })
               .from(readProgress)
-              .where(and(eq(readProgress.userId, filter.inProgressFor), eq(readProgress.completed, false))),
+              // Started means past the first page (or into an EPUB's first chapter): a book opened
+              // for a glance is not one being read.
+              .where(
+                and(
+                  eq(readProgress.userId, filter.inProgressFor),
+                  eq(readProgress.completed, false),
+                  or(gte(readProgress.page, 2), sql`${readProgress.progression} > 0`),
+                ),
+              ),
           )
         : undefined,
     );

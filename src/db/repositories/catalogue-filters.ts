@@ -3,7 +3,7 @@
  * a value in a book's metadata lists (genres, tags, authors) or its language, written once for both databases
  * (PostgreSQL's jsonb functions, SQLite's json_each). Values compare ignoring case.
  */
-import { and, eq, exists, inArray, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, exists, gte, inArray, lte, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
 import type { AnalysisState } from "./book-queries";
 
@@ -28,6 +28,17 @@ export interface MetadataFilter {
   tags?: string[];
   authors?: AuthorFilter[];
   languages?: string[];
+}
+
+/** A range of years; a missing end is open. */
+export interface YearRange {
+  from?: number;
+  to?: number;
+}
+
+/** The year column lies in the range (a row without a year never does). */
+export function inYears(year: SQLWrapper, { from, to }: YearRange): SQL | undefined {
+  return and(from === undefined ? undefined : gte(year, from), to === undefined ? undefined : lte(year, to));
 }
 
 /** The book's read status for the user: no progress, progress not completed, completed. */
@@ -73,6 +84,20 @@ export function seriesReadStatus(database: Database, seriesId: SQLWrapper, { use
     READ: () => not(anyUnfinished),
   };
   return or(...statuses.map((status) => byStatus[status]()), sql`false`)!;
+}
+
+/**
+ * The series is "on deck" for the user: some of its present books are read, none is in
+ * progress, and one is still unread (the next book waits; Komga's rule).
+ */
+export function seriesOnDeck(database: Database, seriesId: SQLWrapper, userId: string): SQL {
+  const { books, readProgress } = database.tables;
+  const db = database.handle();
+  const ofSeries = and(eq(books.seriesId, seriesId), eq(books.deleted, false));
+  const progressOfUser = and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId));
+  const booksWith = (completed: boolean) => exists(db.select({ one: sql`1` }).from(books).innerJoin(readProgress, progressOfUser).where(and(ofSeries, eq(readProgress.completed, completed))));
+  const anyUnread = exists(db.select({ one: sql`1` }).from(books).leftJoin(readProgress, progressOfUser).where(and(ofSeries, sql`${readProgress.bookId} is null`)));
+  return and(booksWith(true), not(booksWith(false)), anyUnread)!;
 }
 
 /** The book's metadata (a JSON column) holds one of the values of every list given. */

@@ -10,7 +10,7 @@ import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
-import { metadataMatches, seriesReadStatus, type MetadataFilter, type ReadStatusFilter } from "./catalogue-filters";
+import { inYears, metadataMatches, seriesOnDeck, seriesReadStatus, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -46,6 +46,10 @@ export interface SeriesFilter {
   bookMetadata?: MetadataFilter;
   /** Text anywhere in the name, ignoring case. */
   q?: string;
+  /** The series' year lies in this range. */
+  years?: YearRange;
+  /** Series on deck for this user (see seriesOnDeck). */
+  onDeckFor?: string;
   /** Only series holding at least one present book (lists). */
   withPresentBooks?: boolean;
   /** Sharing-tag visibility, built by the access repository. */
@@ -54,7 +58,8 @@ export interface SeriesFilter {
   condition?: SeriesCondition;
 }
 
-export type SeriesSort = "name" | "createdAt" | "updatedAt" | "year";
+/** `lastRead`: by the caller's latest progress on any of the series' books, series without progress last. */
+export type SeriesSort = "name" | "createdAt" | "updatedAt" | "year" | "lastRead";
 
 export class SeriesQueryRepository {
   constructor(private readonly database: Database) {}
@@ -83,9 +88,15 @@ export class SeriesQueryRepository {
   ): Promise<SeriesView[]> {
     const { series, libraries } = this.database.tables;
     const order = sort.direction === "desc" ? desc : asc;
-    const sortColumn = { name: bytewise(this.database, series.nameSort), createdAt: series.createdAt, updatedAt: series.updatedAt, year: series.year }[sort.field];
-    // Series without a year come last on both databases (their NULL ordering differs).
-    const orderBy = sort.field === "year" ? [asc(sql`${series.year} is null`), order(sortColumn)] : [order(sortColumn)];
+    const sortColumn = {
+      name: bytewise(this.database, series.nameSort),
+      createdAt: series.createdAt,
+      updatedAt: series.updatedAt,
+      year: series.year,
+      lastRead: sort.field === "lastRead" ? this.lastReadOf(userId) : series.updatedAt,
+    }[sort.field];
+    // Series without a year (or never read) come last on both databases (their NULL ordering differs).
+    const orderBy = sort.field === "year" || sort.field === "lastRead" ? [asc(sql`${sortColumn} is null`), order(sortColumn)] : [order(sortColumn)];
     const rows = await this.db
       .select({ series, libraryName: libraries.name, libraryDirection: libraries.defaultReadingDirection })
       .from(series)
@@ -135,6 +146,16 @@ export class SeriesQueryRepository {
     return counts;
   }
 
+  /** The time of the user's latest progress on a book of the series (null: none). */
+  private lastReadOf(userId: string): SQL {
+    const { series, books, readProgress } = this.database.tables;
+    return sql`(${this.db
+      .select({ at: sql`max(${readProgress.updatedAt})` })
+      .from(readProgress)
+      .innerJoin(books, eq(books.id, readProgress.bookId))
+      .where(and(eq(readProgress.userId, userId), eq(books.seriesId, series.id), eq(books.deleted, false)))})`;
+  }
+
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
     return (await this.views({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 }))[0];
   }
@@ -156,6 +177,8 @@ export class SeriesQueryRepository {
           )
         : undefined,
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
+      filter.years ? inYears(series.year, filter.years) : undefined,
+      filter.onDeckFor ? seriesOnDeck(this.database, series.id, filter.onDeckFor) : undefined,
       filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.seriesVisible,
       filter.condition ? seriesConditionSql(this.database, filter.condition) : undefined,

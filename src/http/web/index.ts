@@ -22,6 +22,7 @@ import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
 import { sessionPages } from "./pages/session";
 import { setupPage } from "./pages/setup";
+import { shelfPages } from "./pages/shelves";
 import { readerPages } from "./reader";
 
 export { htmlErrorPages } from "./error-pages";
@@ -34,6 +35,7 @@ export function webRoutes(services: Services) {
     .use(sessionPages(services, guard))
     .use(registrationPages(services, guard))
     .use(homePage(services, guard))
+    .use(shelfPages(services, guard))
     .use(libraryPage(services, guard))
     .use(seriesPage(services, guard))
     .use(bookPage(services, guard))

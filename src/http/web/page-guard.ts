@@ -17,7 +17,7 @@ import type { Services } from "../../services";
 import { AuthorityRefused, type Caller } from "../../auth/authenticator";
 import { accessDetail, AdminOnly, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
-import type { Viewer } from "./views";
+import { wantsFragment, type Viewer } from "./views";
 
 /**
  * A redirect that also works for htmx requests (which would follow a 303 inside the page):
@@ -95,6 +95,16 @@ export function pageGuard(services: Services) {
     return viewerFrom(caller);
   }
 
+  /**
+   * A whole page shows every library the viewer can open in its menu (with its series count):
+   * read here, once per page, so no page module has to. Fragments and form posts go without.
+   */
+  async function withNavigation(viewer: Viewer, request: Request): Promise<Viewer> {
+    if (request.method !== "GET" || wantsFragment(request)) return viewer;
+    const libraries = await services.libraries.list(viewer.user);
+    return { ...viewer, path: new URL(request.url).pathname, libraries: libraries.map(({ id, name, seriesCount }) => ({ id, name, seriesCount })) };
+  }
+
   return new Elysia({ name: "web-page-guard" }).macro({
     /**
      * Pages for signed-in users ("user") or admins only ("admin"); `viewer` is the signed-in person.
@@ -108,7 +118,7 @@ export function pageGuard(services: Services) {
         if (await services.users.setupNeeded()) throw new EarlyAnswer(redirectTo(request, "/setup"));
         const viewer = await signedInViewer(request, server, body, access);
         if (!viewer) throw new EarlyAnswer(signInRedirect(request, trustProxy));
-        viewers.set(request, viewer);
+        viewers.set(request, await withNavigation(viewer, request));
       },
       resolve({ request }) {
         const viewer = viewers.get(request);

@@ -15,12 +15,23 @@
 import { randomBytes } from "node:crypto";
 import { Eta } from "eta/core";
 import type { UserRecord } from "../../db";
+import { MIN_PASSWORD_LENGTH } from "../../auth/passwords";
 import { assetUrl } from "./assets";
 import { embeddedTemplates } from "./embedded-files-macro" with { type: "macro" };
 
 export interface Viewer {
   user: UserRecord;
   csrfToken: string;
+  /** The libraries of the page's menu (whole pages only, see page-guard.ts). */
+  libraries?: NavigationLibrary[];
+  /** The page's path, so the menu marks where the viewer is. */
+  path?: string;
+}
+
+export interface NavigationLibrary {
+  id: string;
+  name: string;
+  seriesCount: number;
 }
 
 export interface PageData {
@@ -110,17 +121,22 @@ const CONTENT_SECURITY_POLICY = policyHeader(PAGE_POLICY);
 const eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: true });
 for (const [name, source] of Object.entries(embeddedTemplates())) eta.loadTemplate(name, source);
 
-/** A path with query parameters replaced (null or "" removes one); for sort, filter and paging links. */
-export function urlWith(path: string, query: Record<string, string | number | null | undefined>): string {
+/**
+ * A path with query parameters replaced (null, "" or [] removes one; a list repeats the
+ * parameter); for sort, filter and paging links.
+ */
+export function urlWith(path: string, query: Record<string, string | number | string[] | null | undefined>): string {
   const url = new URL(path, "http://x");
   for (const [key, value] of Object.entries(query)) {
-    if (value === null || value === undefined || value === "") url.searchParams.delete(key);
-    else url.searchParams.set(key, String(value));
+    url.searchParams.delete(key);
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+    else if (value !== null && value !== undefined && value !== "") url.searchParams.set(key, String(value));
   }
   return url.pathname + url.search;
 }
 
-const helpers = { asset: assetUrl, urlWith };
+/** `it.minPasswordLength`: the `minlength` of every field that sets a password, the rule the server checks. */
+const helpers = { asset: assetUrl, urlWith, minPasswordLength: MIN_PASSWORD_LENGTH };
 
 /**
  * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the

@@ -1,5 +1,6 @@
 /**
- * GET /books/:id: a book's metadata, authors, progress, download and the Read/Continue buttons
+ * GET /books/:id: a book's metadata, summary, authors, progress, download, the previous and next
+ * books of its series and the Read/Continue buttons
  * (they open the reader at /read/:id, page N to continue). POST /books/:id/read-state marks it
  * read or unread and answers the updated part (a row of the series list or the book's actions).
  */
@@ -30,10 +31,13 @@ export function bookPage(services: Services, guard: WebPageGuard) {
         const book = await services.books.get(viewer.user, params.id);
         // The Read button is on this page: the format's runtime starts while the person looks.
         services.pages.prepareReading(book);
+        const [previous, next] = await Promise.all([services.series.previousBook(viewer.user, book), services.series.nextBook(viewer.user, book)]);
         return page("pages/book", {
           title: book.title,
           viewer,
           book,
+          previous,
+          next,
           authors: book.metadata.authors ?? [],
           fileSize: formatBytes(book.fileSize),
           directionLabel: book.readingDirection ? DIRECTION_LABELS[book.readingDirection] : null,

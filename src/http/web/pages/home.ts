@@ -1,7 +1,8 @@
-/** GET /: continue reading, recently added and the libraries the viewer can see. */
+/** GET /: the home page's rows (./../shelves.ts), each cut short with a link to see all of it. */
 import { Elysia } from "elysia";
 import type { Services } from "../../../services";
 import type { WebPageGuard } from "../page-guard";
+import { SHELVES } from "../shelves";
 import { page } from "../views";
 
 const SHELF_SIZE = 12;
@@ -10,19 +11,10 @@ export function homePage(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-home-page" }).use(guard).get(
     "/",
     async ({ viewer }) => {
-      const shelf = { offset: 0, limit: SHELF_SIZE };
-      const [continueReading, recentlyAdded, libraries] = await Promise.all([
-        services.books.continueReading(viewer.user, shelf),
-        services.books.recentlyAdded(viewer.user, shelf),
-        services.libraries.list(viewer.user),
-      ]);
-      return page("pages/home", {
-        title: "Home",
-        viewer,
-        continueReading: continueReading.rows,
-        recentlyAdded: recentlyAdded.rows,
-        libraries,
-      });
+      const shelves = await Promise.all(
+        SHELVES.map(async (shelf) => ({ shelf, ...(await shelf.load(services, viewer.user, { offset: 0, limit: SHELF_SIZE })) })),
+      );
+      return page("pages/home", { title: "Home", viewer, shelves, shelfSize: SHELF_SIZE });
     },
     { page: "user" },
   );

@@ -1,7 +1,9 @@
 /**
- * GET /libraries/:id: the library's series as a grid of covers, filtered by name and sorted by
- * the series list's own fields. htmx asks for the next page when the last card scrolls into
- * view (and for page 1 when the filter or the sort changes): those get the grid fragment only.
+ * GET /libraries/:id: the library's series as a grid of covers, filtered by name and by the
+ * catalogue filters (read status, genre, tag, publisher, language, author, years; all in the
+ * URL, see ../catalogue-filters.ts) and sorted by the series list's own fields. htmx asks for
+ * the next page when the last card scrolls into view (and for page 1 when a filter or the sort
+ * changes): those get the grid fragment only.
  */
 import { Elysia, t } from "elysia";
 import type { SeriesSort } from "../../../db";
@@ -9,6 +11,7 @@ import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { parseSort } from "../../sorting";
 import type { WebPageGuard } from "../page-guard";
+import { FILTER_QUERY, filterParams, filterValues, isFiltered, seriesFilterOf, STATUS_OPTIONS } from "../catalogue-filters";
 import { page, renderTemplate, htmlResponse, urlWith, wantsFragment } from "../views";
 
 const GRID_PAGE_SIZE = 48;
@@ -30,27 +33,36 @@ export function libraryPage(services: Services, guard: WebPageGuard) {
       const pageNumber = query.page ?? 1;
       const sort = SORT_OPTIONS.some((option) => option.value === query.sort) ? query.sort! : "name,asc";
       const q = query.q?.trim() ?? "";
+      const filters = filterValues(query);
       const [library, { rows, total }] = await Promise.all([
         // As the caller may see it (a library whose every series is hidden from them is a 404).
         services.libraries.get(viewer.user, params.id),
         services.series.list(
           viewer.user,
-          { libraryId: params.id, q: q || undefined },
+          { libraryId: params.id, q: q || undefined, ...seriesFilterOf(filters, viewer.user.id) },
           { offset: (pageNumber - 1) * GRID_PAGE_SIZE, limit: GRID_PAGE_SIZE },
           parseSort(sort, SERIES_SORTS),
         ),
       ]);
       const path = `/libraries/${library.id}`;
-      const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith(path, { q, sort, page: pageNumber + 1 }) : null;
-      const data = { title: library.name, viewer, library, rows, total, q, sort, sortOptions: SORT_OPTIONS, page: pageNumber, nextUrl };
-      if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/series-grid-page", { ...data, fragment: true }));
-      return page("pages/library", data);
+      const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith(path, { q, sort, ...filterParams(filters), page: pageNumber + 1 }) : null;
+      const filtered = q !== "" || isFiltered(filters);
+      const data = { title: library.name, viewer, library, rows, total, q, filters, filtered, sort, sortOptions: SORT_OPTIONS, page: pageNumber, nextUrl };
+      if (wantsFragment(request)) {
+        // A changed filter (page 1) puts its URL in the address bar without the blank fields the form sent.
+        const pushUrl: Record<string, string> = pageNumber === 1 ? { "hx-push-url": urlWith(path, { q, sort, ...filterParams(filters) }) } : {};
+        return htmlResponse(renderTemplate("partials/series-grid-page", { ...data, fragment: true }), 200, pushUrl);
+      }
+      // The values the filters offer: those of the library's books the viewer can see.
+      const facets = await services.catalogueMetadata.facets(viewer.user, { libraryIds: [library.id] });
+      return page("pages/library", { ...data, facets, statusOptions: STATUS_OPTIONS, clearUrl: path });
     },
     {
       page: "user",
       params: IdParams,
       query: t.Object({
         q: t.Optional(t.String({ maxLength: 200 })),
+        ...FILTER_QUERY,
         sort: t.Optional(t.String({ maxLength: 40 })),
         page: t.Optional(t.Integer({ minimum: 1, maximum: 100_000 })),
       }),

@@ -1,18 +1,33 @@
 /**
- * GET /series/:id: the series' metadata and its books in reading order with each one's read
- * state (more rows load as the list scrolls); POST /series/:id/read-state marks every book of
- * the series as read or unread.
+ * GET /series/:id: the series' metadata (with what its books say together: genres, tags,
+ * authors by role) and its books in reading order, as a grid of covers or (`view=list`) a list
+ * with each one's read state, filtered like the series grid (../catalogue-filters.ts, in the
+ * URL); more load as the page scrolls. POST /series/:id/read-state marks every book of the
+ * series as read or unread.
  */
 import { Elysia, t } from "elysia";
 import type { ReadingDirection } from "../../../db";
 import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
+import { bookFilterOf, FILTER_QUERY, filterParams, filterValues, isFiltered, STATUS_OPTIONS } from "../catalogue-filters";
 import { htmlResponse, page, renderTemplate, urlWith, wantsFragment } from "../views";
 
 const BOOK_PAGE_SIZE = 100;
 /** Every book of a series, for marking them all (a series holds far fewer). */
 const WHOLE_SERIES = { offset: 0, limit: 100_000 };
+
+const VIEWS = { grid: "partials/book-grid-page", list: "partials/book-rows-page" } as const;
+
+/** The series' authors grouped by role ("writer": [...], ...), roles in first-seen order. */
+function authorsByRole(authors: { name: string; role: string }[]): { role: string; names: string[] }[] {
+  const byRole = new Map<string, string[]>();
+  for (const author of authors) {
+    const role = author.role || "author";
+    byRole.set(role, [...(byRole.get(role) ?? []), author.name]);
+  }
+  return [...byRole].map(([role, names]) => ({ role, names }));
+}
 
 export const DIRECTION_LABELS: Record<ReadingDirection, string> = {
   ltr: "Left to right",
@@ -35,23 +50,55 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
       "/series/:id",
       async ({ viewer, params, query, request }) => {
         const pageNumber = query.page ?? 1;
+        const view = query.view ?? "grid";
+        const filters = filterValues(query);
         const [series, { rows, total }] = await Promise.all([
           services.series.get(viewer.user, params.id),
-          services.series.books(viewer.user, params.id, { offset: (pageNumber - 1) * BOOK_PAGE_SIZE, limit: BOOK_PAGE_SIZE }),
+          services.series.books(viewer.user, params.id, { offset: (pageNumber - 1) * BOOK_PAGE_SIZE, limit: BOOK_PAGE_SIZE }, bookFilterOf(filters, viewer.user.id)),
         ]);
-        const nextUrl = pageNumber * BOOK_PAGE_SIZE < total ? urlWith(`/series/${series.id}`, { page: pageNumber + 1 }) : null;
-        const data = { title: series.name, viewer, series, rows, nextUrl };
-        if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/book-rows-page", data));
-        const firstUnread = rows.find((book) => !book.progress?.completed);
+        const path = `/series/${series.id}`;
+        const state = { ...filterParams(filters), view: view === "grid" ? null : view };
+        const nextUrl = pageNumber * BOOK_PAGE_SIZE < total ? urlWith(path, { ...state, page: pageNumber + 1 }) : null;
+        const filtered = isFiltered(filters);
+        const viewUrls = { grid: urlWith(path, { ...state, view: null }), list: urlWith(path, { ...state, view: "list" }) };
+        const data = { title: series.name, viewer, series, rows, total, page: pageNumber, nextUrl, filtered, view, viewUrls };
+        if (wantsFragment(request)) {
+          // A changed filter (page 1) puts its URL in the address bar without the blank fields the form sent.
+          const pushUrl: Record<string, string> = pageNumber === 1 ? { "hx-push-url": urlWith(path, state) } : {};
+          return htmlResponse(renderTemplate(pageNumber === 1 ? "partials/series-books" : VIEWS[view], data), 200, pushUrl);
+        }
+        const firstUnread = (await services.series.books(viewer.user, series.id, { offset: 0, limit: 1 }, bookFilterOf(filterValues({ status: ["unread", "in-progress"] }), viewer.user.id))).rows[0];
         const directionLabel = series.readingDirection ? DIRECTION_LABELS[series.readingDirection] : null;
         const sharing = viewer.user.role === "admin" ? await sharingTagChoices(series.id) : null;
         const notice = query.notice === "tags-saved" ? "The sharing tags are saved." : undefined;
-        return page("pages/series", { ...data, firstUnread, directionLabel, sharing, notice });
+        const [combined, facets] = await Promise.all([
+          services.catalogueMetadata.ofSeries(viewer.user, [series.id]).then((all) => all.get(series.id)),
+          services.catalogueMetadata.facets(viewer.user, { seriesIds: [series.id] }),
+        ]);
+        return page("pages/series", {
+          ...data,
+          firstUnread,
+          directionLabel,
+          sharing,
+          notice,
+          combined,
+          authors: authorsByRole(combined?.authors ?? []),
+          summary: series.summary ?? combined?.summary ?? null,
+          filters,
+          facets,
+          statusOptions: STATUS_OPTIONS,
+          clearUrl: urlWith(path, { view: state.view }),
+        });
       },
       {
         page: "user",
         params: IdParams,
-        query: t.Object({ page: t.Optional(t.Integer({ minimum: 1, maximum: 100_000 })), notice: t.Optional(t.String({ maxLength: 40 })) }),
+        query: t.Object({
+          page: t.Optional(t.Integer({ minimum: 1, maximum: 100_000 })),
+          notice: t.Optional(t.String({ maxLength: 40 })),
+          view: t.Optional(t.Union([t.Literal("grid"), t.Literal("list")])),
+          ...FILTER_QUERY,
+        }),
       },
     )
     .post(

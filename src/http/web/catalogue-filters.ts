@@ -1,0 +1,112 @@
+/**
+ * The filters of the web's series grid and of a series' books, kept in the page's URL so a
+ * filtered view can be bookmarked or shared: `status` (repeatable: unread, in-progress, read),
+ * `genre`, `tag`, `publisher` (series only), `language`, `author`, `year_from`, `year_to`.
+ * One query schema, one parse into the catalogue's series and book filters, and the values
+ * back as query parameters (for the next page's URL) and for the form.
+ */
+import { t, type Static } from "elysia";
+import type { BookFilter, ReadStatus, SeriesFilter } from "../../db";
+import { DomainError } from "../../errors";
+
+const STATUS_PARAMS = { unread: "UNREAD", "in-progress": "IN_PROGRESS", read: "READ" } as const satisfies Record<string, ReadStatus>;
+export type StatusParam = keyof typeof STATUS_PARAMS;
+export const STATUS_OPTIONS: readonly { value: StatusParam; label: string }[] = [
+  { value: "unread", label: "Unread" },
+  { value: "in-progress", label: "In progress" },
+  { value: "read", label: "Read" },
+];
+
+const text = t.Optional(t.String({ maxLength: 200 }));
+/** A year, or blank (the form sends its empty fields). */
+const year = t.Optional(t.String({ pattern: "^[0-9]{0,4}$", error: "a year is a number of up to 4 digits" }));
+const yearOf = (value: string | undefined) => (value ? Number(value) : null);
+
+/** Query fields of a filtered page (spread into its query schema). */
+export const FILTER_QUERY = {
+  // Checked by filterValues: Elysia answers a query list item that fails its schema with a 500.
+  status: t.Optional(t.Array(t.String())),
+  genre: text,
+  tag: text,
+  publisher: text,
+  language: text,
+  author: text,
+  year_from: year,
+  year_to: year,
+};
+
+const FILTER_SCHEMA = t.Object(FILTER_QUERY);
+type FilterQuery = Static<typeof FILTER_SCHEMA>;
+
+/** The filters as given, blanks dropped: what the form shows and the next page's URL repeats. */
+export interface CatalogueFilterValues {
+  status: StatusParam[];
+  genre: string;
+  tag: string;
+  publisher: string;
+  language: string;
+  author: string;
+  yearFrom: number | null;
+  yearTo: number | null;
+}
+
+const isStatus = (value: string): value is StatusParam => Object.hasOwn(STATUS_PARAMS, value);
+
+/** The filters of a request; an unknown read status is a 400. */
+export function filterValues(query: FilterQuery): CatalogueFilterValues {
+  const status = query.status ?? [];
+  if (!status.every(isStatus)) throw new DomainError("BadRequest", "status must be unread, in-progress or read");
+  return {
+    status: [...new Set(status)],
+    genre: query.genre?.trim() ?? "",
+    tag: query.tag?.trim() ?? "",
+    publisher: query.publisher?.trim() ?? "",
+    language: query.language?.trim() ?? "",
+    author: query.author?.trim() ?? "",
+    yearFrom: yearOf(query.year_from),
+    yearTo: yearOf(query.year_to),
+  };
+}
+
+/** Whether any filter is set. */
+export function isFiltered(values: CatalogueFilterValues): boolean {
+  return Object.values(filterParams(values)).some((value) => value !== null && value !== "" && !(Array.isArray(value) && value.length === 0));
+}
+
+/** The values as query parameters (for urlWith). */
+export function filterParams(values: CatalogueFilterValues): Record<string, string | number | string[] | null> {
+  return {
+    status: values.status,
+    genre: values.genre,
+    tag: values.tag,
+    publisher: values.publisher,
+    language: values.language,
+    author: values.author,
+    year_from: values.yearFrom,
+    year_to: values.yearTo,
+  };
+}
+
+const listOf = (value: string) => (value ? [value] : undefined);
+
+function yearsOf(values: CatalogueFilterValues) {
+  if (values.yearFrom === null && values.yearTo === null) return undefined;
+  return { from: values.yearFrom ?? undefined, to: values.yearTo ?? undefined };
+}
+
+/** The book-level part: a book matches it, or a series holds a present book that does. */
+function metadataOf(values: CatalogueFilterValues) {
+  const metadata = { genres: listOf(values.genre), tags: listOf(values.tag), languages: listOf(values.language), authors: values.author ? [{ name: values.author }] : undefined };
+  return Object.values(metadata).some((value) => value !== undefined) ? metadata : undefined;
+}
+
+const readStatusOf = (values: CatalogueFilterValues, userId: string) =>
+  values.status.length > 0 ? { userId, statuses: values.status.map((status) => STATUS_PARAMS[status]) } : undefined;
+
+export function seriesFilterOf(values: CatalogueFilterValues, userId: string): Pick<SeriesFilter, "readStatus" | "bookMetadata" | "publishers" | "years"> {
+  return { readStatus: readStatusOf(values, userId), bookMetadata: metadataOf(values), publishers: listOf(values.publisher), years: yearsOf(values) };
+}
+
+export function bookFilterOf(values: CatalogueFilterValues, userId: string): Pick<BookFilter, "readStatus" | "metadata" | "years"> {
+  return { readStatus: readStatusOf(values, userId), metadata: metadataOf(values), years: yearsOf(values) };
+}
