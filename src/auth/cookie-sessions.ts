@@ -5,8 +5,9 @@
  * family of one token, which is presented as it is on every request instead of being rotated,
  * and which POST /auth/refresh does not accept. Web sessions (`start`, begun by an interactive
  * sign-in) are of the cookie kind (`cs_`); clients' sessions (`startForClient`, begun by Basic
- * or an API key) of the client kind (`ks_`), which `find` (the web session) refuses, so an API
- * key cannot become a web session, which may create credentials.
+ * or an API key) of the client kind (`ks_`, or `kr_` when begun by a reader-scoped key: such a
+ * session keeps the key's authority, `clientAuthority`), which `find` (the web session) refuses,
+ * so an API key cannot become a web session, which may create credentials.
  * So everything that ends refresh-token sessions ends cookie sessions too: logout revokes the
  * token, a password change (which also raises the account's token version) or disabling the
  * account revokes every active token of the user, and the daily job prunes expired ones. The
@@ -19,11 +20,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Repositories, UserRecord } from "../db";
 import { assertMaySignIn } from "./account-status";
-import type { IssuedRefreshToken, RefreshTokens, SessionTokenKind } from "./refresh-tokens";
+import { tokenKindOf, type IssuedRefreshToken, type RefreshTokens, type SessionTokenKind } from "./refresh-tokens";
 import { sha256Hex } from "./token-digest";
 
 /** How many clients' sessions `startForClient` remembers in a process; the least recently used go first. */
 const REMEMBERED_CLIENTS = 4096;
+
+type ClientSessionKind = Extract<SessionTokenKind, "client" | "readerClient">;
+/** The authority a client's session carries over from the credential that began it. */
+export type ClientAuthority = "full" | "reader";
 
 /** A live session's account, with the account's token version when the session began. */
 export interface CookieSession {
@@ -51,10 +56,10 @@ export class CookieSessions {
     return this.refreshTokens.start(user, "cookie", lifetimeDays);
   }
 
-  /** A client's session (see `startForClient`): the client kind, which is no web session. */
-  private startClientSession(user: UserRecord, lifetimeDays: number): Promise<IssuedRefreshToken> {
+  /** A client's session (see `startForClient`): a client kind, which is no web session. */
+  private startClientSession(user: UserRecord, lifetimeDays: number, kind: ClientSessionKind): Promise<IssuedRefreshToken> {
     assertMaySignIn(user, this.emailConfirmationRequired);
-    return this.refreshTokens.start(user, "client", lifetimeDays);
+    return this.refreshTokens.start(user, kind, lifetimeDays);
   }
 
   /**
@@ -67,13 +72,14 @@ export class CookieSessions {
    * held in memory to hand out again. Remembered per process, so each of several processes may
    * start one; a session that ended (logout, password change, expiry) is replaced.
    */
-  startForClient(user: UserRecord, client: string, lifetimeDays: number): Promise<IssuedRefreshToken> {
-    const key = sha256Hex(`${user.id}\0${client}`);
+  startForClient(user: UserRecord, client: string, lifetimeDays: number, authority: ClientAuthority = "full"): Promise<IssuedRefreshToken> {
+    const kind: ClientSessionKind = authority === "reader" ? "readerClient" : "client";
+    const key = sha256Hex(`${user.id}\0${kind}\0${client}`);
     const known = this.clientSessions.get(key);
     const session = (async () => {
       const current = known && (await known.catch(() => undefined));
       if (current && (await this.resume(current.token))?.id === user.id) return current;
-      return this.startClientSession(user, lifetimeDays);
+      return this.startClientSession(user, lifetimeDays, kind);
     })();
     // Map order is insertion order: re-inserting marks the key as the most recently used.
     this.clientSessions.delete(key);
@@ -102,12 +108,20 @@ export class CookieSessions {
    * read too); undefined when the session ended or the account may not sign in.
    */
   async resume(token: string): Promise<UserRecord | undefined> {
-    const session = await this.holderOf(token, ["client", "cookie"]);
+    const session = await this.holderOf(token, ["client", "readerClient", "cookie"]);
     if (!session) return undefined;
     const { user, issuedUnderVersion } = session;
     if (user.disabled || (this.emailConfirmationRequired && !user.emailVerified)) return undefined;
     // A session begun before the account's last password change is over.
     return issuedUnderVersion === user.tokenVersion ? user : undefined;
+  }
+
+  /**
+   * What a session `resume` accepted may do: a client's session begun by a reader-scoped API key
+   * only reads and records progress, as the key does; any other session is not limited here.
+   */
+  clientAuthority(token: string): ClientAuthority {
+    return tokenKindOf(token) === "readerClient" ? "reader" : "full";
   }
 
   /** Ends the session (logout); unknown or ended tokens are ignored. */

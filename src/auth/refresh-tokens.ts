@@ -40,16 +40,22 @@ export interface RefreshTokenSettings {
 
 /**
  * What a family's tokens are for: rotated through POST /auth/refresh, or presented as a cookie
- * by the web interface ("cookie") or by a client that signed in with Basic or an API key ("client").
+ * by the web interface ("cookie") or by a client that signed in with Basic or an API key ("client";
+ * "readerClient" when the key is reader-scoped).
  */
-export type SessionTokenKind = "refresh" | "cookie" | "client";
+export type SessionTokenKind = "refresh" | "cookie" | "client" | "readerClient";
 
-const TOKEN_PREFIX: Record<SessionTokenKind, string> = { refresh: "rt_", cookie: "cs_", client: "ks_" };
+const TOKEN_PREFIX: Record<SessionTokenKind, string> = { refresh: "rt_", cookie: "cs_", client: "ks_", readerClient: "kr_" };
 const TOKEN_FORMAT: Record<SessionTokenKind, RegExp> = {
   refresh: /^rt_[A-Za-z0-9_-]{43}$/,
   cookie: /^cs_[A-Za-z0-9_-]{43}$/,
   client: /^ks_[A-Za-z0-9_-]{43}$/,
+  readerClient: /^kr_[A-Za-z0-9_-]{43}$/,
 };
+
+/** The kind of a well-formed session token (by its prefix), else undefined. */
+export const tokenKindOf = (token: string): SessionTokenKind | undefined =>
+  (Object.keys(TOKEN_FORMAT) as SessionTokenKind[]).find((kind) => TOKEN_FORMAT[kind].test(token));
 const isToken = (token: string) => Object.values(TOKEN_FORMAT).some((format) => format.test(token));
 const DAY_MS = 24 * 3600 * 1000;
 

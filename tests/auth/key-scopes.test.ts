@@ -164,6 +164,31 @@ forEachDatabase(
       const page = await server().fetch("/account", { headers: { cookie: `longbox_session=${token}` }, redirect: "manual" });
       expect(page.status).toBe(303);
     });
+
+    test("Komga collections and read lists: a reader key, and the Komga session it starts, may read them but not make or change them", async () => {
+      const reader = { "x-api-key": keys.adminReader };
+      const first = await server().fetch("/kg/api/v1/collections", { headers: reader });
+      expect(first.status).toBe(200);
+      const session = /KOMGA-SESSION=([^;]+)/.exec(first.headers.getSetCookie().join("\n"))?.[1];
+      expect(session).toStartWith("kr_");
+      const cookie = { cookie: `KOMGA-SESSION=${session}` };
+      expect((await server().fetch("/kg/api/v1/readlists", { headers: cookie })).status).toBe(200);
+      for (const headers of [reader, cookie]) {
+        for (const [path, body] of [["/kg/api/v1/collections", { name: "By a reader key", ordered: false, seriesIds: [] }], ["/kg/api/v1/readlists", { name: "By a reader key", ordered: true, bookIds: [] }]] as const) {
+          const refused = await server().json("POST", path, body, headers);
+          expect({ path, status: refused.status, code: refused.body?.error }).toEqual({ path, status: 403, code: "ReaderKeyScope" });
+        }
+      }
+      // A full key makes one; the reader key can neither change nor delete it.
+      const book = world.books[BOOK]!;
+      const made = await server().json("POST", "/kg/api/v1/collections", { name: "By a full key", ordered: false, seriesIds: [book.seriesId] }, { "x-api-key": keys.adminFull });
+      expect(made.status).toBe(200);
+      for (const headers of [reader, cookie]) {
+        expect((await server().json("PATCH", `/kg/api/v1/collections/${made.body.id}`, { name: "Renamed" }, headers)).status).toBe(403);
+        expect((await server().json("DELETE", `/kg/api/v1/collections/${made.body.id}`, undefined, headers)).status).toBe(403);
+      }
+      expect((await server().json("GET", `/kg/api/v1/collections/${made.body.id}`, undefined, cookie)).body.name).toBe("By a full key");
+    });
   },
   { komga_api: { enabled: true, prefix: "kg" } },
 );

@@ -23,7 +23,7 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { CredentialKind } from "../../auth/authenticator";
+import type { Authority, CredentialKind } from "../../auth/authenticator";
 import type { UserRecord } from "../../db";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
@@ -50,6 +50,8 @@ const REMEMBER_ME_VALUES = new Set(["true", "on", "yes", "1"]);
 export interface KomgaCaller {
   user: UserRecord;
   via: CredentialKind | "session";
+  /** What the credential may do (src/auth/authenticator.ts); a client's session keeps its key's. */
+  authority: Authority;
   /** The session the request used or started (undefined for bearer tokens, which need none). */
   sessionToken?: string;
 }
@@ -95,8 +97,10 @@ async function resolveCaller(
     // (Komga starts none for API keys; Longbox does, so that the Mihon tracker, which sends
     // only cookies, also works for users of an API key.)
     let token = sessionToken;
-    if (sessionUser?.id !== credentialed.user.id) {
-      token = (await cookieSessions.startForClient(credentialed.user, clientKey(request, "session"), config.komga_api.session_days)).token;
+    // A reader-scoped key's session is of the reader kind, so cookie-only requests keep its limits.
+    const authority = credentialed.authority === "reader" ? "reader" : "full";
+    if (sessionUser?.id !== credentialed.user.id || cookieSessions.clientAuthority(sessionToken!) !== authority) {
+      token = (await cookieSessions.startForClient(credentialed.user, clientKey(request, "session"), config.komga_api.session_days, authority)).token;
       handOut(token);
     }
     const rememberMe = new URL(request.url).searchParams.get("remember-me");
@@ -107,14 +111,14 @@ async function resolveCaller(
     }
     return { ...credentialed, sessionToken: token };
   }
-  if (sessionUser) return { user: sessionUser, via: "session", sessionToken };
+  if (sessionUser) return { user: sessionUser, via: "session", authority: cookieSessions.clientAuthority(sessionToken!), sessionToken };
   const rememberToken = cookieOf(request, REMEMBER_ME_COOKIE);
   const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
   if (!remembered) return null;
   // A client's restart: a new session, the same one for each request until the client sends it.
   const { token } = await cookieSessions.startForClient(remembered, clientKey(request, `restart\0${rememberToken}`), config.komga_api.session_days);
   handOut(token);
-  return { user: remembered, via: "session", sessionToken: token };
+  return { user: remembered, via: "session", authority: "full", sessionToken: token };
 }
 
 /** An admitted Komga caller, with what authentication adds to the answer. */

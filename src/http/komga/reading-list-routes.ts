@@ -9,6 +9,7 @@
  * items hidden from the caller.
  */
 import { Elysia, t } from "elysia";
+import { assertAuthorityFor, type Authority } from "../../auth/authenticator";
 import type { ListKind, ReadingListRecord } from "../../db";
 import { notFound } from "../../errors";
 import type { Caller } from "../../library/books";
@@ -20,6 +21,9 @@ import { komgaAuth } from "./auth";
 import { instant } from "./dto";
 import { KomgaPresenter } from "./presenter";
 import { pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
+
+/** The caller of a list write: the account and what its credential may do. */
+type ListWriter = { user: Caller; authority: Authority };
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
 const Name = t.String({ minLength: 1, maxLength: 200 });
@@ -57,18 +61,25 @@ export function komgaReadingListRoutes(services: Services) {
     return imageFileResponse(request, await services.covers.thumbnail(caller.user, kind === "collection" ? "series" : "book", first));
   };
 
-  const created = (kind: ListKind) => async ({ caller, body }: { caller: { user: Caller }; body: { name: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] } }) =>
-    toDto(caller.user, await lists.create(caller.user, kind, { name: body.name, summary: body.summary || null, ordered: body.ordered, itemIds: body.seriesIds ?? body.bookIds }));
+  // Lists are plain writes: a reader-scoped key (or its Komga session) may not make or change them.
+  const created =
+    (kind: ListKind) =>
+    async ({ caller, body }: { caller: ListWriter; body: { name: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] } }) => {
+      assertAuthorityFor(caller, "write");
+      return toDto(caller.user, await lists.create(caller.user, kind, { name: body.name, summary: body.summary || null, ordered: body.ordered, itemIds: body.seriesIds ?? body.bookIds }));
+    };
 
   const changed =
     (kind: ListKind) =>
-    async ({ caller, params, body, set }: { caller: { user: Caller }; params: { id: string }; body: { name?: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] }; set: { status?: number | string } }) => {
+    async ({ caller, params, body, set }: { caller: ListWriter; params: { id: string }; body: { name?: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] }; set: { status?: number | string } }) => {
+      assertAuthorityFor(caller, "write");
       const summary = body.summary === undefined ? undefined : body.summary || null;
       await lists.update(caller.user, kind, params.id, { name: body.name, summary, ordered: body.ordered, itemIds: body.seriesIds ?? body.bookIds });
       set.status = 204;
     };
 
-  const deleted = (kind: ListKind) => async ({ caller, params, set }: { caller: { user: Caller }; params: { id: string }; set: { status?: number | string } }) => {
+  const deleted = (kind: ListKind) => async ({ caller, params, set }: { caller: ListWriter; params: { id: string }; set: { status?: number | string } }) => {
+    assertAuthorityFor(caller, "write");
     await lists.delete(caller.user, kind, params.id);
     set.status = 204;
   };
