@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { deepMerge, loadConfig } from "../../src/config/load";
 import { createLogger } from "../../src/logging/logger";
 import { startServer, type RunningServer } from "../../src/server";
+import { checkAnswer } from "./openapi-answers";
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "./databases";
 
 export interface TestServer {
@@ -32,7 +33,10 @@ export interface JsonResult<T> {
   body: T;
 }
 
-/** A JSON request helper for a server at `baseUrl` (the `json` of TestServer). */
+/**
+ * A JSON request helper for a server at `baseUrl` (the `json` of TestServer). Answers of
+ * /api/v1 are checked against the OpenAPI document (./openapi-answers.ts).
+ */
 export function jsonRequester(baseUrl: string): TestServer["json"] {
   return async (method, path, body, headers = {}) => {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -47,6 +51,7 @@ export function jsonRequester(baseUrl: string): TestServer["json"] {
     } catch {
       // Not JSON: the raw text is returned for the test to inspect.
     }
+    if (parsed !== text) await checkAnswer(baseUrl, method, path, response.status, response.headers.get("content-type"), parsed);
     return { status: response.status, headers: response.headers, body: parsed as never };
   };
 }
