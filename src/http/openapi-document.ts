@@ -60,7 +60,7 @@ export function openApiPathsAndSchemas(app: AnyElysia): { paths: OpenAPIV3_1.Pat
  * ours has (src/http/request-body.ts bounds them): the body schema is JSON's.
  */
 function addJsonBodies(app: AnyElysia, paths: Record<string, Record<string, Operation>>) {
-  for (const route of app.routes) {
+  for (const route of globalRoutes(app)) {
     const body = route.hooks?.body;
     const operation = paths[route.path.replace(/:([^/]+)/g, "{$1}")]?.[route.method.toLowerCase()];
     const requestBody = operation?.requestBody as { content?: Record<string, unknown> } | undefined;
@@ -68,6 +68,9 @@ function addJsonBodies(app: AnyElysia, paths: Record<string, Record<string, Oper
     requestBody.content = { "application/json": { schema: unwrapSchema(body, undefined, "input", "3.1.0") } };
   }
 }
+
+/** Every route of the application the plugin is part of (what the generator reads; protected in Elysia's types). */
+export const globalRoutes = (app: AnyElysia): AnyElysia["routes"] => (app as unknown as { getGlobalRoutes(): AnyElysia["routes"] }).getGlobalRoutes();
 
 function completeResponses(operation: Operation) {
   const responses: Responses = (operation.responses ??= {});

@@ -14,7 +14,7 @@ import scalarScript from "../../node_modules/@scalar/api-reference/dist/browser/
 import { Elysia, type AnyElysia } from "elysia";
 import { VERSION } from "../version";
 import { useOwnFormatChecks } from "./format-checks";
-import { OTHER_CONTRACTS, openApiPathsAndSchemas } from "./openapi-document";
+import { globalRoutes, OTHER_CONTRACTS, openApiPathsAndSchemas } from "./openapi-document";
 
 // The plugin's import replaced TypeBox's format checks with slow ones (see ./format-checks.ts).
 useOwnFormatChecks();
@@ -66,7 +66,7 @@ export function apiDocumentation() {
       SPEC_PATH,
       () => {
         // Built on first use, when every route is registered; again if routes were added since.
-        const routes = documentation.routes.length;
+        const routes = globalRoutes(documentation).length;
         if (!document || routes !== routeCount) {
           document = apiDocument(documentation);
           routeCount = routes;

@@ -24,7 +24,7 @@ interface Operation {
 }
 
 interface AnswerChecker {
-  check(method: string, path: string, status: number, body: unknown): void;
+  check(method: string, path: string, status: number, mediaType: string, body: unknown): void;
 }
 
 const DOCUMENTED = /^\/(api\/v1\/|health(\?|$))/;
@@ -35,7 +35,8 @@ export async function checkAnswer(baseUrl: string, method: string, path: string,
   if (!DOCUMENTED.test(path) || !contentType?.includes("json")) return;
   // The document is the same code's on every test server: loaded once, from the first.
   checker ??= loadChecker(baseUrl);
-  (await checker).check(method.toLowerCase(), path.split("?")[0]!, status, body);
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  (await checker).check(method.toLowerCase(), path.split("?")[0]!, status, mediaType, body);
 }
 
 async function loadChecker(baseUrl: string): Promise<AnswerChecker> {
@@ -64,20 +65,20 @@ async function loadChecker(baseUrl: string): Promise<AnswerChecker> {
   };
   const errorBody = validator("/components/schemas/ErrorBody");
   return {
-    check(method, path, status, body) {
+    check(method, path, status, mediaType, body) {
       const operation = operations.find((candidate) => candidate.method === method && candidate.pattern.test(path));
       if (!operation) return; // no such route: the 404 is the router's
       const name = `${method.toUpperCase()} ${operation.template}`;
       const answer = operation.responses[String(status)];
-      if (!answer?.content?.["application/json"]) {
+      if (!answer?.content?.[mediaType]) {
         // An error the route does not list (a 503 of an outage, a 500) still answers the ErrorBody.
         if (status >= 400) {
           if (!errorBody(body)) throw new Error(`${name} answered ${status} with a body that is not the ErrorBody: ${describe(errorBody.errors)}`);
           return;
         }
-        throw new Error(`${name} answered ${status} with JSON, a status or media type its document does not list`);
+        throw new Error(`${name} answered ${status} with ${mediaType}, a status or media type its document does not list`);
       }
-      const pointer = `/paths/${escape(operation.template)}/${method}/responses/${status}/content/${escape("application/json")}/schema`;
+      const pointer = `/paths/${escape(operation.template)}/${method}/responses/${status}/content/${escape(mediaType)}/schema`;
       const validate = validator(pointer);
       if (!validate(body)) throw new Error(`${name} answered ${status} with ${describe(validate.errors)}`);
     },

@@ -1,5 +1,8 @@
 /** The OpenAPI document at /api/docs/json and its page at /api/docs: open, complete, secured. */
 import { beforeAll, expect, test } from "bun:test";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { join } from "node:path";
+import { GENERATED_TYPES_PATH, typesOf } from "../../scripts/openapi-types";
 import { checkAnswer } from "../helpers/openapi-answers";
 import { forEachDatabase } from "../helpers/server";
 
@@ -186,5 +189,14 @@ forEachDatabase("OpenAPI document", (server) => {
     await expect(wrong).rejects.toThrow("GET /api/v1/series answered 200 with /total must be integer");
     const unlisted = checkAnswer(server().url, "GET", "/api/v1/series", 201, "application/json", paged);
     await expect(unlisted).rejects.toThrow("GET /api/v1/series answered 201");
+  });
+
+  test("a maintained validator (swagger-parser) finds the document valid", async () => {
+    await SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0]);
+  });
+
+  test("the client types in docs/examples are generated from the current document (bun scripts/openapi-types.ts)", async () => {
+    // tsc (npm test) compiles docs/examples/api-client.ts against them.
+    expect(await Bun.file(join(import.meta.dir, "../..", GENERATED_TYPES_PATH)).text()).toBe(await typesOf(document));
   });
 });
