@@ -3,7 +3,9 @@ import { beforeAll, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { join } from "node:path";
 import { GENERATED_TYPES_PATH, typesOf } from "../../scripts/openapi-types";
+import { adminSession, bearer } from "../helpers/auth";
 import { checkAnswer } from "../helpers/openapi-answers";
+import { rawQuery } from "../helpers/sql";
 import { forEachDatabase } from "../helpers/server";
 
 /** /api/v1 operations callable without credentials (the contract's open routes). */
@@ -198,5 +200,25 @@ forEachDatabase("OpenAPI document", (server) => {
   test("the client types in docs/examples are generated from the current document (bun scripts/openapi-types.ts)", async () => {
     // tsc (npm test) compiles docs/examples/api-client.ts against them.
     expect(await Bun.file(join(import.meta.dir, "../..", GENERATED_TYPES_PATH)).text()).toBe(await typesOf(document));
+  });
+
+  test("an answer its route's schema refuses is a logged 500, not a 400 blaming the request", async () => {
+    const { token } = await adminSession(server());
+    const id = crypto.randomUUID();
+    const now = server().kind === "postgres" ? new Date().toISOString() : Date.now();
+    // A row the API never writes: its scanning configuration lacks the fields LibraryDto requires.
+    await rawQuery(
+      server(),
+      "INSERT INTO libraries (id, name, path, default_reading_direction, series_strategy, scanning_config, created_at, updated_at) VALUES ($1, $2, $3, 'ltr', 'series_volume', $4, $5, $5)",
+      id,
+      "Malformed",
+      `/nonexistent/${id}`,
+      server().kind === "postgres" ? {} : "{}",
+      now,
+    );
+    const answer = await server().json("GET", `/api/v1/libraries/${id}`, undefined, bearer(token));
+    expect(answer.status).toBe(500);
+    expect(answer.body.error).toBe("InternalServerError");
+    expect(server().logs.some((line) => line.includes("an answer does not match its route's response schema"))).toBe(true);
   });
 });
