@@ -37,6 +37,8 @@ const { values } = parseArgs({
 const DATABASE = values.database === "postgres" ? "postgres" : "sqlite";
 const SECONDS = Number(values.seconds);
 const SOURCE = resolve(values.source!);
+/** What the API writes for a new library (src/library/libraries.ts): the answers' schema expects it whole. */
+const BENCH_SCANNING = { enabled: false, cronSchedule: null, defaultMode: "normal", scanOnStart: false, watch: false, pollSeconds: null };
 const POSTGRES_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
 const PASSWORD = "benchmark password";
 type Tables = typeof pgSchema;
@@ -79,7 +81,7 @@ async function seed(db: { insert: (table: never) => { values: (rows: never[]) =>
   const now = new Date();
   const libraryId = crypto.randomUUID();
   await insert(tables.libraries, [
-    { id: libraryId, name: "Bench", path: "/nonexistent/bench", defaultReadingDirection: "ltr", seriesStrategy: "series_volume", scanningConfig: {}, createdAt: now, updatedAt: now },
+    { id: libraryId, name: "Bench", path: "/nonexistent/bench", defaultReadingDirection: "ltr", seriesStrategy: "series_volume", scanningConfig: BENCH_SCANNING, createdAt: now, updatedAt: now },
   ]);
   const seriesIds: string[] = [];
   const seriesRows = [];

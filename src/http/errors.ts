@@ -157,6 +157,12 @@ export function errorHandling(log: Logger, render?: ErrorRenderer, transport?: T
 
 function errorToAnswer(log: Logger, code: Parameters<ErrorHandler>[0]["code"], error: unknown, request: Request): ErrorAnswer {
   if (error instanceof DomainError) return domainErrorAnswer(error);
+  if (error instanceof ValidationError && error.type === "response") {
+    // The route answered something its own schema (the OpenAPI document's) does not allow: a
+    // fault of ours, not of the request, logged with what did not match.
+    log.error("an answer does not match its route's response schema", { requestId: requestIdOf(request), error: new Error(error.message) });
+    return { status: 500, body: { error: "InternalServerError", message: "An internal error occurred" } };
+  }
   if (error instanceof ValidationError) return validationAnswer(error);
   if (error instanceof ParseError) {
     // Elysia wraps whatever a parse hook throws (src/http/request-body.ts: 413, too deep) in a ParseError.

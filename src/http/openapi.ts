@@ -1,5 +1,6 @@
 /**
- * The OpenAPI document, generated from the route schemas and `detail` of every route: JSON at
+ * The OpenAPI document, generated from the route schemas and `detail` of every route
+ * (./openapi-document.ts): JSON at
  * /api/docs/json and a browsable page at /api/docs (the Scalar viewer). The viewer's script is
  * the npm package's standalone bundle, embedded in the binary and served at
  * /api/docs/scalar.js: the page loads nothing from another origin, and its CSP says so. All
@@ -8,12 +9,12 @@
  * Routes with the `auth` option get `API_SECURITY` from the auth macro (src/http/auth-plugin.ts),
  * so the document's security requirements cannot drift from what the routes enforce.
  */
-import { openapi } from "@elysiajs/openapi";
 // The package's exports map hides its browser bundle, so it is reached by path.
 import scalarScript from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import { VERSION } from "../version";
 import { useOwnFormatChecks } from "./format-checks";
+import { globalRoutes, OTHER_CONTRACTS, openApiPathsAndSchemas } from "./openapi-document";
 
 // The plugin's import replaced TypeBox's format checks with slow ones (see ./format-checks.ts).
 useOwnFormatChecks();
@@ -22,6 +23,7 @@ useOwnFormatChecks();
 export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }, { apiKeyAuth: [] }];
 
 const SCALAR_PATH = "/api/docs/scalar.js";
+const SPEC_PATH = "/api/docs/json";
 
 /**
  * The viewer page: the embedded bundle reads its configuration from the `api-reference`
@@ -51,39 +53,52 @@ const DOCS_PAGE_CSP = [
 ].join("; ");
 
 export function apiDocumentation() {
-  return new Elysia({ name: "api-documentation" })
+  let document: Record<string, unknown> | undefined;
+  let routeCount = 0;
+  const documentation: AnyElysia = new Elysia({ name: "api-documentation" })
     .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_PAGE_CSP } }), {
       detail: { hide: true },
     })
     .get(SCALAR_PATH, () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
     })
-    .use(openApiPlugin());
+    .get(
+      SPEC_PATH,
+      () => {
+        // Built on first use, when every route is registered; again if routes were added since.
+        const routes = globalRoutes(documentation).length;
+        if (!document || routes !== routeCount) {
+          document = apiDocument(documentation);
+          routeCount = routes;
+        }
+        return document;
+      },
+      { detail: { hide: true } },
+    );
+  return documentation;
 }
 
-function openApiPlugin() {
-  return openapi({
-    path: "/api/docs",
-    specPath: "/api/docs/json",
-    // The page is ours (above): the plugin's own page would load Scalar from its CDN.
-    provider: null,
-    documentation: {
-      info: {
-        title: "Longbox API",
-        version: VERSION,
-        description: "Catalogue and reading API of Longbox. Errors are `{error, message, details?}`; see docs/api.md.",
-      },
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: "http",
-            scheme: "bearer",
-            description: "An access token from POST /api/v1/auth/login, or an API key (`lbx_...`)",
-          },
-          basicAuth: { type: "http", scheme: "basic", description: "Username and password, or username and an API key" },
-          apiKeyAuth: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (`lbx_...`)" },
+function apiDocument(app: AnyElysia): Record<string, unknown> {
+  const { paths, schemas } = openApiPathsAndSchemas(app);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Longbox API",
+      version: VERSION,
+      description: `Catalogue and reading API of Longbox. Errors are \`{error, message, details?}\`; see docs/api.md. Answers may gain fields: clients must accept fields they do not know. ${OTHER_CONTRACTS}`,
+    },
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An access token from POST /api/v1/auth/login, or an API key (`lbx_...`)",
         },
+        basicAuth: { type: "http", scheme: "basic", description: "Username and password, or username and an API key" },
+        apiKeyAuth: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (`lbx_...`)" },
       },
     },
-  });
+  };
 }

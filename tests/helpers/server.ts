@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { deepMerge, loadConfig } from "../../src/config/load";
 import { createLogger } from "../../src/logging/logger";
 import { startServer, type RunningServer } from "../../src/server";
+import { checkAnswer } from "./openapi-answers";
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "./databases";
 
 export interface TestServer {
@@ -20,6 +21,7 @@ export interface TestServer {
   server: RunningServer;
   /** Every line the server logged. */
   logs: string[];
+  /** A request to the server; a JSON answer of /api/v1 is checked against the OpenAPI document. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** JSON request helper: sends `body` as JSON, returns status, headers and parsed body. */
   json<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult<T>>;
@@ -32,7 +34,10 @@ export interface JsonResult<T> {
   body: T;
 }
 
-/** A JSON request helper for a server at `baseUrl` (the `json` of TestServer). */
+/**
+ * A JSON request helper for a server at `baseUrl` (the `json` of TestServer). Answers of
+ * /api/v1 are checked against the OpenAPI document (./openapi-answers.ts).
+ */
 export function jsonRequester(baseUrl: string): TestServer["json"] {
   return async (method, path, body, headers = {}) => {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -47,6 +52,7 @@ export function jsonRequester(baseUrl: string): TestServer["json"] {
     } catch {
       // Not JSON: the raw text is returned for the test to inspect.
     }
+    if (parsed !== text) await checkAnswer(baseUrl, method, path, response.status, response.headers.get("content-type"), parsed);
     return { status: response.status, headers: response.headers, body: parsed as never };
   };
 }
@@ -86,7 +92,19 @@ export async function startTestServer(kind: DatabaseKind, overrides: Record<stri
     const logs: string[] = [];
     const log = createLogger({ level: "debug", format: "text", sink: (line) => void logs.push(line) });
     const server = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log });
-    const fetchPath = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+    const fetchPath = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${server.url}${path}`, init);
+      // Direct requests' JSON answers are checked against the document too (./openapi-answers.ts).
+      const contentType = response.headers.get("content-type");
+      if (contentType?.includes("json")) {
+        const body = await response
+          .clone()
+          .json()
+          .catch(() => undefined); // not JSON after all: the test sees it
+        if (body !== undefined) await checkAnswer(server.url, init?.method ?? "GET", path, response.status, contentType, body);
+      }
+      return response;
+    };
     const droppable = database;
     return {
       kind,

@@ -118,7 +118,10 @@ forEachDatabase("EPUB reader", (server) => {
 
       // The font size shows after a reload, before and after the book opens.
       await page.click(".reader-menu > summary");
+      // The size is kept on the server: reload once it is stored, as a person would a moment later.
+      const stored = page.waitForResponse((response) => response.request().method() === "PATCH" && /\/reader-settings$/.test(new URL(response.url()).pathname));
       await page.getByRole("button", { name: "Larger text" }).click();
+      expect((await stored).ok()).toBe(true);
       await expect(page.locator("[data-role=font-size]").textContent()).resolves.toBe("110%");
       await page.reload();
       await epubReady(page);

@@ -7,6 +7,7 @@ import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { ApiKeyScopeSchema, IdParams, Uuid } from "../params";
+import { answers, ApiKeyDtoSchema, NoContent, Shape } from "./schemas";
 
 function expiryFrom(value: string | null | undefined): Date | null {
   if (value === undefined || value === null) return null;
@@ -21,6 +22,7 @@ export function apiKeyRoutes(services: Services) {
     .use(authPlugin(services))
     .get("/api/v1/api-keys", ({ caller }) => apiKeys.list(caller.user.id), {
       auth: "user",
+      response: answers({ 200: t.Array(ApiKeyDtoSchema) }),
       detail: { summary: "List your API keys", tags: ["api-keys"] },
     })
     .post(
@@ -38,6 +40,7 @@ export function apiKeyRoutes(services: Services) {
           expiresAt: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
           expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64 }))),
         }),
+        response: answers({ 201: Shape({ apiKey: ApiKeyDtoSchema, key: t.String({ description: "The full key, shown once" }) }) }, 422),
         detail: {
           summary: "Create an API key (scope full, the default, or reader); the key is returned once. Needs an interactive sign-in, not an API key or Basic",
           tags: ["api-keys"],
@@ -50,7 +53,7 @@ export function apiKeyRoutes(services: Services) {
         await apiKeys.revoke(caller.user.id, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
+      { auth: "user", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Revoke one of your API keys", tags: ["api-keys"] } },
     )
     .get(
       "/api/v1/users/:id/api-keys",
@@ -58,7 +61,7 @@ export function apiKeyRoutes(services: Services) {
         await userAdministration.get(params.id);
         return apiKeys.list(params.id);
       },
-      { auth: "admin", params: IdParams, detail: { summary: "List a user's API keys", tags: ["api-keys", "users"] } },
+      { auth: "admin", params: IdParams, response: answers({ 200: t.Array(ApiKeyDtoSchema) }, 404), detail: { summary: "List a user's API keys", tags: ["api-keys", "users"] } },
     )
     .delete(
       "/api/v1/users/:id/api-keys/:keyId",
@@ -67,6 +70,6 @@ export function apiKeyRoutes(services: Services) {
         await apiKeys.revoke(params.id, params.keyId);
         set.status = 204;
       },
-      { auth: "admin", params: t.Object({ id: Uuid, keyId: Uuid }), detail: { summary: "Revoke one of a user's API keys", tags: ["api-keys", "users"] } },
+      { auth: "admin", params: t.Object({ id: Uuid, keyId: Uuid }), response: answers({ 204: NoContent }, 404), detail: { summary: "Revoke one of a user's API keys", tags: ["api-keys", "users"] } },
     );
 }

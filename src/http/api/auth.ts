@@ -9,6 +9,7 @@ import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { clientIp, requestOrigin } from "../client-address";
+import { answers, LoginResultSchema, NoContent, Shape, UserDtoSchema } from "./schemas";
 
 /** The contract accepts the spec's snake_case field and the camelCase spelling. */
 const refreshTokenBody = t.Object({
@@ -33,11 +34,13 @@ export function authRoutes(services: Services) {
       ({ body, request, server }) => services.login.login(body.username, body.password, clientIp(request, server, trustProxy)),
       {
         body: t.Object({ username: t.String({ maxLength: 256 }), password: t.String({ maxLength: 1024 }) }),
+        response: answers({ 200: LoginResultSchema }, 401, 403, 429),
         detail: { summary: "Sign in with username and password", tags: ["auth"] },
       },
     )
     .post("/api/v1/auth/refresh", ({ body }) => services.sessions.refresh(refreshTokenOf(body)), {
       body: refreshTokenBody,
+      response: answers({ 200: LoginResultSchema }, 401, 404),
       detail: { summary: "Rotate a refresh token: a new access token and a new refresh token", tags: ["auth"] },
     })
     .post(
@@ -46,7 +49,7 @@ export function authRoutes(services: Services) {
         await services.sessions.end(refreshTokenOf(body));
         set.status = 204;
       },
-      { body: refreshTokenBody, detail: { summary: "Revoke a refresh token", tags: ["auth"] } },
+      { body: refreshTokenBody, response: answers({ 204: NoContent }), detail: { summary: "Revoke a refresh token", tags: ["auth"] } },
     )
     .post(
       "/api/v1/auth/register",
@@ -64,6 +67,7 @@ export function authRoutes(services: Services) {
           email: t.Optional(t.String({ maxLength: 320 })),
           password: t.String({ maxLength: 1024 }),
         }),
+        response: answers({ 201: UserDtoSchema }, 403, 409, 422),
         detail: { summary: "Register an account (when auth.registration_enabled)", tags: ["auth"] },
       },
     )
@@ -72,14 +76,16 @@ export function authRoutes(services: Services) {
       async ({ query, request, redirect }) => {
         try {
           const user = await services.registration.verifyEmail(query.token);
-          return acceptsHtml(request) ? redirect("/login?verified=1", 302) : { emailVerified: true, user: toUserDto(user) };
+          // A browser's redirect is a Response, outside the JSON answer's type (declared as the 302).
+          return acceptsHtml(request) ? (redirect("/login?verified=1", 302) as never) : { emailVerified: true, user: toUserDto(user) };
         } catch (error) {
-          if (acceptsHtml(request)) return redirect("/login?verification=failed", 302);
+          if (acceptsHtml(request)) return redirect("/login?verification=failed", 302) as never;
           throw error;
         }
       },
       {
         query: t.Object({ token: t.String({ maxLength: 256 }) }),
+        response: answers({ 200: Shape({ emailVerified: t.Boolean(), user: UserDtoSchema }), 302: NoContent }),
         detail: { summary: "Follow an email verification link", tags: ["auth"] },
       },
     )
@@ -91,11 +97,13 @@ export function authRoutes(services: Services) {
       },
       {
         body: t.Object({ email: t.String({ maxLength: 320 }) }),
+        response: answers({ 202: NoContent }),
         detail: { summary: "Send a new verification link (always 202)", tags: ["auth"] },
       },
     )
     .get("/api/v1/auth/me", ({ caller }) => toUserDto(caller.user), {
       auth: "user",
+      response: answers({ 200: UserDtoSchema }),
       detail: { summary: "The signed-in user", tags: ["auth"] },
     })
     .put(
@@ -114,6 +122,7 @@ export function authRoutes(services: Services) {
           newPassword: t.String({ maxLength: 1024 }),
           keepApiKeys: t.Optional(t.Boolean()),
         }),
+        response: answers({ 200: LoginResultSchema }, 422, 429),
         detail: {
           summary: "Change your password: ends your other sessions and (unless keepApiKeys) your API keys and KOReader sync key; answers a new session",
           tags: ["auth"],

@@ -10,6 +10,7 @@ import { clientHasCurrent, notModified, REVALIDATE, strongEtag } from "../condit
 import { errorResponse } from "../errors";
 import { IdParams } from "../params";
 import type { BookFile } from "../../library/book-files";
+import { bytesOf, documentedAnswers, mediaAnswer } from "./schemas";
 
 
 export function bookFileRoutes(services: Services) {
@@ -18,7 +19,20 @@ export function bookFileRoutes(services: Services) {
     .get(
       "/:id/file",
       async ({ caller, params, request }) => bookFileResponse(request, await services.bookFiles.file(caller.user, params.id)),
-      { auth: "user", params: IdParams, detail: { summary: "Download the original file (HTTP Range supported)", tags: ["books"] } },
+      { auth: "user", params: IdParams, detail: {
+        summary: "Download the original file (HTTP Range supported)",
+        tags: ["books"],
+        responses: documentedAnswers(
+          {
+            200: mediaAnswer("The file", bytesOf("application/octet-stream")),
+            206: mediaAnswer("The requested range", bytesOf("application/octet-stream")),
+            304: mediaAnswer("Not modified"),
+          },
+          404,
+          416,
+        ),
+      },
+    },
     );
 }
 

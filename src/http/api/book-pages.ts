@@ -4,6 +4,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { pageResponse } from "../page-response";
 import { IdParams, IntegerQuery, integerQuery, PageNumberParam, Uuid, type IntegerRange } from "../params";
+import { answers, bytesOf, documentedAnswers, Integer, mediaAnswer, Shape } from "./schemas";
 
 /** Widths a page can be scaled down to. */
 const WIDTH: IntegerRange = { minimum: 16, maximum: 4096 };
@@ -15,6 +16,21 @@ export function bookPageRoutes(services: Services) {
     .get("/:id/pages", async ({ caller, params }) => pages.list(caller.user, params.id), {
       auth: "user",
       params: IdParams,
+      response: answers(
+        {
+          200: t.Array(
+            Shape({
+              number: Integer(),
+              fileName: t.String(),
+              mediaType: t.String(),
+              width: t.Union([Integer(), t.Null()]),
+              height: t.Union([Integer(), t.Null()]),
+              size: t.Union([Integer(), t.Null()]),
+            }),
+          ),
+        },
+        404,
+      ),
       detail: { summary: "The book's pages: number (from 1), file name, media type, size", tags: ["pages"] },
     })
     .get(
@@ -27,7 +43,11 @@ export function bookPageRoutes(services: Services) {
         auth: "user",
         params: t.Object({ id: Uuid, n: PageNumberParam }),
         query: t.Object({ width: IntegerQuery(WIDTH, "scale the page down to this width (never up)") }),
-        detail: { summary: "One page's image; 1-indexed; ETag and 304; PDF pages rendered", tags: ["pages"] },
+        detail: {
+          summary: "One page's image; 1-indexed; ETag and 304; PDF pages rendered",
+          tags: ["pages"],
+          responses: documentedAnswers({ 200: mediaAnswer("The page's image", bytesOf("image/jpeg", "image/png", "image/webp", "image/gif", "image/avif")), 304: mediaAnswer("Not modified") }, 404),
+        },
       },
     );
 }

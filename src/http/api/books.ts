@@ -8,6 +8,7 @@ import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
 import { bookDtoFor, toBookDto, toBookErrorDto } from "./book-dto";
 import { IdParams } from "../params";
+import { answers, BookDtoSchema, ErrorGroupDtoSchema, NoContent, Paginated, Shape, Integer } from "./schemas";
 
 const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
 const BOOK_SORTS: readonly BookSort[] = ["series", "title", "createdAt", "number"];
@@ -20,6 +21,8 @@ const BookEditBody = t.Object(
     number: t.Optional(Count),
     volume: t.Optional(Count),
   });
+
+const BookErrorGroupsSchema = Shape({ totalBooksWithErrors: Integer(), groups: t.Array(ErrorGroupDtoSchema) });
 
 export function bookRoutes(services: Services) {
   const books = services.books;
@@ -50,6 +53,7 @@ export function bookRoutes(services: Services) {
             q: t.Optional(t.String({ maxLength: 200 })),
           }),
         ]),
+        response: answers({ 200: Paginated(BookDtoSchema) }),
         detail: { summary: "List books (q: title, series or author; sort: series, title, createdAt, number)", tags: ["books"] },
       },
     )
@@ -91,18 +95,21 @@ export function bookRoutes(services: Services) {
             errorType: t.Optional(t.Union(BOOK_ERROR_TYPES.map((type) => t.Literal(type)))),
           }),
         ]),
+        response: answers({ 200: BookErrorGroupsSchema }),
         detail: { summary: "Analysis errors grouped by type", tags: ["books"] },
       },
     )
     .get("/:id", async ({ caller, params }) => bookDtoFor(services.access, caller.user)(await books.get(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
+      response: answers({ 200: BookDtoSchema }, 404),
       detail: { summary: "Read a book", tags: ["books"] },
     })
     .patch("/:id", async ({ caller, params, body }) => bookDtoFor(services.access, caller.user)(await books.edit(caller.user, params.id, body)), {
       auth: "admin",
       params: IdParams,
       body: BookEditBody,
+      response: answers({ 200: BookDtoSchema }, 404),
       detail: { summary: "Change book fields; they are locked against scans", tags: ["books"] },
     })
     .delete(
@@ -111,11 +118,12 @@ export function bookRoutes(services: Services) {
         await books.purge(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "admin", params: IdParams, detail: { summary: "Permanently delete a soft-deleted book", tags: ["books"] } },
+      { auth: "admin", params: IdParams, response: answers({ 204: NoContent }, 404, 409), detail: { summary: "Permanently delete a soft-deleted book", tags: ["books"] } },
     )
     .post("/:id/analyze", async ({ caller, params }) => bookDtoFor(services.access, caller.user)(await books.reanalyze(caller.user, params.id)), {
       auth: "admin",
       params: IdParams,
+      response: answers({ 200: BookDtoSchema }, 404),
       detail: { summary: "Re-analyse one book", tags: ["books"] },
     });
 }

@@ -13,9 +13,12 @@ import { authPlugin } from "../auth-plugin";
 import { imageFileResponse } from "../conditional";
 import { IdParams } from "../params";
 import { readBodyAtMost } from "../request-body";
+import { answers, bytesOf, documentedAnswers, mediaAnswer, NoContent } from "./schemas";
 
 /** Room for the multipart boundaries and part headers around the image itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+const THUMBNAIL_ANSWERS = documentedAnswers({ 200: mediaAnswer("The image", bytesOf("image/jpeg", "image/png", "image/webp", "image/gif", "image/avif")), 304: mediaAnswer("Not modified") }, 404);
 
 export function coverRoutes(services: Services) {
   const { covers } = services;
@@ -34,6 +37,7 @@ export function coverRoutes(services: Services) {
           auth: "admin",
           params: IdParams,
           parse: "none",
+          response: answers({ 204: NoContent }, 404, 413),
           detail: { summary: `Upload a ${owner} cover (multipart field "file"; image only; size limit)`, tags: ["covers"] },
         },
       )
@@ -43,7 +47,7 @@ export function coverRoutes(services: Services) {
           await covers.remove(caller.user, owner, params.id);
           set.status = 204;
         },
-        { auth: "admin", params: IdParams, detail: { summary: `Remove the uploaded ${owner} cover`, tags: ["covers"] } },
+        { auth: "admin", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: `Remove the uploaded ${owner} cover`, tags: ["covers"] } },
       );
 
   return new Elysia({ name: "cover-routes" })
@@ -51,12 +55,12 @@ export function coverRoutes(services: Services) {
     .get("/api/v1/books/:id/thumbnail", thumbnailHandler(covers, "book"), {
       auth: "user",
       params: IdParams,
-      detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"] },
+      detail: { summary: "The book's thumbnail; an uploaded cover wins", tags: ["covers"], responses: THUMBNAIL_ANSWERS },
     })
     .get("/api/v1/series/:id/thumbnail", thumbnailHandler(covers, "series"), {
       auth: "user",
       params: IdParams,
-      detail: { summary: "The series' uploaded cover, else its first book's thumbnail", tags: ["covers"] },
+      detail: { summary: "The series' uploaded cover, else its first book's thumbnail", tags: ["covers"], responses: THUMBNAIL_ANSWERS },
     })
     .use(coverRoutesFor("book", "/api/v1/books"))
     .use(coverRoutesFor("series", "/api/v1/series"));

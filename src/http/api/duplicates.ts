@@ -1,8 +1,25 @@
 /** Duplicate books across libraries: detection and the detected groups. */
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { bookDtoFor } from "./book-dto";
+import { answers, BookDtoSchema, Shape, Integer } from "./schemas";
+
+const DateTimeOrNull = t.Union([t.String({ format: "date-time" }), t.Null()]);
+const DuplicateDetectionSchema = Shape({
+  status: t.UnionEnum(["idle", "pending", "running", "completed", "failed", "cancelled"]),
+  requestedAt: DateTimeOrNull,
+  startedAt: DateTimeOrNull,
+  completedAt: DateTimeOrNull,
+  failureReason: t.Union([t.String(), t.Null()]),
+  hashGroups: t.Union([Integer(), t.Null()]),
+  metadataGroups: t.Union([Integer(), t.Null()]),
+});
+const DuplicateGroupsSchema = Shape({
+  groups: t.Array(Shape({ id: t.String(), kind: t.UnionEnum(["hash", "metadata"]), key: t.String(), books: t.Array(BookDtoSchema) })),
+  totalGroups: Integer(),
+  totalDuplicateBooks: Integer(),
+});
 
 export function duplicateRoutes(services: Services) {
   const duplicates = services.duplicates;
@@ -17,6 +34,7 @@ export function duplicateRoutes(services: Services) {
       },
       {
         auth: "user",
+        response: answers({ 202: DuplicateDetectionSchema }),
         detail: {
           summary: "Queue a duplicate detection and wait up to 30 s for it; once completed, counts the groups the caller can see",
           tags: ["duplicates"],
@@ -25,6 +43,7 @@ export function duplicateRoutes(services: Services) {
     )
     .get("/scan", async ({ caller }) => duplicates.detection(caller.user), {
       auth: "user",
+      response: answers({ 200: DuplicateDetectionSchema }),
       detail: { summary: "The latest duplicate detection's state", tags: ["duplicates"] },
     })
     .get(
@@ -38,6 +57,6 @@ export function duplicateRoutes(services: Services) {
           totalDuplicateBooks: groups.reduce((sum, group) => sum + group.books.length, 0),
         };
       },
-      { auth: "user", detail: { summary: "Detected duplicate groups", tags: ["duplicates"] } },
+      { auth: "user", response: answers({ 200: DuplicateGroupsSchema }), detail: { summary: "Detected duplicate groups", tags: ["duplicates"] } },
     );
 }

@@ -7,6 +7,9 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { answers, NoContent, Shape } from "./schemas";
+
+const KoreaderKeyStatusSchema = Shape({ configured: t.Boolean(), createdAt: t.Union([t.String({ format: "date-time" }), t.Null()]) });
 
 const PATH = "/api/v1/users/me/koreader-key";
 
@@ -16,11 +19,13 @@ export function koreaderKeyRoutes(services: Services) {
     .use(authPlugin(services))
     .get(PATH, ({ caller }) => keys.status(caller.user.id), {
       auth: "user",
+      response: answers({ 200: KoreaderKeyStatusSchema }),
       detail: { summary: "Whether you have a KOReader sync key, and since when", tags: ["koreader"] },
     })
     .put(PATH, ({ caller, body }) => keys.set(caller.user.id, body.key), {
       auth: "credentials",
       body: t.Object({ key: t.String({ maxLength: 1024 }) }),
+      response: answers({ 200: KoreaderKeyStatusSchema }, 422),
       detail: { summary: "Set your KOReader sync key (8 to 256 characters)", tags: ["koreader"] },
     })
     .post(
@@ -29,7 +34,7 @@ export function koreaderKeyRoutes(services: Services) {
         set.status = 201;
         return keys.generate(caller.user.id);
       },
-      { auth: "credentials", detail: { summary: "Generate a KOReader sync key; it is returned once", tags: ["koreader"] } },
+      { auth: "credentials", response: answers({ 201: Shape({ ...KoreaderKeyStatusSchema.properties, key: t.String() }) }), detail: { summary: "Generate a KOReader sync key; it is returned once", tags: ["koreader"] } },
     )
     .delete(
       PATH,
@@ -37,6 +42,6 @@ export function koreaderKeyRoutes(services: Services) {
         await keys.clear(caller.user.id);
         set.status = 204;
       },
-      { auth: "user", detail: { summary: "Remove your KOReader sync key", tags: ["koreader"] } },
+      { auth: "user", response: answers({ 204: NoContent }), detail: { summary: "Remove your KOReader sync key", tags: ["koreader"] } },
     );
 }

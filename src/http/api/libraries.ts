@@ -9,6 +9,7 @@ import { toScanStateDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../params";
+import { answers, LibraryDtoSchema, NoContent, ScanStatusSchema, Shape, Integer } from "./schemas";
 
 const Mode = t.Union([t.Literal("normal"), t.Literal("deep")]);
 const Cron = t.Union([t.String({ maxLength: 200 }), t.Null()]);
@@ -69,7 +70,7 @@ export function libraryRoutes(services: Services) {
   const { libraries, scans } = services;
   return new Elysia({ name: "library-routes", prefix: "/api/v1/libraries" })
     .use(authPlugin(services))
-    .get("", ({ caller }) => libraries.list(caller.user), { auth: "user", detail: { summary: "List libraries", tags: ["libraries"] } })
+    .get("", ({ caller }) => libraries.list(caller.user), { auth: "user", response: answers({ 200: t.Array(LibraryDtoSchema) }), detail: { summary: "List libraries", tags: ["libraries"] } })
     .post(
       "",
       async ({ body, set }) => {
@@ -77,17 +78,19 @@ export function libraryRoutes(services: Services) {
         set.status = 201;
         return library;
       },
-      { auth: "admin", body: LibraryBody, detail: { summary: "Create a library", tags: ["libraries"] } },
+      { auth: "admin", body: LibraryBody, response: answers({ 201: LibraryDtoSchema }, 409, 422), detail: { summary: "Create a library", tags: ["libraries"] } },
     )
     .get("/:id", ({ caller, params }) => libraries.get(caller.user, params.id), {
       auth: "user",
       params: IdParams,
+      response: answers({ 200: LibraryDtoSchema }, 404),
       detail: { summary: "Read a library", tags: ["libraries"] },
     })
     .patch("/:id", ({ params, body }) => libraries.update(params.id, libraryInput(body)), {
       auth: "admin",
       params: IdParams,
       body: LibraryBody,
+      response: answers({ 200: LibraryDtoSchema }, 404, 409, 422),
       detail: { summary: "Change a library", tags: ["libraries"] },
     })
     .delete(
@@ -96,7 +99,7 @@ export function libraryRoutes(services: Services) {
         await libraries.delete(params.id);
         set.status = 204;
       },
-      { auth: "admin", params: IdParams, detail: { summary: "Delete a library (never its files)", tags: ["libraries"] } },
+      { auth: "admin", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Delete a library (never its files)", tags: ["libraries"] } },
     )
     .post(
       "/:id/scan",
@@ -109,6 +112,7 @@ export function libraryRoutes(services: Services) {
         auth: "admin",
         params: IdParams,
         query: t.Object({ mode: t.Optional(Mode) }),
+        response: answers({ 202: ScanStatusSchema }, 404, 409),
         detail: { summary: "Start a scan (normal or deep); admins only", tags: ["scans"] },
       },
     )
@@ -121,6 +125,7 @@ export function libraryRoutes(services: Services) {
       {
         auth: "user",
         params: IdParams,
+        response: answers({ 200: ScanStatusSchema }, 404),
         detail: { summary: "Status of the library's latest scan (state and times only for non-admins)", tags: ["scans"] },
       },
     )
@@ -131,7 +136,7 @@ export function libraryRoutes(services: Services) {
         set.status = 202;
         return status;
       },
-      { auth: "admin", params: IdParams, detail: { summary: "Cancel the pending or running scan; admins only", tags: ["scans"] } },
+      { auth: "admin", params: IdParams, response: answers({ 202: ScanStatusSchema }, 404, 409), detail: { summary: "Cancel the pending or running scan; admins only", tags: ["scans"] } },
     )
     .post(
       "/:id/scan/confirm-removals",
@@ -143,6 +148,7 @@ export function libraryRoutes(services: Services) {
       {
         auth: "admin",
         params: IdParams,
+        response: answers({ 202: ScanStatusSchema }, 404, 409),
         detail: {
           summary: "Confirm the removals a suspicious scan held back: starts a scan that may remove them",
           tags: ["scans"],
@@ -152,6 +158,7 @@ export function libraryRoutes(services: Services) {
     .delete("/:id/deleted-books", async ({ params }) => ({ removed: await libraries.purgeDeletedBooks(params.id) }), {
       auth: "admin",
       params: IdParams,
+      response: answers({ 200: Shape({ removed: Integer() }) }, 404),
       detail: { summary: "Permanently delete the library's soft-deleted books", tags: ["libraries"] },
     });
 }

@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { answers, Shape, Integer } from "./schemas";
 
 export function maintenanceRoutes(services: Services) {
   return new Elysia({ name: "maintenance-routes" })
@@ -12,6 +13,6 @@ export function maintenanceRoutes(services: Services) {
     .post(
       "/api/v1/maintenance/cleanup-thumbnails",
       () => services.covers.removeUnusedImages(),
-      { auth: "admin", detail: { summary: "Remove orphaned thumbnails and covers of deleted books", tags: ["operations"] } },
+      { auth: "admin", response: answers({ 200: Shape({ removed: Integer(), freedBytes: Integer() }) }), detail: { summary: "Remove orphaned thumbnails and covers of deleted books", tags: ["operations"] } },
     );
 }

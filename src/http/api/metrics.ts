@@ -6,6 +6,48 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
+import { documentedAnswers, mediaAnswer, Shape, Integer } from "./schemas";
+
+const Count = Integer({ minimum: 0 });
+const HttpLabels = { method: t.String(), route: t.String(), status: Integer() };
+/** The JSON metrics (src/operations/metrics.ts: MetricsSnapshot). */
+const MetricsSnapshotSchema = Shape(
+  {
+    inventory: Shape({
+      libraries: Count,
+      series: Count,
+      books: Count,
+      deletedBooks: Count,
+      totalFileBytes: Count,
+      byFormat: t.Record(t.String(), Shape({ books: Count, bytes: Count })),
+    }),
+    scans: t.Optional(
+      Shape(
+        {
+          running: Count,
+          pending: Count,
+          completed: Count,
+          failed: Count,
+          cancelled: Count,
+          lastCompletedAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
+          thumbnailsPending: Count,
+          thumbnailsMade: Count,
+          thumbnailsFailed: Count,
+        },
+        { description: "Admins only" },
+      ),
+    ),
+    http: Shape({
+      requests: t.Array(Shape({ ...HttpLabels, count: Count })),
+      latency: Shape({
+        bucketsSeconds: t.Array(t.Number()),
+        routes: t.Array(Shape({ ...HttpLabels, count: Count, sumSeconds: t.Number(), bucketCounts: t.Array(Count) })),
+      }),
+    }),
+    process: Shape({ rssBytes: Count, heapUsedBytes: Count, uptimeSeconds: t.Number(), version: t.String() }),
+  },
+  { $id: "MetricsSnapshot" },
+);
 
 function wantsPrometheus(format: "json" | "prometheus" | undefined, accept: string | null): boolean {
   if (format) return format === "prometheus";
@@ -24,7 +66,14 @@ export function metricsRoutes(services: Services) {
     {
       auth: "user",
       query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("prometheus")])) }),
-      detail: { summary: "Service metrics (JSON, or Prometheus text with ?format=prometheus or Accept: text/plain)", tags: ["operations"] },
+      detail: {
+        summary: "Service metrics (JSON, or Prometheus text with ?format=prometheus or Accept: text/plain)",
+        tags: ["operations"],
+        // Two media types: the Response of the Prometheus text is outside Elysia's JSON check.
+        responses: documentedAnswers({
+          200: mediaAnswer("The metrics", { "application/json": MetricsSnapshotSchema, "text/plain": { type: "string" } }),
+        }),
+      },
     },
   );
 }

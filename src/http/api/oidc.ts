@@ -3,11 +3,12 @@
  * on success the login result travels in the URL fragment (browsers never send fragments to
  * servers, so tokens stay out of access logs), on failure an error code does.
  */
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { LoginResult } from "../../auth/sessions";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { publicOrigin } from "../client-address";
+import { answers, documentedAnswers, mediaAnswer, Shape } from "./schemas";
 
 const UI_LOGIN_PAGE = "/login";
 
@@ -27,12 +28,13 @@ export function oidcRoutes(services: Services) {
 
   return new Elysia({ name: "oidc-routes" })
     .get("/api/v1/auth/oidc/providers", () => oidc.listProviders(), {
+      response: answers({ 200: t.Array(Shape({ id: t.String(), name: t.String() })) }),
       detail: { summary: "Configured identity providers (open)", tags: ["auth"] },
     })
     .get(
       "/api/v1/auth/oidc/:provider/login",
       async ({ params, request, redirect }) => redirect((await oidc.beginSignIn(params.provider, callbackUri(request, params.provider))).href, 302),
-      { detail: { summary: "Start single sign-on: redirect to the provider", tags: ["auth"] } },
+      { detail: { summary: "Start single sign-on: redirect to the provider", tags: ["auth"], responses: documentedAnswers({ 302: mediaAnswer("To the provider") }, 404) } },
     )
     .get(
       "/api/v1/auth/oidc/:provider/callback",
@@ -46,6 +48,12 @@ export function oidcRoutes(services: Services) {
           return redirect(`${UI_LOGIN_PAGE}#${failure.toString()}`, 302);
         }
       },
-      { detail: { summary: "Single sign-on callback: create or link the account, redirect to the UI", tags: ["auth"] } },
+      {
+        detail: {
+          summary: "Single sign-on callback: create or link the account, redirect to the UI",
+          tags: ["auth"],
+          responses: documentedAnswers({ 302: mediaAnswer("To the UI, the login result or the error in the fragment") }, 404),
+        },
+      },
     );
 }

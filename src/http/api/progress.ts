@@ -4,6 +4,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { toReadProgressDto } from "./book-dto";
 import { IdParams } from "../params";
+import { answers, NoContent, ReadProgressDtoSchema } from "./schemas";
 
 /**
  * A Readium locator as the web reader sends it. Its parts are bounded so a stored position
@@ -47,7 +48,7 @@ export function progressRoutes(services: Services) {
         }
         return toReadProgressDto(current, book.pageCount);
       },
-      { auth: "user", params: IdParams, detail: { summary: "The caller's progress on the book; 204 when none", tags: ["progress"] } },
+      { auth: "user", params: IdParams, response: answers({ 200: ReadProgressDtoSchema, 204: NoContent }, 404), detail: { summary: "The caller's progress on the book; 204 when none", tags: ["progress"] } },
     )
     .put(
       "/:id/progress",
@@ -59,6 +60,7 @@ export function progressRoutes(services: Services) {
         auth: "reading",
         params: IdParams,
         body: ProgressBody,
+        response: answers({ 200: ReadProgressDtoSchema }, 404, 409, 422),
         detail: { summary: "Record the caller's progress: {page, completed, progression, locator}", tags: ["progress"] },
       },
     )
@@ -68,6 +70,6 @@ export function progressRoutes(services: Services) {
         await progress.delete(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "reading", params: IdParams, detail: { summary: "Forget the caller's progress on the book", tags: ["progress"] } },
+      { auth: "reading", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Forget the caller's progress on the book", tags: ["progress"] } },
     );
 }

@@ -8,6 +8,7 @@ import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
 import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
 import { IdParams } from "../params";
 import { BOOK_RESOURCE_HEADERS } from "../security-headers";
+import { bytesOf, documentedAnswers, mediaAnswer } from "./schemas";
 
 const RESOURCE_PREFIX = "/resource/";
 
@@ -41,7 +42,15 @@ export function publicationRoutes(services: Services) {
     .get(
       "/:id/manifest",
       ({ caller, params }) => manifestResponse(services, caller.user, params.id, publicPathPrefix(services.config.application.base_url)),
-      { auth: "user", params: IdParams, detail: { summary: "Readium Web Publication Manifest of an EPUB", tags: ["reader"] } },
+      {
+        auth: "user",
+        params: IdParams,
+        detail: {
+          summary: "Readium Web Publication Manifest of an EPUB",
+          tags: ["reader"],
+          responses: documentedAnswers({ 200: mediaAnswer("The manifest (Readium's own schema)", { [WEBPUB_MEDIA_TYPE]: { type: "object" } }) }, 404, 422),
+        },
+      },
     )
     .get(
       "/:id/resource/*",
@@ -50,7 +59,11 @@ export function publicationRoutes(services: Services) {
         auth: "user",
         // The rest of the path (`*`) is read from the raw URL below, not from the router.
         params: t.Object({ id: t.String({ format: "uuid" }) }, { additionalProperties: true }),
-        detail: { summary: "One resource of an EPUB by its path inside the book; sandboxed (no scripts), type from the server's table", tags: ["reader"] },
+        detail: {
+          summary: "One resource of an EPUB by its path inside the book; sandboxed (no scripts), type from the server's table",
+          tags: ["reader"],
+          responses: documentedAnswers({ 200: mediaAnswer("The resource, of its own media type", bytesOf("*/*")), 304: mediaAnswer("Not modified") }, 404),
+        },
       },
     );
 }

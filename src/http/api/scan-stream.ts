@@ -11,6 +11,7 @@ import { toScanStateDto, type ScanStatusDto } from "../../library/scans";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../event-stream";
+import { documentedAnswers, mediaAnswer } from "./schemas";
 
 export { KEEP_ALIVE_MS } from "../event-stream";
 
@@ -30,6 +31,13 @@ export function scanStreamRoutes(services: Services) {
         SCAN_STREAM_START,
       );
     },
-    { auth: "user", detail: { summary: "Scan progress as server-sent events", tags: ["scans"] } },
+    {
+      auth: "user",
+      detail: {
+        summary: "Scan progress as server-sent events",
+        tags: ["scans"],
+        responses: documentedAnswers({ 200: mediaAnswer("Events whose data is a ScanStatus", { "text/event-stream": { type: "string" } }) }),
+      },
+    },
   );
 }

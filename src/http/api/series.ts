@@ -8,6 +8,7 @@ import { parseSort, sortQuery } from "../sorting";
 import { bookDtoFor } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
 import { IdParams, ReadingDirectionSchema } from "../params";
+import { answers, BookDtoSchema, Paginated, SeriesDtoSchema } from "./schemas";
 
 const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
 const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
@@ -46,18 +47,21 @@ export function seriesRoutes(services: Services) {
           sortQuery,
           t.Object({ libraryId: t.Optional(t.String({ format: "uuid" })), q: t.Optional(t.String({ maxLength: 200 })) }),
         ]),
+        response: answers({ 200: Paginated(SeriesDtoSchema) }),
         detail: { summary: "List series (sort: name, createdAt, updatedAt, year)", tags: ["series"] },
       },
     )
     .get("/:id", async ({ caller, params }) => toSeriesDto(await series.get(caller.user, params.id)), {
       auth: "user",
       params: IdParams,
+      response: answers({ 200: SeriesDtoSchema }, 404),
       detail: { summary: "Read a series", tags: ["series"] },
     })
     .patch("/:id", async ({ caller, params, body }) => toSeriesDto(await series.edit(caller.user, params.id, body)), {
       auth: "admin",
       params: IdParams,
       body: SeriesEditBody,
+      response: answers({ 200: SeriesDtoSchema }, 404),
       detail: { summary: "Change series fields; they are locked against scans", tags: ["series"] },
     })
     .get(
@@ -71,6 +75,7 @@ export function seriesRoutes(services: Services) {
         auth: "user",
         params: IdParams,
         query: pagingQuery,
+        response: answers({ 200: Paginated(BookDtoSchema) }, 404),
         detail: { summary: "The series' books by number, then title in natural order", tags: ["series"] },
       },
     );

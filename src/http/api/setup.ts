@@ -1,6 +1,7 @@
 /** First run: create the first admin while no user exists. Open route (there is no one to log in yet). */
 import { Elysia, t } from "elysia";
 import { toUserDto, type UserService } from "../../auth/users";
+import { answers, UserDtoSchema } from "./schemas";
 
 export function setupRoutes(users: UserService) {
   return new Elysia({ name: "setup-routes" }).post(
@@ -16,6 +17,7 @@ export function setupRoutes(users: UserService) {
         email: t.Optional(t.String({ maxLength: 320 })),
         password: t.String(),
       }),
+      response: answers({ 201: UserDtoSchema }, 409, 422),
       detail: { summary: "Create the first admin account (only while no user exists)", tags: ["setup"] },
     },
   );

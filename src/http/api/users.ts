@@ -6,6 +6,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { IdParams } from "../params";
 import { pageRequest, paginated, pagingQuery } from "../paging";
+import { answers, NoContent, Paginated, UserDtoSchema } from "./schemas";
 
 const role = t.Union([t.Literal("admin"), t.Literal("user")]);
 
@@ -20,7 +21,7 @@ export function userRoutes(services: Services) {
         const { rows, total } = await admin.list(page.offset, page.pageSize);
         return paginated(request, services.config.application, page, total, rows.map(toUserDto));
       },
-      { auth: "admin", query: pagingQuery, detail: { summary: "List users (paged)", tags: ["users"] } },
+      { auth: "admin", query: pagingQuery, response: answers({ 200: Paginated(UserDtoSchema) }), detail: { summary: "List users (paged)", tags: ["users"] } },
     )
     .post(
       "/api/v1/users",
@@ -37,12 +38,14 @@ export function userRoutes(services: Services) {
           password: t.String({ maxLength: 1024 }),
           role: t.Optional(role),
         }),
+        response: answers({ 201: UserDtoSchema }, 409, 422),
         detail: { summary: "Create a user", tags: ["users"] },
       },
     )
     .get("/api/v1/users/:id", async ({ params }) => toUserDto(await admin.get(params.id)), {
       auth: "admin",
       params: IdParams,
+      response: answers({ 200: UserDtoSchema }, 404),
       detail: { summary: "Read a user", tags: ["users"] },
     })
     .put(
@@ -62,6 +65,7 @@ export function userRoutes(services: Services) {
           disabled: t.Optional(t.Boolean()),
           keepApiKeys: t.Optional(t.Boolean()),
         }),
+        response: answers({ 200: UserDtoSchema }, 404, 409, 422),
         detail: {
           summary:
             "Update a user; `password` resets the password (needs an interactive sign-in), ending every credential of the user (sessions, tokens, API keys, the KOReader sync key); `keepApiKeys: true` is refused (422)",
@@ -75,6 +79,6 @@ export function userRoutes(services: Services) {
         await admin.delete(params.id);
         set.status = 204;
       },
-      { auth: "admin", params: IdParams, detail: { summary: "Delete a user", tags: ["users"] } },
+      { auth: "admin", params: IdParams, response: answers({ 204: NoContent }, 404, 409), detail: { summary: "Delete a user", tags: ["users"] } },
     );
 }
