@@ -8,6 +8,7 @@ import { Elysia, t, type TSchema } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { IdParams } from "../params";
+import { answers, NoContent } from "./schemas";
 
 /** Each setting's allowed values; the readers offer exactly these (static/js/reader). */
 const Mode = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("vertical"), t.Literal("webtoon")]);
@@ -64,14 +65,14 @@ export function readerSettingsRoutes(services: Services) {
     .get("/series/:id/reader-settings", ({ caller, params }) => readerSettings.forSeries(caller.user, params.id), {
       auth: "user",
       params: IdParams,
-      response: SeriesReaderSettings,
+      response: answers({ 200: SeriesReaderSettings }, 404),
       detail: { summary: "The caller's reader settings for a series, and with the defaults under them", tags },
     })
     .patch("/series/:id/reader-settings", ({ caller, params, body }) => readerSettings.changeForSeries(caller.user, params.id, body), {
       auth: "user",
       params: IdParams,
       body: ReaderSettingsChange,
-      response: SeriesReaderSettings,
+      response: answers({ 200: SeriesReaderSettings }, 404),
       detail: { summary: "Change the caller's reader settings for a series", tags },
     })
     .delete(
@@ -80,6 +81,6 @@ export function readerSettingsRoutes(services: Services) {
         await readerSettings.clearForSeries(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Forget the caller's reader settings for a series", tags } },
+      { auth: "user", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Forget the caller's reader settings for a series", tags } },
     );
 }

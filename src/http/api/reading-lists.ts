@@ -18,6 +18,7 @@ import { pageRequest, paginated, pagingQuery } from "../paging";
 import { IdParams, Uuid } from "../params";
 import { bookDtoFor } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
+import { answers, BookDtoSchema, CollectionDtoSchema, NoContent, Paginated, ReadListDtoSchema, ReadListImportSchema, SeriesDtoSchema } from "./schemas";
 
 const Name = t.String({ minLength: 1, maxLength: 200 });
 const Summary = t.Nullable(t.String({ maxLength: 5000 }));
@@ -25,6 +26,9 @@ const ItemIds = t.Array(Uuid, { maxItems: MAX_LIST_ITEMS });
 
 interface KindRoutes {
   kind: ListKind;
+  /** The list's answer schema, and its items'. */
+  dtoSchema: typeof CollectionDtoSchema | typeof ReadListDtoSchema;
+  itemSchema: typeof SeriesDtoSchema | typeof BookDtoSchema;
   path: string;
   /** The item ids' field in bodies and DTOs, and the items' path segment. */
   itemsField: "seriesIds" | "bookIds";
@@ -36,6 +40,8 @@ interface KindRoutes {
 
 const COLLECTIONS: KindRoutes = {
   kind: "collection",
+  dtoSchema: CollectionDtoSchema,
+  itemSchema: SeriesDtoSchema,
   path: "/api/v1/collections",
   itemsField: "seriesIds",
   itemsPath: "series",
@@ -45,6 +51,8 @@ const COLLECTIONS: KindRoutes = {
 };
 const READ_LISTS: KindRoutes = {
   kind: "readlist",
+  dtoSchema: ReadListDtoSchema,
+  itemSchema: BookDtoSchema,
   path: "/api/v1/readlists",
   itemsField: "bookIds",
   itemsPath: "books",
@@ -81,6 +89,7 @@ export function readingListRoutes(services: Services) {
       {
         auth: "user",
         params: t.Object({ id: Uuid, bookId: Uuid, direction: t.Union([t.Literal("next"), t.Literal("previous")]) }),
+        response: answers({ 200: BookDtoSchema }, 404),
         detail: { summary: "The next or previous book of a read list that the caller may see; 404 at either end", tags: ["readlists"] },
       },
     )
@@ -95,6 +104,7 @@ export function readingListRoutes(services: Services) {
       {
         auth: "user",
         parse: "none",
+        response: answers({ 201: ReadListImportSchema }, 409, 413, 422),
         detail: {
           summary: "Create a read list from a ComicRack .cbl file (the body); entries matching no book are listed in `unmatched`",
           tags: ["readlists"],
@@ -108,7 +118,7 @@ export function readingListRoutes(services: Services) {
         const { rows, total } = await lists.wantToRead(caller.user, { offset: page.offset, limit: page.pageSize });
         return paginated(request, services.config.application, page, total, rows.map(toSeriesDto));
       },
-      { auth: "user", query: pagingQuery, detail: { summary: "The caller's want-to-read series, by name (paged)", tags: ["want-to-read"] } },
+      { auth: "user", query: pagingQuery, response: answers({ 200: Paginated(SeriesDtoSchema) }), detail: { summary: "The caller's want-to-read series, by name (paged)", tags: ["want-to-read"] } },
     )
     .put(
       "/api/v1/want-to-read/:id",
@@ -116,7 +126,7 @@ export function readingListRoutes(services: Services) {
         await lists.addWantToRead(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Add a series to the caller's want-to-read", tags: ["want-to-read"] } },
+      { auth: "user", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Add a series to the caller's want-to-read", tags: ["want-to-read"] } },
     )
     .delete(
       "/api/v1/want-to-read/:id",
@@ -124,7 +134,7 @@ export function readingListRoutes(services: Services) {
         await lists.removeWantToRead(caller.user, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: "Remove a series from the caller's want-to-read", tags: ["want-to-read"] } },
+      { auth: "user", params: IdParams, response: answers({ 204: NoContent }, 404), detail: { summary: "Remove a series from the caller's want-to-read", tags: ["want-to-read"] } },
     );
 }
 
@@ -145,6 +155,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
       {
         auth: "user",
         query: t.Composite([pagingQuery, t.Object({ q: t.Optional(t.String({ maxLength: 200 })) })]),
+        response: answers({ 200: Paginated(routes.dtoSchema) }),
         detail: { summary: `The shared ${noun}s and the caller's own, by name (paged)`, tags },
       },
     )
@@ -164,12 +175,14 @@ function listRoutes(services: Services, routes: KindRoutes) {
           shared: t.Optional(t.Boolean({ description: "shared with everyone: admins only (their default); a user's lists are their own" })),
           [itemsField]: t.Optional(ItemIds),
         }),
+        response: answers({ 201: routes.dtoSchema }, 403, 409, 422),
         detail: { summary: `Create a ${noun}`, tags },
       },
     )
     .get(`${path}/:id`, async ({ caller, params }) => dto(caller.user)(await lists.get(caller.user, kind, params.id)), {
       auth: "user",
       params: IdParams,
+      response: answers({ 200: routes.dtoSchema }, 404),
       detail: { summary: `Read a ${noun}`, tags },
     })
     .patch(
@@ -184,6 +197,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
           ordered: t.Optional(t.Boolean()),
           [itemsField]: t.Optional(t.Array(Uuid, { maxItems: MAX_LIST_ITEMS, description: "the complete new order of the items the caller sees" })),
         }),
+        response: answers({ 200: routes.dtoSchema }, 403, 404, 409, 422),
         detail: { summary: `Change a ${noun}: name, summary, ordered, the order of its items`, tags },
       },
     )
@@ -193,7 +207,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
         await lists.delete(caller.user, kind, params.id);
         set.status = 204;
       },
-      { auth: "user", params: IdParams, detail: { summary: `Delete a ${noun}`, tags } },
+      { auth: "user", params: IdParams, response: answers({ 204: NoContent }, 403, 404), detail: { summary: `Delete a ${noun}`, tags } },
     )
     .get(
       `${path}/:id/${itemsPath}`,
@@ -207,7 +221,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
         const { rows, total } = await lists.books(caller.user, params.id, window);
         return paginated(request, services.config.application, page, total, rows.map(bookDtoFor(services.access, caller.user)));
       },
-      { auth: "user", params: IdParams, query: pagingQuery, detail: { summary: `The ${noun}'s ${itemsPath} the caller may see, in its order (paged)`, tags } },
+      { auth: "user", params: IdParams, query: pagingQuery, response: answers({ 200: Paginated(routes.itemSchema) }, 404), detail: { summary: `The ${noun}'s ${itemsPath} the caller may see, in its order (paged)`, tags } },
     )
     .post(
       `${path}/:id/${itemsPath}`,
@@ -216,6 +230,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
         auth: "user",
         params: IdParams,
         body: t.Object({ [itemsField]: ItemIds }),
+        response: answers({ 200: routes.dtoSchema }, 403, 404, 422),
         detail: { summary: `Add ${itemsPath} after the ${noun}'s last one`, tags },
       },
     )
@@ -225,7 +240,7 @@ function listRoutes(services: Services, routes: KindRoutes) {
         await lists.removeItem(caller.user, kind, params.id, params.itemId);
         set.status = 204;
       },
-      { auth: "user", params: t.Object({ id: Uuid, itemId: Uuid }), detail: { summary: `Remove one of the ${noun}'s ${itemsPath}`, tags } },
+      { auth: "user", params: t.Object({ id: Uuid, itemId: Uuid }), response: answers({ 204: NoContent }, 403, 404), detail: { summary: `Remove one of the ${noun}'s ${itemsPath}`, tags } },
     );
 }
 

@@ -141,6 +141,7 @@ export const BookDtoSchema = Shape(
     titleSort: Nullable(t.String()),
     number: Nullable(Integer()),
     numberSort: Nullable(t.Number()),
+    seriesPosition: Nullable(Integer({ description: "The book's place in its series' order (1, 2, ...); null for a deleted book" })),
     volume: Nullable(Integer()),
     year: Nullable(Integer()),
     summary: Nullable(t.String()),
@@ -225,6 +226,7 @@ export const ScanStatusSchema = Shape(
     filesDiscovered: ScanCounter(),
     filesProcessed: ScanCounter(),
     seriesCreated: ScanCounter(),
+    seriesRenamed: ScanCounter(),
     booksAdded: ScanCounter(),
     booksUpdated: ScanCounter(),
     booksDeleted: ScanCounter(),
@@ -282,3 +284,39 @@ export function documentedAnswers(success: Record<number, ReturnType<typeof medi
     ...Object.fromEntries(errors.map((status) => [status, mediaAnswer("Error", { "application/json": ErrorBodySchema })])),
   };
 }
+
+/** A collection or read list (issue 33); `seriesCount` for a collection, `bookCount` for a read list. */
+const readingListDto = (id: "CollectionDto" | "ReadListDto", countField: "seriesCount" | "bookCount") =>
+  Shape(
+    {
+      id: Id,
+      name: t.String(),
+      summary: Nullable(t.String()),
+      ordered: t.Boolean(),
+      shared: t.Boolean({ description: "Made by an admin for everyone; else the caller's own" }),
+      editable: t.Boolean({ description: "Whether the caller may change it" }),
+      [countField]: Integer({ description: "Items the caller may see" }),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    { $id: id },
+  );
+export const CollectionDtoSchema = readingListDto("CollectionDto", "seriesCount");
+export const ReadListDtoSchema = readingListDto("ReadListDto", "bookCount");
+
+/** What a .cbl import made, and the entries that matched no book the caller may see. */
+export const ReadListImportSchema = Shape(
+  {
+    readList: ReadListDtoSchema,
+    unmatched: t.Array(
+      Shape({
+        series: t.String(),
+        number: t.String(),
+        volume: Nullable(t.String()),
+        year: Nullable(t.String()),
+        reason: t.UnionEnum(["no such series", "no such number", "repeated"]),
+      }),
+    ),
+  },
+  { $id: "ReadListImport" },
+);
