@@ -25,6 +25,7 @@ export type BookLeaf =
   | { field: "libraryId" | "seriesId"; value: string }
   | { field: "title"; test: TextTest }
   | { field: "releaseDate"; test: DateTest }
+  /** The number the book is shown with: its own, else its place in its series (numberOrPosition). */
   | { field: "numberSort"; test: NumberTest }
   /** The book's metadata lists this value (ignoring case), or any value when none is given. */
   | { field: "tag" | "genre"; value?: string }
@@ -79,6 +80,15 @@ export function releaseDateKey(database: Database): SQL {
   return sql`(${books.year} * 10000 + ${part("month")} * 100 + ${part("day")})`;
 }
 
+/**
+ * The number a book is shown with (the Komga API's numberSort): its own, else its place in its
+ * series' order (`series_position`, src/library/series-order.ts); NULL only for a deleted book.
+ */
+export function numberOrPosition(database: Database): SQL {
+  const { books } = database.tables;
+  return sql`coalesce(${books.numberSort}, ${books.number}, ${books.seriesPosition})`;
+}
+
 function dateTest(database: Database, test: DateTest): SQL {
   if (test.op === "known") return sql`${database.tables.books.year} is not null`;
   const key = Number(test.date.replaceAll("-", ""));
@@ -98,7 +108,7 @@ export function bookConditionSql(database: Database, tree: BookCondition): SQL {
         return dateTest(database, leaf.test);
       case "numberSort": {
         const operator = { is: sql`=`, atLeast: sql`>=`, atMost: sql`<=` }[leaf.test.op];
-        return sql`${books.numberSort} ${operator} ${leaf.test.value}`;
+        return sql`${numberOrPosition(database)} ${operator} ${leaf.test.value}`;
       }
       case "tag":
       case "genre":

@@ -159,8 +159,9 @@ const SERIES_SORTS: Record<string, SeriesSort> = {
 };
 
 const BOOK_SORTS: Record<string, BookSort> = {
-  "metadata.numberSort": "number",
-  number: "number",
+  // The number a Komga DTO shows: the book's own, else its place in its series.
+  "metadata.numberSort": "numberOrPosition",
+  number: "numberOrPosition",
   "metadata.title": "title",
   name: "title",
   createdDate: "createdAt",
