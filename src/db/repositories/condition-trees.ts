@@ -9,6 +9,7 @@ import { and, eq, exists, not, or, sql, type SQL, type SQLWrapper } from "drizzl
 import type { Database } from "../database";
 import { analysisIs, authorMatches, bookReadStatus, hasListValue, languageOf, seriesReadStatus, type ReadStatus } from "./catalogue-filters";
 import type { AnalysisState } from "./book-queries";
+import { inShownList } from "./reading-lists";
 
 export type ConditionTree<Leaf> = { allOf: ConditionTree<Leaf>[] } | { anyOf: ConditionTree<Leaf>[] } | { not: ConditionTree<Leaf> } | { always: boolean } | Leaf;
 
@@ -36,7 +37,9 @@ export type BookLeaf =
   | { field: "analysis"; state: AnalysisState }
   | { field: "fileFormat"; value: string }
   | { field: "deleted" }
-  | { field: "customCover" };
+  | { field: "customCover" }
+  /** The book is in the read list, which `userId` is shown (shared, or theirs). */
+  | { field: "readList"; listId: string; userId: string };
 
 export type SeriesLeaf =
   | { field: "libraryId"; value: string }
@@ -44,6 +47,8 @@ export type SeriesLeaf =
   /** Ignoring case; a series without a publisher has "". */
   | { field: "publisher"; value: string }
   | { field: "readStatus"; userId: string; status: ReadStatus }
+  /** The series is in the collection, which `userId` is shown (shared, or theirs). */
+  | { field: "collection"; listId: string; userId: string }
   /** One of the series' present books matches. */
   | { anyBook: BookCondition };
 
@@ -127,6 +132,8 @@ export function bookConditionSql(database: Database, tree: BookCondition): SQL {
         return eq(books.deleted, true);
       case "customCover":
         return sql`${books.customCoverPath} is not null`;
+      case "readList":
+        return inShownList(database, "readlist", leaf.listId, leaf.userId, books.id);
     }
   });
 }
@@ -153,6 +160,8 @@ export function seriesConditionSql(database: Database, tree: SeriesCondition): S
         return sql`lower(coalesce(${series.publisher}, '')) = ${leaf.value.toLowerCase()}`;
       case "readStatus":
         return seriesReadStatus(database, series.id, { userId: leaf.userId, statuses: [leaf.status] });
+      case "collection":
+        return inShownList(database, "collection", leaf.listId, leaf.userId, series.id);
     }
   });
 }
