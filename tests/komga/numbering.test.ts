@@ -59,6 +59,38 @@ forEachDatabase(
       expect(gamma.metadata.numberSort).toBe(4);
     });
 
+    /** The names and numberSorts of a page of books, as listed. */
+    const named = async (response: Response) => {
+      expect(response.status).toBe(200);
+      const page = decode(SpringPage(KomgaBook), await response.json()).content as { name: string; metadata: { numberSort: number } }[];
+      return page.map((book) => [book.name, book.metadata.numberSort]);
+    };
+    const inOrder = [
+      ["Prologue", 0.5],
+      ["Alpha", 2],
+      ["Beta", 3],
+      ["Gamma", 4],
+    ];
+
+    test("sorting by numberSort uses the number shown: unnumbered books sort by their position, both ways", async () => {
+      expect(await named(await get(`/api/v1/series/${seriesId}/books?sort=metadata.numberSort,desc`))).toEqual(inOrder.toReversed());
+      expect(await named(await get(`/api/v1/books?series_id=${seriesId}&sort=metadata.numberSort,desc`))).toEqual(inOrder.toReversed());
+      expect(await named(await get(`/api/v1/books?series_id=${seriesId}&sort=metadata.numberSort,asc`))).toEqual(inOrder);
+    });
+
+    test("numberSort conditions match the number shown: an unnumbered book by its position", async () => {
+      const search = (condition: unknown) =>
+        server().fetch("/komga/api/v1/books/list?sort=metadata.numberSort,asc", {
+          method: "POST",
+          headers: { ...reader, "content-type": "application/json" },
+          body: JSON.stringify({ condition: { allOf: [{ seriesId: { operator: "is", value: seriesId } }, condition] } }),
+        });
+      expect(await named(await search({ numberSort: { operator: "greaterThan", value: 3 } }))).toEqual(inOrder.slice(2));
+      expect(await named(await search({ numberSort: { operator: "lessThan", value: 2 } }))).toEqual(inOrder.slice(0, 2));
+      expect(await named(await search({ numberSort: { operator: "is", value: 3 } }))).toEqual([["Beta", 3]]);
+      expect(await named(await search({ numberSort: { operator: "isNot", value: 3 } }))).toEqual(inOrder.filter(([name]) => name !== "Beta"));
+    });
+
     test("the tracker: maxNumberSort counts the books, and PUT marks read up to a position", async () => {
       const path = `/api/v2/series/${seriesId}/read-progress/tachiyomi`;
       const before = decode(TachiyomiProgressV2, await (await get(path)).json());

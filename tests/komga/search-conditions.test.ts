@@ -83,7 +83,7 @@ forEachDatabase(
       const years = await server().fetch("/komga/api/v1/series/release-dates", { headers: reader });
       expect(years.status).toBe(200);
       expect(decode(StringList, await years.json())).toEqual([String(recent.Year), "2002", "2001"]);
-      // Of a collection (the client's collection_id, HttpReferentialClient.kt:155): Longbox has none.
+      // Of a collection (the client's collection_id, HttpReferentialClient.kt:155): no collection has that id.
       const ofCollection = await server().fetch("/komga/api/v1/series/release-dates?collection_id=c1", { headers: reader });
       expect(await ofCollection.json()).toEqual([]);
       // Snd-R/Komelia komelia-ui/src/commonMain/kotlin/snd/komelia/ui/series/SeriesFilterState.kt:121-131:

@@ -103,6 +103,45 @@ forEachDatabase(
       expect(bob).toEqual({ booksCount: 2, booksReadCount: 0, booksUnreadCount: 2, booksInProgressCount: 0, lastReadContinuousIndex: 0 });
     });
 
+    test("collectionId / readListId conditions and collection_id / readlist_id filters: the caller's visible members of lists they are shown", async () => {
+      // gotson/komga SeriesSearchHelper.kt / BookSearchHelper.kt: a series in the collection, a book in the read list.
+      const searched = async (user: UserKey, kind: "series" | "books", condition: unknown) => {
+        const response = await komga(user, "POST", `/api/v1/${kind}/list?unpaged=true`, { condition });
+        expect(response.status).toBe(200);
+        return (response.body.content as { id: string }[]).map((entry) => entry.id).sort();
+      };
+      const listed = async (user: UserKey, path: string) => {
+        const response = await komga(user, "GET", path);
+        expect(response.status).toBe(200);
+        return (response.body.content as { id: string }[]).map((entry) => entry.id).sort();
+      };
+      const bobs = (await komga("bob", "POST", "/api/v1/collections", { name: "Bob's filter", ordered: false, seriesIds: [world.series.Alpha.id] })).body.id as string;
+      const bobsBooks = (await komga("bob", "POST", "/api/v1/readlists", { name: "Bob's reading", ordered: true, bookIds: [bookId(["Alpha", 1])] })).body.id as string;
+      for (const user of USERS) {
+        const series = visibleSeries(user).toSorted();
+        const books = visibleBooks(user).toSorted();
+        expect(await searched(user, "series", { collectionId: { operator: "is", value: collectionId } })).toEqual(series);
+        expect(await listed(user, `/api/v1/series?unpaged=true&collection_id=${collectionId}`)).toEqual(series);
+        expect(await searched(user, "books", { readListId: { operator: "is", value: readListId } })).toEqual(books);
+        expect(await listed(user, `/api/v1/books?unpaged=true&readlist_id=${readListId}`)).toEqual(books);
+        // isNot: every visible series / book outside the list.
+        const outside = await searched(user, "series", { allOf: [{ collectionId: { operator: "isNot", value: collectionId } }, { collectionId: { operator: "isNot", value: bobs } }] });
+        const all = await listed(user, "/api/v1/series?unpaged=true");
+        expect(outside).toEqual(all.filter((id) => !series.includes(id) && !(user === "bob" && id === world.series.Alpha.id)));
+        // Bob's own lists hold their items for him only: to anyone else they hold nothing (an admin included).
+        const own = user === "bob";
+        expect(await searched(user, "series", { collectionId: { operator: "is", value: bobs } })).toEqual(own ? [world.series.Alpha.id] : []);
+        expect(await listed(user, `/api/v1/series?unpaged=true&collection_id=${bobs}`)).toEqual(own ? [world.series.Alpha.id] : []);
+        expect(await searched(user, "books", { readListId: { operator: "is", value: bobsBooks } })).toEqual(own ? [bookId(["Alpha", 1])] : []);
+        expect(await listed(user, `/api/v1/books?unpaged=true&readlist_id=${bobsBooks}`)).toEqual(own ? [bookId(["Alpha", 1])] : []);
+        // Either of two lists; a series' books in a read list.
+        expect(await listed(user, `/api/v1/series?unpaged=true&collection_id=${collectionId},${bobs}`)).toEqual(own ? [world.series.Alpha.id] : series);
+        const alphaBooks = `/api/v1/series/${world.series.Alpha.id}/books?unpaged=true&readlist_id=${readListId}`;
+        if (SEES[user].includes("Alpha")) expect(await listed(user, alphaBooks)).toEqual(books.filter((id) => world.series.Alpha.books.includes(id)));
+        else expect((await komga(user, "GET", alphaBooks)).status).toBe(404);
+      }
+    });
+
     test("Komga's create, change and delete; only an admin changes a shared list", async () => {
       const created = await komga("admin", "POST", "/api/v1/readlists", { name: "Made in Komelia", summary: "", ordered: true, bookIds: [bookId(["Beta", 1]), bookId(["Beta", 0])] });
       expect(created.status).toBe(200);

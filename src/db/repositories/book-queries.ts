@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
-import { bookConditionSql, releaseDateKey, type BookCondition } from "./condition-trees";
+import { bookConditionSql, numberOrPosition, releaseDateKey, type BookCondition } from "./condition-trees";
 import type { AccessRepository } from "./access";
 import type { BookRow, PageRecord } from "./catalogue";
 import type { ReadingDirection } from "./libraries";
@@ -62,9 +62,11 @@ export type AnalysisState = "ready" | "error" | "pending";
 
 /**
  * `lastRead`: by the caller's progress time, books without progress last; `releaseDate`: by
- * year, month and day of the metadata, books without a year last.
+ * year, month and day of the metadata, books without a year last; `number`: by the book's own
+ * number, unnumbered books last; `numberOrPosition`: by the number the book is shown with (its
+ * own, else its place in its series, as the Komga API shows it; see numberOrPosition).
  */
-export type BookSort = "series" | "title" | "createdAt" | "number" | "lastRead" | "releaseDate";
+export type BookSort = "series" | "title" | "createdAt" | "number" | "numberOrPosition" | "lastRead" | "releaseDate";
 
 /** What ordering a series' books naturally needs (see BookService.seriesBooks). */
 export interface BookOrderKey {
@@ -169,6 +171,7 @@ export class BookQueryRepository {
     // last, SQLite first).
     const title = bytewise(this.database, sql`lower(${books.title})`);
     const unnumberedLast = asc(sql`${books.numberSort} is null`);
+    const shownNumber = numberOrPosition(this.database);
     const orderBy =
       sort.field === "title"
         ? [order(title), asc(books.id)]
@@ -176,6 +179,8 @@ export class BookQueryRepository {
           ? [order(books.createdAt), asc(books.id)]
           : sort.field === "number"
             ? [unnumberedLast, order(books.numberSort), order(title), asc(books.id)]
+            : sort.field === "numberOrPosition"
+              ? [asc(sql`${shownNumber} is null`), order(shownNumber), order(title), asc(books.id)]
             : sort.field === "lastRead"
               ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
               : sort.field === "releaseDate"

@@ -9,6 +9,7 @@ import { and, eq, exists, not, or, sql, type SQL, type SQLWrapper } from "drizzl
 import type { Database } from "../database";
 import { analysisIs, authorMatches, bookReadStatus, hasListValue, languageOf, seriesReadStatus, type ReadStatus } from "./catalogue-filters";
 import type { AnalysisState } from "./book-queries";
+import { inShownList } from "./reading-lists";
 
 export type ConditionTree<Leaf> = { allOf: ConditionTree<Leaf>[] } | { anyOf: ConditionTree<Leaf>[] } | { not: ConditionTree<Leaf> } | { always: boolean } | Leaf;
 
@@ -25,6 +26,7 @@ export type BookLeaf =
   | { field: "libraryId" | "seriesId"; value: string }
   | { field: "title"; test: TextTest }
   | { field: "releaseDate"; test: DateTest }
+  /** The number the book is shown with: its own, else its place in its series (numberOrPosition). */
   | { field: "numberSort"; test: NumberTest }
   /** The book's metadata lists this value (ignoring case), or any value when none is given. */
   | { field: "tag" | "genre"; value?: string }
@@ -35,7 +37,9 @@ export type BookLeaf =
   | { field: "analysis"; state: AnalysisState }
   | { field: "fileFormat"; value: string }
   | { field: "deleted" }
-  | { field: "customCover" };
+  | { field: "customCover" }
+  /** The book is in the read list, which `userId` is shown (shared, or theirs). */
+  | { field: "readList"; listId: string; userId: string };
 
 export type SeriesLeaf =
   | { field: "libraryId"; value: string }
@@ -43,6 +47,8 @@ export type SeriesLeaf =
   /** Ignoring case; a series without a publisher has "". */
   | { field: "publisher"; value: string }
   | { field: "readStatus"; userId: string; status: ReadStatus }
+  /** The series is in the collection, which `userId` is shown (shared, or theirs). */
+  | { field: "collection"; listId: string; userId: string }
   /** One of the series' present books matches. */
   | { anyBook: BookCondition };
 
@@ -79,6 +85,15 @@ export function releaseDateKey(database: Database): SQL {
   return sql`(${books.year} * 10000 + ${part("month")} * 100 + ${part("day")})`;
 }
 
+/**
+ * The number a book is shown with (the Komga API's numberSort): its own, else its place in its
+ * series' order (`series_position`, src/library/series-order.ts); NULL only for a deleted book.
+ */
+export function numberOrPosition(database: Database): SQL {
+  const { books } = database.tables;
+  return sql`coalesce(${books.numberSort}, ${books.number}, ${books.seriesPosition})`;
+}
+
 function dateTest(database: Database, test: DateTest): SQL {
   if (test.op === "known") return sql`${database.tables.books.year} is not null`;
   const key = Number(test.date.replaceAll("-", ""));
@@ -98,7 +113,7 @@ export function bookConditionSql(database: Database, tree: BookCondition): SQL {
         return dateTest(database, leaf.test);
       case "numberSort": {
         const operator = { is: sql`=`, atLeast: sql`>=`, atMost: sql`<=` }[leaf.test.op];
-        return sql`${books.numberSort} ${operator} ${leaf.test.value}`;
+        return sql`${numberOrPosition(database)} ${operator} ${leaf.test.value}`;
       }
       case "tag":
       case "genre":
@@ -117,6 +132,8 @@ export function bookConditionSql(database: Database, tree: BookCondition): SQL {
         return eq(books.deleted, true);
       case "customCover":
         return sql`${books.customCoverPath} is not null`;
+      case "readList":
+        return inShownList(database, "readlist", leaf.listId, leaf.userId, books.id);
     }
   });
 }
@@ -143,6 +160,8 @@ export function seriesConditionSql(database: Database, tree: SeriesCondition): S
         return sql`lower(coalesce(${series.publisher}, '')) = ${leaf.value.toLowerCase()}`;
       case "readStatus":
         return seriesReadStatus(database, series.id, { userId: leaf.userId, statuses: [leaf.status] });
+      case "collection":
+        return inShownList(database, "collection", leaf.listId, leaf.userId, series.id);
     }
   });
 }

@@ -8,7 +8,7 @@
  * present book, a present book, in a visible series. Hidden items stay stored (an admin or
  * another user sees them) but are never shown, counted or returned to this viewer.
  */
-import { and, asc, count, eq, exists, inArray, isNull, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, isNull, max, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
 import { newId } from "../ids";
 import { bytewise } from "./ordering";
@@ -61,6 +61,29 @@ export interface ReadingListFilter {
   ids?: string[];
 }
 
+/** The lists `userId` is shown: the shared ones and their own (admins too see no one else's). */
+export function listShownTo(database: Database, userId: string): SQL {
+  const lists = database.tables.readingLists;
+  return or(isNull(lists.ownerId), eq(lists.ownerId, userId))!;
+}
+
+/**
+ * The item (`item`: the series' or book's id column) is in the list `listId` of that kind, and
+ * `userId` is shown the list; a list they are not shown holds nothing for them.
+ */
+export function inShownList(database: Database, kind: ListKind, listId: string, userId: string, item: SQLWrapper): SQL {
+  const lists = database.tables.readingLists;
+  const items = kind === "collection" ? database.tables.collectionSeries : database.tables.readListBooks;
+  return exists(
+    database
+      .handle()
+      .select({ one: sql`1` })
+      .from(items)
+      .innerJoin(lists, eq(lists.id, items.listId))
+      .where(and(eq(items.listId, listId), eq(items.itemId, item), eq(lists.kind, kind), listShownTo(database, userId))),
+  );
+}
+
 export class ReadingListRepository {
   constructor(private readonly database: Database) {}
 
@@ -106,7 +129,7 @@ export class ReadingListRepository {
       exists(this.db.select({ one: sql`1` }).from(items).where(and(eq(items.listId, lists.id), condition, this.visibleItem(kind, viewer.seriesVisible))));
     return and(
       eq(lists.kind, kind),
-      or(isNull(lists.ownerId), eq(lists.ownerId, viewer.userId)),
+      listShownTo(this.database, viewer.userId),
       viewer.hideEmptyShared ? or(eq(lists.ownerId, viewer.userId), holding(undefined)) : undefined,
       filter.q ? containsIgnoringCase(lists.name, filter.q) : undefined,
       filter.containing ? holding(eq(items.itemId, filter.containing)) : undefined,

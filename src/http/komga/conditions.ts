@@ -6,8 +6,9 @@
  * Komga gives them (gotson/komga: domain/model/SearchCondition.kt, SearchOperator.kt,
  * infrastructure/jooq/SeriesSearchHelper.kt, BookSearchHelper.kt, SearchOperatorUtils.kt):
  * every condition type and operator Komga defines for series and books. Fields Longbox keeps
- * no data for behave as Komga's missing values do: no age rating, sharing label, collection or
- * read list; no series is a one-shot, deleted or complete; every series is ONGOING. Extra keys
+ * no data for behave as Komga's missing values do: no age rating or sharing label; no series is
+ * a one-shot, deleted or complete; every series is ONGOING. A collection or read list the caller
+ * is not shown (another user's) holds nothing for them. Extra keys
  * (kotlinx's "type") are ignored, as Komga ignores them; a malformed condition is a 400 that
  * says what is wrong.
  */
@@ -210,7 +211,7 @@ function bookLeaf(operator: Operator, userId: string, now: Date): Tree<BookLeaf>
       return equality(operator, isString, "an id", (value): Tree<BookLeaf> => (isUuid(value) ? { field, value } : NEVER));
     }
     case "readListId":
-      return equality(operator, isString, "an id", () => NEVER);
+      return equality(operator, isString, "an id", (listId): Tree<BookLeaf> => (isUuid(listId) ? { field: "readList", listId, userId } : NEVER));
     case "deleted":
       return booleanOperator(operator) ? { field: "deleted" } : negate({ field: "deleted" });
     case "oneShot":
@@ -287,7 +288,7 @@ function seriesLeaf(operator: Operator, userId: string, now: Date): SeriesTree {
     case "libraryId":
       return equality(operator, isString, "an id", (value): SeriesTree => (isUuid(value) ? { field: "libraryId", value } : NEVER));
     case "collectionId":
-      return equality(operator, isString, "an id", () => NEVER);
+      return equality(operator, isString, "an id", (listId): SeriesTree => (isUuid(listId) ? { field: "collection", listId, userId } : NEVER));
     case "deleted":
       // A series with no present book is out of every list: listed series are never deleted.
       return booleanOperator(operator) ? NEVER : ALWAYS;

@@ -2,7 +2,7 @@
  * Komga list filters (query parameters of the GET lists, condition trees of the POST lists) as
  * Longbox's series and book filters, and Komga's sort properties as Longbox's sorts.
  */
-import type { AnalysisState, AuthorFilter, BookFilter, BookSort, ReadStatus, SeriesFilter, SeriesSort } from "../../db";
+import type { AnalysisState, AuthorFilter, BookFilter, BookLeaf, BookSort, ConditionTree, ReadStatus, SeriesFilter, SeriesLeaf, SeriesSort } from "../../db";
 import { t } from "elysia";
 import { DomainError } from "../../errors";
 import { bookCondition, MEDIA_STATUSES, READ_STATUSES, seriesCondition } from "./conditions";
@@ -22,10 +22,11 @@ export interface KomgaCriteria {
   seriesStatuses?: string[];
   mediaStatuses?: string[];
   deleted?: boolean;
-  /**
-   * Asks for something no Longbox series or book has: membership of a collection or read list
-   * (Longbox has none yet), completeness against a total book count, being a one-shot.
-   */
+  /** Series in any of these collections (Komga's `collection_id` of the series lists). */
+  collectionIds?: string[];
+  /** Books in any of these read lists (`readlist_id`). */
+  readListIds?: string[];
+  /** Asks for something no Longbox series or book has: completeness against a total book count, being a one-shot. */
   impossible?: boolean;
 }
 
@@ -65,11 +66,9 @@ export function criteriaFromQuery(params: URLSearchParams): KomgaCriteria {
     seriesStatuses: optionalList(params, "status"),
     mediaStatuses: optionalList(params, "media_status"),
     deleted: booleanParam(params, "deleted"),
-    impossible:
-      optionalList(params, "collection_id") !== undefined ||
-      optionalList(params, "readlist_id") !== undefined ||
-      booleanParam(params, "complete") === true ||
-      booleanParam(params, "oneshot") === true,
+    collectionIds: optionalList(params, "collection_id"),
+    readListIds: optionalList(params, "readlist_id"),
+    impossible: booleanParam(params, "complete") === true || booleanParam(params, "oneshot") === true,
   };
 }
 
@@ -103,9 +102,24 @@ export function bookSearchFilter(search: SearchBody, userId: string): BookListFi
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ids = (values: string[] | undefined) => values?.filter((value) => UUID.test(value));
 
-/** The series filter, or null when the criteria cannot match any Longbox series. */
+/**
+ * Membership of any of the lists `listIds` (undefined: no such criterion; null: none can match,
+ * as no id is a Longbox id). A list the caller is not shown holds nothing (condition-trees.ts).
+ */
+function inAnyList<Leaf>(listIds: string[] | undefined, leaf: (listId: string) => Leaf): ConditionTree<Leaf> | undefined | null {
+  if (listIds === undefined) return undefined;
+  const valid = ids(listIds)!;
+  return valid.length === 0 ? null : { anyOf: valid.map(leaf) };
+}
+
+/**
+ * The series filter, or null when the criteria cannot match any Longbox series. A read list
+ * names books, not series: `readlist_id` (not a Komga series parameter) matches no series.
+ */
 export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesListFilter | null {
-  if (criteria.impossible || criteria.deleted === true) return null;
+  if (criteria.impossible || criteria.deleted === true || criteria.readListIds !== undefined) return null;
+  const inCollections = inAnyList(criteria.collectionIds, (listId): SeriesLeaf => ({ field: "collection", listId, userId }));
+  if (inCollections === null) return null;
   if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
   const libraryIds = ids(criteria.libraryIds);
   if (libraryIds?.length === 0) return null;
@@ -119,12 +133,18 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesL
     publishers: criteria.publishers,
     readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
     bookMetadata,
+    condition: inCollections,
   };
 }
 
-/** The book filter, or null when the criteria cannot match any Longbox book. */
+/**
+ * The book filter, or null when the criteria cannot match any Longbox book. A collection names
+ * series: `collection_id` (not a Komga book parameter) matches no book.
+ */
 export function bookFilterOf(criteria: KomgaCriteria, userId: string): BookListFilter | null {
-  if (criteria.impossible) return null;
+  if (criteria.impossible || criteria.collectionIds !== undefined) return null;
+  const inReadLists = inAnyList(criteria.readListIds, (listId): BookLeaf => ({ field: "readList", listId, userId }));
+  if (inReadLists === null) return null;
   const libraryIds = ids(criteria.libraryIds);
   const seriesIds = ids(criteria.seriesIds);
   if (libraryIds?.length === 0 || seriesIds?.length === 0) return null;
@@ -142,6 +162,7 @@ export function bookFilterOf(criteria: KomgaCriteria, userId: string): BookListF
     readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
     analysis,
     metadata,
+    condition: inReadLists,
   };
 }
 
@@ -159,8 +180,9 @@ const SERIES_SORTS: Record<string, SeriesSort> = {
 };
 
 const BOOK_SORTS: Record<string, BookSort> = {
-  "metadata.numberSort": "number",
-  number: "number",
+  // The number a Komga DTO shows: the book's own, else its place in its series.
+  "metadata.numberSort": "numberOrPosition",
+  number: "numberOrPosition",
   "metadata.title": "title",
   name: "title",
   createdDate: "createdAt",

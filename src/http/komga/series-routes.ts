@@ -70,7 +70,7 @@ export function komgaSeriesRoutes(services: Services) {
         const pageable = pageableOf(queryOf(request));
         const filter = bookFilterOf({ ...criteriaFromQuery(queryOf(request)), seriesIds: [id] }, caller.user.id);
         if (!filter) return springPage([], 0, pageable);
-        const sort = bookSortOf(pageable.sort) ?? { field: "number" as const, direction: "asc" as const };
+        const sort = bookSortOf(pageable.sort) ?? { field: "numberOrPosition" as const, direction: "asc" as const };
         const { rows, total } = await books.list(caller.user, filter, windowOf(pageable), sort);
         return springPage(await presenter.books(caller.user, rows), total, pageable);
       },
