@@ -16,6 +16,7 @@ import { usernameReport } from "./auth/usernames";
 import { dataPaths } from "./config/paths";
 import { openDataLayer, type DataLayer } from "./db";
 import { InstallationRecord } from "./operations/installation";
+import { nameThisProcess } from "./operations/process-name";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
 import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
 import { DomainError } from "./errors";
@@ -188,6 +189,7 @@ async function serve(values: { config?: string; port?: string; workers?: string;
   }
   const role = (values.role ?? "all") as ServerRole;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, got "${values.role}"`);
+  nameThisProcess(role);
   const loaded = loadConfig({ path: values.config, createIfMissing: true });
   if (values["start-fresh"]) loaded.config.database.start_fresh = true;
   const supervisedAs = process.env[SUPERVISED_ENV];

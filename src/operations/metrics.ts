@@ -236,6 +236,7 @@ function inventoryRegistry(load: () => Promise<Inventory>): Registry {
     });
   total("longbox_libraries", "Libraries", (i) => i.libraries);
   total("longbox_series", "Series the caller may see", (i) => i.series);
+  total("longbox_books_with_thumbnail", "Present books the caller may see that have a thumbnail (made by any process)", (i) => i.booksWithThumbnail);
   total("longbox_books_deleted", "Soft-deleted books (file gone) the caller may see", (i) => i.deletedBooks);
   perFormat("longbox_books", "Present books the caller may see, by file format", (books) => books);
   perFormat("longbox_book_file_bytes", "Size of the present books' files, by file format", (_, bytes) => bytes);

@@ -18,7 +18,7 @@ import { filesUnder } from "../helpers/files";
 import { FIXTURES } from "../helpers/fixtures";
 import { TEST_AUTH } from "../helpers/server";
 import { queryDatabase } from "../helpers/sql";
-import { freePort, killSupervisorOutright } from "../helpers/server-processes";
+import { childrenOf, freePort, killSupervisorOutright, waitFor } from "../helpers/server-processes";
 
 const BOOK_FOLDERS = ["cbz", "cbr", "epub", "pdf", "unsupported"];
 const START_TIMEOUT_MS = 20_000;
@@ -157,6 +157,30 @@ describe("the compiled binary", () => {
       stderr: "ignore",
     });
     await killSupervisorOutright(supervisor, port, true);
+  }, 60_000);
+
+  test.if(process.platform === "linux")("serve --workers 2 and --role worker: each process is named after its role, as ps shows it", async () => {
+    const dataDir = binary.scratch("names");
+    const configPath = join(dataDir, "config.yaml");
+    writeFileSync(configPath, JSON.stringify({ application: { host: "127.0.0.1", data_dir: dataDir }, auth: TEST_AUTH }));
+    const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    const options = { cwd: binary.workDir, env: binary.env, timeoutMs: START_TIMEOUT_MS };
+    const supervisor = await startServerProcess([binary.path, "serve", "--config", configPath, "--port", "0", "--workers", "2"], options);
+    try {
+      expect(comm(supervisor.child.pid)).toBe("longbox");
+      let web: number[] = [];
+      await waitFor(() => (web = childrenOf(supervisor.child.pid)).length === 1 && comm(web[0]!) === "longbox-web", "the web process to name itself");
+      const worker = await startServerProcess([binary.path, "serve", "--config", configPath, "--role", "worker"], options);
+      try {
+        expect(comm(worker.child.pid)).toBe("longbox-worker");
+      } finally {
+        worker.child.kill("SIGTERM");
+        await worker.child.exited;
+      }
+    } finally {
+      supervisor.child.kill("SIGTERM");
+      await supervisor.child.exited;
+    }
   }, 60_000);
 
   test("serve: a JPEG XL page goes to a browser as JPEG (libjxl's WebAssembly embedded)", async () => {

@@ -123,7 +123,7 @@ export async function killSupervisorOutright(supervisor: Bun.Subprocess, port: n
 }
 
 /** The children of `pid`. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   return Bun.spawnSync(["pgrep", "-P", String(pid)])
     .stdout.toString()
     .split("\n")

@@ -4,7 +4,7 @@
  * every kind in DATABASE_KINDS.
  */
 import { afterAll, beforeAll, describe } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deepMerge, loadConfig } from "../../src/config/load";
@@ -152,4 +152,35 @@ export function forEachDatabase(
       });
     });
   }
+}
+
+export interface SecondInstance {
+  url: string;
+  dataDir: string;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+/**
+ * Another in-process instance on `first`'s database, with its own (empty) data folder, in role
+ * web: it runs no jobs (on SQLite only the first instance runs them, as docs/scaling.md asks),
+ * like the web process of `serve --workers`.
+ */
+export async function startSecondInstance(first: TestServer): Promise<SecondInstance> {
+  const dir = mkdtempSync(join(tmpdir(), "longbox-second-"));
+  const config = JSON.parse(readFileSync(first.configPath, "utf8"));
+  config.application.data_dir = join(dir, "data");
+  const configPath = join(dir, "config.yaml");
+  writeFileSync(configPath, JSON.stringify(config));
+  const log = createLogger({ level: "info", format: "text", sink: () => undefined });
+  const server = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log, role: "web" });
+  return {
+    url: server.url,
+    dataDir: config.application.data_dir,
+    server,
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

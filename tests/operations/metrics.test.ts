@@ -76,6 +76,7 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
       books: 3,
       deletedBooks: 1,
       totalFileBytes: 2 * cbzBytes + epubBytes,
+      booksWithThumbnail: 2, // the two present comics; not the EPUB, nor the deleted book's
       byFormat: { cbz: { books: 2, bytes: 2 * cbzBytes }, epub: { books: 1, bytes: epubBytes } },
     });
     expect(body.scans).toEqual({
@@ -122,6 +123,7 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
       books: 1,
       deletedBooks: 0,
       totalFileBytes: epubBytes,
+      booksWithThumbnail: 0,
       byFormat: { epub: { books: 1, bytes: epubBytes } },
     });
   });
@@ -159,6 +161,7 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
       longbox_libraries: 1,
       longbox_series: 1,
       longbox_books_deleted: 1,
+      longbox_books_with_thumbnail: 1,
       longbox_books: 2, // cbz and epub
       longbox_book_file_bytes: 2,
       longbox_scans: 5, // one per state
@@ -171,6 +174,7 @@ forEachDatabase("Metrics: JSON and Prometheus", (server) => {
       nodejs_heap_size_used_bytes: 1,
       process_start_time_seconds: 1,
     });
+    expect(exposition).toContain("\nlongbox_books_with_thumbnail 2\n");
     expect(families.get("longbox_http_requests_total")).toBeGreaterThanOrEqual(3);
     expect(families.get("longbox_http_request_duration_seconds")).toBeGreaterThanOrEqual(3 * 14); // 11 buckets, +Inf, sum, count
 

@@ -5,13 +5,10 @@
  * serves what the first stored; a bucket that cannot be used stops the start with the reason.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { loadConfig } from "../../src/config/load";
-import { createLogger } from "../../src/logging/logger";
-import { startServer, type RunningServer } from "../../src/server";
 import { TEST_JWT_SECRET } from "../helpers/auth";
 import { startServerProcess } from "../../scripts/server-process";
 import { PROJECT_ROOT, runLongbox } from "../helpers/cli";
@@ -20,7 +17,7 @@ import { sha256 } from "../helpers/digests";
 import { writeInstanceConfig } from "../helpers/instances";
 import { S3_ACCESS_KEY_ID, startS3Server, type TestS3Server } from "../helpers/s3-server";
 import { placeFixture } from "../helpers/library";
-import { startTestServer, type TestServer } from "../helpers/server";
+import { startSecondInstance, startTestServer, type SecondInstance, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import { bearer, scan, scannedLibrary, type ScannedLibrary } from "../reading/support";
 
@@ -38,40 +35,19 @@ function coverForm(bytes: Uint8Array): FormData {
   return body;
 }
 
-/** Another in-process instance on the first one's database, with its own (empty) data folder. */
-async function secondInstance(first: TestServer): Promise<{ url: string; dataDir: string; server: RunningServer; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), "longbox-second-"));
-  const config = JSON.parse(readFileSync(first.configPath, "utf8"));
-  config.application.data_dir = join(dir, "data");
-  const configPath = join(dir, "config.yaml");
-  writeFileSync(configPath, JSON.stringify(config));
-  const log = createLogger({ level: "info", format: "text", sink: () => undefined });
-  // Role web: on SQLite only the first instance runs jobs, as docs/scaling.md asks.
-  const server = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log, role: "web" });
-  return {
-    url: server.url,
-    dataDir: config.application.data_dir,
-    server,
-    async stop() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 for (const kind of DATABASE_KINDS) {
   describe(`thumbnails, covers and the page cache in S3-compatible object storage [${kind}]`, () => {
     const prefix = `longbox-${kind}/`;
     let s3: TestS3Server;
     let a: TestServer;
-    let b: Awaited<ReturnType<typeof secondInstance>>;
+    let b: SecondInstance;
     let library: ScannedLibrary;
 
     beforeAll(async () => {
       s3 = await startS3Server();
       a = await startTestServer(kind, { files: s3.files(prefix), auth: { jwt_secret: TEST_JWT_SECRET } });
       library = await scannedLibrary(a, LAYOUT);
-      b = await secondInstance(a);
+      b = await startSecondInstance(a);
     }, 60_000);
     afterAll(async () => {
       await b?.stop();

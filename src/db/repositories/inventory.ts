@@ -18,6 +18,8 @@ export interface Inventory {
   deletedBooks: number;
   /** Size of the present books' files. */
   totalFileBytes: number;
+  /** Present books that have a thumbnail in the store (made by any process, ever). */
+  booksWithThumbnail: number;
   /** Present books and their bytes per file format (cbz, cbr, epub, pdf, plugins' ids). */
   byFormat: Record<string, FormatInventory>;
 }
@@ -35,6 +37,8 @@ export class InventoryRepository {
         format: books.fileFormat,
         deleted: books.deleted,
         books: count(),
+        // count(column) counts the rows where it is not null.
+        withThumbnail: count(books.thumbnailPath),
         // PostgreSQL sums a bigint as numeric, which arrives as a string.
         bytes: sql<number>`coalesce(sum(${books.fileSize}), 0)`.mapWith(Number),
       })
@@ -49,6 +53,7 @@ export class InventoryRepository {
       books: 0,
       deletedBooks: 0,
       totalFileBytes: 0,
+      booksWithThumbnail: 0,
       byFormat: {},
     };
     for (const row of bookRows) {
@@ -58,6 +63,7 @@ export class InventoryRepository {
       }
       inventory.books += row.books;
       inventory.totalFileBytes += row.bytes;
+      inventory.booksWithThumbnail += row.withThumbnail;
       inventory.byFormat[row.format] = { books: row.books, bytes: row.bytes };
     }
     return inventory;
