@@ -320,17 +320,22 @@ forEachDatabase("comic reader", (server) => {
         for (let wait = 0; wait < 50 && (await scrollTop()) <= before; wait++) await Bun.sleep(50);
         expect({ how, scrolled: (await scrollTop()) > before }).toEqual({ how, scrolled: true });
       };
+      /** The counter comes to show `text` (a scrolling mode updates it once the scroll has moved). */
+      const shows = async (text: string) => {
+        for (let wait = 0; wait < 100 && (await counter(page).textContent()) !== text; wait++) await Bun.sleep(50);
+        expect(await counter(page).textContent()).toBe(text);
+      };
       /** The mode now shown turns or scrolls its pages by every means a reader has. */
       const works = async (mode: string) => {
         await page.keyboard.press("Home");
-        await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+        await shows("1 / 36");
         if (mode === "ltr" || mode === "rtl") {
           await page.keyboard.press(mode === "ltr" ? "ArrowRight" : "ArrowLeft");
-          await expect(counter(page).textContent()).resolves.toBe("2 / 36");
+          await shows("2 / 36");
           await page.keyboard.press("Space");
-          await expect(counter(page).textContent()).resolves.toBe("3 / 36");
+          await shows("3 / 36");
           await drag(mode === "ltr" ? { x: 320, y: 400 } : { x: 60, y: 400 }, mode === "ltr" ? { x: 60, y: 400 } : { x: 320, y: 400 });
-          await expect(counter(page).textContent()).resolves.toBe("4 / 36");
+          await shows("4 / 36");
           return;
         }
         await page.keyboard.press("ArrowRight");
@@ -420,8 +425,13 @@ forEachDatabase("comic reader", (server) => {
       await readerReady(page);
       await chooseSetting(page, "mode", "rtl");
       await page.click(".reader-menu > summary");
+      const saved = page.waitForResponse((response) => response.request().method() === "PATCH" && new URL(response.url()).pathname === `/api/v1/series/${captain.seriesId}`);
       await page.getByRole("button", { name: "Make this mode the series' direction for everyone" }).click();
-      await expect(page.getByRole("status").filter({ hasText: "Saved" }).textContent()).resolves.toBe("Saved as the series' direction.");
+      expect((await saved).status()).toBe(200);
+      const said = page.locator("[data-role=direction-saved]");
+      for (let wait = 0; wait < 100 && !(await said.textContent()); wait++) await Bun.sleep(50);
+      expect(await said.textContent()).toBe("Saved as the series' direction.");
+      await expect(said.getAttribute("role")).resolves.toBe("status");
       expect((await api("GET", `/api/v1/series/${captain.seriesId}`)).body.readingDirection).toBe("rtl");
       expect(errors).toEqual([]);
     });

@@ -18,6 +18,7 @@ const MetricsSnapshotSchema = Shape(
       series: Count,
       books: Count,
       deletedBooks: Count,
+      booksWithThumbnail: Count,
       totalFileBytes: Count,
       byFormat: t.Record(t.String(), Shape({ books: Count, bytes: Count })),
     }),
