@@ -11,7 +11,7 @@ import { Type as T } from "@sinclair/typebox";
 import { beforeAll, expect, test } from "bun:test";
 import { forEachDatabase } from "../helpers/server";
 import { CollectionPage, decode, Instant, KomgaBook, KomgaSeries, SpringPage } from "../komga/schemas";
-import { buildListWorld, SEES, type ListWorld, type SeriesKey, type UserKey } from "./support";
+import { buildListWorld, SEES, SERIES, type ListWorld, type SeriesKey, type UserKey } from "./support";
 
 const USERS: UserKey[] = ["admin", "alice", "bob", "carol"];
 const ReadList = T.Object({
@@ -140,6 +140,18 @@ forEachDatabase(
         if (SEES[user].includes("Alpha")) expect(await listed(user, alphaBooks)).toEqual(books.filter((id) => world.series.Alpha.books.includes(id)));
         else expect((await komga(user, "GET", alphaBooks)).status).toBe(404);
       }
+    });
+
+    test("filter values asked for a collection or a read list are those of its series the caller may see", async () => {
+      const pressOf = (keys: SeriesKey[]) => keys.map((key) => `${key} Press`).sort();
+      for (const user of USERS) {
+        const ofCollection = await komga(user, "GET", `/api/v1/publishers?collection_id=${collectionId}`);
+        expect({ user, publishers: [...ofCollection.body].sort() }).toEqual({ user, publishers: pressOf(COLLECTION.filter((key) => SEES[user].includes(key))) });
+        const ofReadList = await komga(user, "GET", `/api/v1/publishers?readlist_id=${readListId}`);
+        expect({ user, publishers: [...ofReadList.body].sort() }).toEqual({ user, publishers: pressOf(SERIES.filter((key) => SEES[user].includes(key))) });
+      }
+      // A list nobody shows the caller (or no list at all) narrows to nothing.
+      expect((await komga("bob", "GET", `/api/v1/publishers?collection_id=${crypto.randomUUID()}`)).body).toEqual([]);
     });
 
     test("Komga's create, change and delete; only an admin changes a shared list", async () => {

@@ -32,7 +32,7 @@ export async function buildListWorld(server: TestServer): Promise<ListWorld> {
   let seed = 1;
   for (const name of SERIES) {
     for (const number of [1, 2]) {
-      await makeCbz(join(root, name, `${name} ${number}.cbz`), { seed: seed++, pages: 2, comicInfo: comicInfo({ Series: name, Number: number, Title: `${name} ${number}` }) });
+      await makeCbz(join(root, name, `${name} ${number}.cbz`), { seed: seed++, pages: 2, comicInfo: comicInfo({ Series: name, Number: number, Title: `${name} ${number}`, Publisher: `${name} Press` }) });
     }
   }
   const library = await createLibrary(server, admin, { name: "Lists", path: root });
