@@ -48,6 +48,8 @@ async function chooseSetting(page: Page, setting: string, value: string) {
   await page.click(".reader-menu > summary");
   await page.selectOption(`select[data-setting=${setting}]`, value);
   await page.click(".reader-menu > summary");
+  // Closing the menu gives the keys back to the pages (its toggle event, a moment later).
+  await page.waitForFunction(() => document.activeElement?.matches("[data-role=viewport]") === true, undefined, { timeout: 5000 });
 }
 
 /** Waits until the server has the page as the caller's progress. */
