@@ -1540,6 +1540,7 @@ export interface components {
                 series: number;
                 books: number;
                 deletedBooks: number;
+                booksWithThumbnail: number;
                 totalFileBytes: number;
                 byFormat: {
                     [key: string]: {
