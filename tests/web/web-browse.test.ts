@@ -142,6 +142,9 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
       expect(await menu.isVisible()).toBe(false);
       await page.getByRole("button", { name: "Menu" }).click();
       expect(await menu.isVisible()).toBe(true);
+      // It covers the page from the header to the bottom of the screen, not only as far as its links go.
+      const box = (await menu.boundingBox())!;
+      expect(Math.round(box.y + box.height)).toBe(page.viewportSize()!.height);
       if (server().kind === "sqlite") await screenshot(page, `menu-${colorScheme}-375`);
       await menu.getByRole("link", { name: /^Manga/ }).click();
       await page.waitForURL((url) => url.pathname === `/libraries/${libraryIds.Manga}`);
