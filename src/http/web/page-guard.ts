@@ -48,6 +48,12 @@ export function sameSitePath(next: unknown, fallback = "/"): string {
   return url.origin === SITE && !path.startsWith("//") ? path : fallback;
 }
 
+/**
+ * A page's access level, or with `menu: false` for a page without the site's menu (the
+ * full-screen readers), which then does not read the libraries the menu lists.
+ */
+export type PageOption = AccessLevel | { access: AccessLevel; menu: false };
+
 export function pageGuard(services: Services) {
   const trustProxy = services.config.application.trust_proxy;
   /**
@@ -99,8 +105,8 @@ export function pageGuard(services: Services) {
    * A whole page shows every library the viewer can open in its menu (with its series count):
    * read here, once per page, so no page module has to. Fragments and form posts go without.
    */
-  async function withNavigation(viewer: Viewer, request: Request): Promise<Viewer> {
-    if (request.method !== "GET" || wantsFragment(request)) return viewer;
+  async function withNavigation(viewer: Viewer, request: Request, menu: boolean): Promise<Viewer> {
+    if (!menu || request.method !== "GET" || wantsFragment(request)) return viewer;
     const libraries = await services.libraries.list(viewer.user);
     return { ...viewer, path: new URL(request.url).pathname, libraries: libraries.map(({ id, name, seriesCount }) => ({ id, name, seriesCount })) };
   }
@@ -112,20 +118,23 @@ export function pageGuard(services: Services) {
      * to sign in rather than told what the form should contain; the detail tells the body hook to
      * check before reading the body, and keeps the HTML pages out of the API's OpenAPI document.
      */
-    page: (access: AccessLevel) => ({
-      detail: { ...accessDetail(access), hide: true },
-      async transform({ request, server, body }) {
-        if (await services.users.setupNeeded()) throw new EarlyAnswer(redirectTo(request, "/setup"));
-        const viewer = await signedInViewer(request, server, body, access);
-        if (!viewer) throw new EarlyAnswer(signInRedirect(request, trustProxy));
-        viewers.set(request, await withNavigation(viewer, request));
-      },
-      resolve({ request }) {
-        const viewer = viewers.get(request);
-        if (!viewer) throw new DomainError("Unauthorized", "authentication required");
-        return { viewer };
-      },
-    }),
+    page: (option: PageOption) => {
+      const { access, menu } = typeof option === "string" ? { access: option, menu: true } : option;
+      return {
+        detail: { ...accessDetail(access), hide: true },
+        async transform({ request, server, body }: { request: Request; server: Server<unknown> | null; body: unknown }) {
+          if (await services.users.setupNeeded()) throw new EarlyAnswer(redirectTo(request, "/setup"));
+          const viewer = await signedInViewer(request, server, body, access);
+          if (!viewer) throw new EarlyAnswer(signInRedirect(request, trustProxy));
+          viewers.set(request, await withNavigation(viewer, request, menu));
+        },
+        resolve({ request }: { request: Request }) {
+          const viewer = viewers.get(request);
+          if (!viewer) throw new DomainError("Unauthorized", "authentication required");
+          return { viewer };
+        },
+      };
+    },
     /** Pages anyone may open (sign-in, setup, registration); `viewer` is null when nobody is signed in. */
     visitor: (_enabled: true) => ({
       detail: { hide: true },

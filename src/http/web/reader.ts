@@ -79,7 +79,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       });
     },
     {
-      page: "user",
+      // Full screen: no menu, so no libraries read for one.
+      page: { access: "user", menu: false },
       params: IdParams,
       query: t.Object({ page: IntegerQuery(START_PAGE, "the page to open (an EPUB's spine item)") }),
       detail: { hide: true },
