@@ -167,10 +167,8 @@ export function komgaReadingListRoutes(services: Services) {
       "/api/v1/readlists/:id/read-progress/tachiyomi",
       async ({ caller, params, body, set }) => {
         const books = await allBooks(caller.user, params.id);
-        for (const book of books.slice(0, body.lastBookRead)) {
-          // Books without pages have no progress to record.
-          if (!book.progress?.completed && book.pageCount > 0) await services.progress.record(caller.user, book, { completed: true });
-        }
+        // markRead passes over books without pages (no progress to record).
+        await services.progress.markRead(caller.user, books.slice(0, body.lastBookRead).filter((book) => !book.progress?.completed), true);
         set.status = 204;
       },
       {

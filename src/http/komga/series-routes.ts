@@ -89,12 +89,9 @@ export function komgaSeriesRoutes(services: Services) {
       async ({ caller, params: { id }, body, set }) => {
         const books = await allBooks(caller.user, id);
         const positions = await seriesPositions(services, books);
-        for (const book of books) {
-          // Books without pages have no progress to record.
-          if (numberSortOf(book, positions.get(book.id)) <= body.lastBookNumberSortRead && !book.progress?.completed && book.pageCount > 0) {
-            await progress.record(caller.user, book, { completed: true });
-          }
-        }
+        const reached = books.filter((book) => numberSortOf(book, positions.get(book.id)) <= body.lastBookNumberSortRead && !book.progress?.completed);
+        // markRead passes over books without pages (no progress to record).
+        await progress.markRead(caller.user, reached, true);
         set.status = 204;
       },
       {
