@@ -72,7 +72,7 @@ export class CookieSessions {
    * held in memory to hand out again. Remembered per process, so each of several processes may
    * start one; a session that ended (logout, password change, expiry) is replaced.
    */
-  startForClient(user: UserRecord, client: string, lifetimeDays: number, authority: ClientAuthority = "full"): Promise<IssuedRefreshToken> {
+  startForClient(user: UserRecord, client: string, lifetimeDays: number, authority: ClientAuthority): Promise<IssuedRefreshToken> {
     const kind: ClientSessionKind = authority === "reader" ? "readerClient" : "client";
     const key = sha256Hex(`${user.id}\0${kind}\0${client}`);
     const known = this.clientSessions.get(key);

@@ -189,6 +189,22 @@ forEachDatabase(
       }
       expect((await server().json("GET", `/kg/api/v1/collections/${made.body.id}`, undefined, cookie)).body.name).toBe("By a full key");
     });
+
+    test("Komga remember-me: a reader key's remembered session, and the sessions a client restart makes from it, stay a reader's", async () => {
+      const first = await server().fetch("/kg/api/v2/users/me?remember-me=true", { headers: basic("admin", keys.adminReader) });
+      expect(first.status).toBe(200);
+      const remembered = /komga-remember-me=([^;]+)/.exec(first.headers.getSetCookie().join("\n"))?.[1];
+      expect(remembered).toStartWith("kr_");
+      // A client's restart: only the remember-me cookie; a new session is handed out.
+      const restart = await server().fetch("/kg/api/v1/collections", { headers: { cookie: `komga-remember-me=${remembered}` } });
+      expect(restart.status).toBe(200);
+      const session = /KOMGA-SESSION=([^;]+)/.exec(restart.headers.getSetCookie().join("\n"))?.[1];
+      expect(session).toStartWith("kr_");
+      for (const cookie of [`komga-remember-me=${remembered}`, `KOMGA-SESSION=${session}`]) {
+        const refused = await server().json("POST", "/kg/api/v1/collections", { name: "By a remembered reader key", ordered: false, seriesIds: [] }, { cookie });
+        expect({ cookie: cookie.split("=")[0], status: refused.status, code: refused.body?.error }).toEqual({ cookie: cookie.split("=")[0], status: 403, code: "ReaderKeyScope" });
+      }
+    });
   },
   { komga_api: { enabled: true, prefix: "kg" } },
 );

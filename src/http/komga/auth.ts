@@ -105,7 +105,7 @@ async function resolveCaller(
     }
     const rememberMe = new URL(request.url).searchParams.get("remember-me");
     if (credentialed.via === "basic" && rememberMe && REMEMBER_ME_VALUES.has(rememberMe.toLowerCase())) {
-      const remembered = await cookieSessions.startForClient(credentialed.user, clientKey(request, "remember-me"), config.komga_api.remember_me_days);
+      const remembered = await cookieSessions.startForClient(credentialed.user, clientKey(request, "remember-me"), config.komga_api.remember_me_days, authority);
       const maxAge = Math.round((remembered.expiresAt.getTime() - Date.now()) / 1000);
       answer.setCookies.push(setCookie(REMEMBER_ME_COOKIE, remembered.token, scope, { maxAge }));
     }
@@ -115,10 +115,12 @@ async function resolveCaller(
   const rememberToken = cookieOf(request, REMEMBER_ME_COOKIE);
   const remembered = rememberToken ? await cookieSessions.resume(rememberToken) : undefined;
   if (!remembered) return null;
-  // A client's restart: a new session, the same one for each request until the client sends it.
-  const { token } = await cookieSessions.startForClient(remembered, clientKey(request, `restart\0${rememberToken}`), config.komga_api.session_days);
+  // A client's restart: a new session, the same one for each request until the client sends it,
+  // limited as the remembered one is (a reader key's stays a reader's).
+  const authority = cookieSessions.clientAuthority(rememberToken!);
+  const { token } = await cookieSessions.startForClient(remembered, clientKey(request, `restart\0${rememberToken}`), config.komga_api.session_days, authority);
   handOut(token);
-  return { user: remembered, via: "session", authority: "full", sessionToken: token };
+  return { user: remembered, via: "session", authority, sessionToken: token };
 }
 
 /** An admitted Komga caller, with what authentication adds to the answer. */
