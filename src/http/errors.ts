@@ -159,8 +159,10 @@ function errorToAnswer(log: Logger, code: Parameters<ErrorHandler>[0]["code"], e
   if (error instanceof DomainError) return domainErrorAnswer(error);
   if (error instanceof ValidationError && error.type === "response") {
     // The route answered something its own schema (the OpenAPI document's) does not allow: a
-    // fault of ours, not of the request, logged with what did not match.
-    log.error("an answer does not match its route's response schema", { requestId: requestIdOf(request), error: new Error(error.message) });
+    // fault of ours, not of the request, logged with where and why it did not match, never the
+    // value (Elysia's message quotes the whole answer, which may hold a token or a key).
+    const mismatches = error.all.slice(0, 5).map(({ path, message }) => ({ path, problem: message }));
+    log.error("an answer does not match its route's response schema", { requestId: requestIdOf(request), route: new URL(request.url).pathname, mismatches });
     return { status: 500, body: { error: "InternalServerError", message: "An internal error occurred" } };
   }
   if (error instanceof ValidationError) return validationAnswer(error);
