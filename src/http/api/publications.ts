@@ -5,7 +5,7 @@ import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { publicPathPrefix } from "../client-address";
 import { binaryResponse, REVALIDATE, strongEtag } from "../conditional";
-import { toWebPubManifest, WEBPUB_MEDIA_TYPE } from "./webpub-manifest";
+import { toWebPubManifest, WEBPUB_MEDIA_TYPE, type ManifestDialect } from "./webpub-manifest";
 import { IdParams } from "../params";
 import { BOOK_RESOURCE_HEADERS } from "../security-headers";
 import { bytesOf, documentedAnswers, mediaAnswer } from "./schemas";
@@ -16,9 +16,15 @@ const RESOURCE_PREFIX = "/resource/";
  * The book's Readium manifest; `apiBase` is the path before `/api/v1/books/...` its hrefs lead
  * to (the REST API's, or the Komga API's under its prefix).
  */
-export async function manifestResponse(services: Pick<Services, "publications">, caller: Caller, bookId: string, apiBase: string): Promise<Response> {
+export async function manifestResponse(
+  services: Pick<Services, "publications">,
+  caller: Caller,
+  bookId: string,
+  apiBase: string,
+  dialect: ManifestDialect = "readium",
+): Promise<Response> {
   const { book, publication } = await services.publications.publication(caller, bookId);
-  return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication, apiBase)), {
+  return new Response(JSON.stringify(toWebPubManifest(book.id, book.title, publication, apiBase, dialect)), {
     headers: { "content-type": `${WEBPUB_MEDIA_TYPE}; charset=utf-8`, "cache-control": REVALIDATE },
   });
 }

@@ -22,10 +22,18 @@ const ROLE_FIELDS: Record<string, string> = {
 };
 
 /**
+ * How metadata is written: `readium`, as the Readium specification has it (contributors as
+ * objects with a role, publisher a string, a date as precise as the book's); `komga`, as Komga
+ * writes it and its clients decode it (komga-client's WPMetadata: names as lists of strings,
+ * publisher a list, `published` a whole date), for the Komga API's manifest.
+ */
+export type ManifestDialect = "readium" | "komga";
+
+/**
  * `apiBase`: put before `/api/v1/books/...` in every href: the path of application.base_url
  * (src/http/client-address.ts), followed by the Komga prefix for the Komga API's manifest.
  */
-export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication, apiBase: string) {
+export function toWebPubManifest(bookId: string, fallbackTitle: string, publication: Publication, apiBase: string, dialect: ManifestDialect = "readium") {
   const base = `${apiBase}/api/v1/books/${bookId}`;
   const href = (path: string) => {
     const [file = "", ...fragment] = path.split("#");
@@ -44,13 +52,13 @@ export function toWebPubManifest(bookId: string, fallbackTitle: string, publicat
     metadata: {
       "@type": "http://schema.org/Book",
       title: metadata.title ?? fallbackTitle,
-      ...contributors(metadata.authors ?? []),
+      ...contributors(metadata.authors ?? [], dialect),
       ...identifierOf(metadata.identifiers ?? {}),
       ...(metadata.language ? { language: metadata.language } : {}),
-      ...(metadata.publisher ? { publisher: metadata.publisher } : {}),
+      ...(metadata.publisher ? { publisher: dialect === "komga" ? [metadata.publisher] : metadata.publisher } : {}),
       ...(metadata.summary ? { description: metadata.summary } : {}),
       ...(metadata.genres ? { subject: metadata.genres } : {}),
-      ...(metadata.year ? { published: publishedDate(metadata.year, metadata.month, metadata.day) } : {}),
+      ...(metadata.year ? { published: publishedDate(dialect, metadata.year, metadata.month, metadata.day) } : {}),
       layout: publication.layout,
       readingProgression: metadata.readingDirection === "rtl" ? "rtl" : "ltr",
       numberOfPages: publication.readingOrder.length,
@@ -62,11 +70,14 @@ export function toWebPubManifest(bookId: string, fallbackTitle: string, publicat
   };
 }
 
-function contributors(authors: Author[]): Record<string, { name: string; role?: string }[]> {
-  const byField: Record<string, { name: string; role?: string }[]> = {};
+type Contributor = { name: string; role?: string } | string;
+
+function contributors(authors: Author[], dialect: ManifestDialect): Record<string, Contributor[]> {
+  const byField: Record<string, Contributor[]> = {};
   for (const author of authors) {
     const field = ROLE_FIELDS[author.role] ?? "contributor";
-    (byField[field] ??= []).push(field === "contributor" ? { name: author.name, role: author.role } : { name: author.name });
+    const entry = dialect === "komga" ? author.name : field === "contributor" ? { name: author.name, role: author.role } : { name: author.name };
+    (byField[field] ??= []).push(entry);
   }
   return byField;
 }
@@ -80,7 +91,9 @@ function identifierOf(identifiers: Record<string, string>): { identifier?: strin
   return {};
 }
 
-function publishedDate(year: number, month?: number, day?: number): string {
+/** Readium: as precise as the book says; Komga: a whole date (a LocalDate), the first of the month or year when the book says no more. */
+function publishedDate(dialect: ManifestDialect, year: number, month?: number, day?: number): string {
   const pad = (value: number) => String(value).padStart(2, "0");
+  if (dialect === "komga") return `${String(year).padStart(4, "0")}-${pad(month ?? 1)}-${pad(day ?? 1)}`;
   return month ? (day ? `${year}-${pad(month)}-${pad(day)}` : `${year}-${pad(month)}`) : String(year);
 }

@@ -2,7 +2,8 @@
  * Komga's EPUB routes (gotson/komga BookController.kt, CommonBookController.kt), which Komelia's
  * EPUB reader uses (Snd-R/komga-client book/HttpBookClient.kt:207-243): the Readium WebPub
  * manifest and the resources it links to (the REST API's implementation, src/http/api/
- * publications.ts, with hrefs under the Komga prefix and the same sandbox headers), the
+ * publications.ts, with hrefs under the Komga prefix, metadata as komga-client decodes it, and
+ * the same sandbox headers), the
  * positions list, and the progression (GET: 204 when none; PUT: 204).
  */
 import { Elysia, t } from "elysia";
@@ -83,7 +84,7 @@ export function komgaReadiumRoutes(services: Services) {
 
   return new Elysia({ name: "komga-readium-routes" })
     .use(komgaAuth(services))
-    .get("/api/v1/books/:id/manifest", ({ caller, params: { id } }) => manifestResponse(services, caller.user, id, apiBase), {
+    .get("/api/v1/books/:id/manifest", ({ caller, params: { id } }) => manifestResponse(services, caller.user, id, apiBase, "komga"), {
       komga: true,
       params: IdParams,
       detail: detail("the EPUB's Readium WebPub manifest (hrefs under the Komga prefix)"),
