@@ -168,6 +168,12 @@ export function toKomgaSeries(series: SeriesView, books: SeriesBooksMetadata) {
 export type KomgaSeriesDto = ReturnType<typeof toKomgaSeries>;
 
 /**
+ * Whether a book can hold reading progress: one without pages (unreadable) never can, so the
+ * Mihon tracker's counts leave it out rather than wait for it to be read.
+ */
+export const holdsProgress = (book: Pick<BookView, "pageCount">): boolean => book.pageCount > 0;
+
+/**
  * Komga's numberSort is never null: a book without a number has its 1-based position in its
  * series (`position`, from seriesPositions); 0 only for a book outside its series' order (deleted).
  */

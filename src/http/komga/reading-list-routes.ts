@@ -18,7 +18,7 @@ import type { Services } from "../../services";
 import { imageFileResponse } from "../conditional";
 import { IdParams, Uuid } from "../params";
 import { komgaAuth } from "./auth";
-import { instant } from "./dto";
+import { holdsProgress, instant } from "./dto";
 import { KomgaPresenter } from "./presenter";
 import { pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
@@ -84,8 +84,8 @@ export function komgaReadingListRoutes(services: Services) {
     set.status = 204;
   };
 
-  /** Every book of the read list the caller may see, in order (the tracker counts over them). */
-  const allBooks = async (caller: Caller, id: string) => (await lists.books(caller, id, { offset: 0, limit: MAX_LIST_ITEMS })).rows;
+  /** The read list's books the caller sees that Mihon's tracker counts (holdsProgress), in order: its positions are among these. */
+  const trackedBooks = async (caller: Caller, id: string) => (await lists.books(caller, id, { offset: 0, limit: MAX_LIST_ITEMS })).rows.filter(holdsProgress);
 
   return new Elysia({ name: "komga-reading-list-routes" })
     .use(komgaAuth(services))
@@ -160,14 +160,13 @@ export function komgaReadingListRoutes(services: Services) {
     )
     .get(
       "/api/v1/readlists/:id/read-progress/tachiyomi",
-      async ({ caller, params }) => tachiyomiListProgress(await allBooks(caller.user, params.id)),
+      async ({ caller, params }) => tachiyomiListProgress(await trackedBooks(caller.user, params.id)),
       { komga: true, params: IdParams, detail: detail("the Mihon tracker's progress through a read list") },
     )
     .put(
       "/api/v1/readlists/:id/read-progress/tachiyomi",
       async ({ caller, params, body, set }) => {
-        const books = await allBooks(caller.user, params.id);
-        // markRead passes over books without pages (no progress to record).
+        const books = await trackedBooks(caller.user, params.id);
         await services.progress.markRead(caller.user, books.slice(0, body.lastBookRead).filter((book) => !book.progress?.completed), true);
         set.status = 204;
       },

@@ -10,7 +10,7 @@ import type { Services } from "../../services";
 import { thumbnailHandler } from "../api/covers";
 import { IdParams } from "../params";
 import { komgaAuth } from "./auth";
-import { numberSortOf } from "./dto";
+import { holdsProgress, numberSortOf } from "./dto";
 import { seriesPositions } from "./series-position";
 import { bookFilterOf, bookSortOf, criteriaFromQuery, searchRequest, seriesFilterOf, seriesSearchFilter, seriesSortOf, type SeriesListFilter } from "./list-filters";
 import { KomgaPresenter } from "./presenter";
@@ -28,9 +28,9 @@ export function komgaSeriesRoutes(services: Services) {
     return springPage(await presenter.series(caller, rows), total, pageable);
   };
 
-  /** Every present book of a visible series, in reading order (for the tracker and next/previous). */
-  const allBooks = async (caller: Caller, seriesId: string): Promise<BookView[]> =>
-    (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows;
+  /** The present books of a visible series that Mihon's tracker counts (holdsProgress), in reading order. */
+  const trackedBooks = async (caller: Caller, seriesId: string): Promise<BookView[]> =>
+    (await series.books(caller, seriesId, { offset: 0, limit: UNPAGED_LIMIT })).rows.filter(holdsProgress);
 
   const recentlyChanged = (field: SeriesSort) => async ({ caller, request }: { caller: { user: Caller }; request: Request }) =>
     listSeries(caller.user, seriesFilterOf(criteriaFromQuery(queryOf(request)), caller.user.id), pageableOf(queryOf(request)), { field, direction: "desc" });
@@ -79,7 +79,7 @@ export function komgaSeriesRoutes(services: Services) {
     .get(
       "/api/v2/series/:id/read-progress/tachiyomi",
       async ({ caller, params: { id } }) => {
-        const books = await allBooks(caller.user, id);
+        const books = await trackedBooks(caller.user, id);
         return tachiyomiProgress(books, await seriesPositions(services, books));
       },
       { komga: true, params: IdParams, detail: { summary: "Komga: the Mihon tracker's series progress", tags: ["komga"] } },
@@ -87,10 +87,9 @@ export function komgaSeriesRoutes(services: Services) {
     .put(
       "/api/v2/series/:id/read-progress/tachiyomi",
       async ({ caller, params: { id }, body, set }) => {
-        const books = await allBooks(caller.user, id);
+        const books = await trackedBooks(caller.user, id);
         const positions = await seriesPositions(services, books);
         const reached = books.filter((book) => numberSortOf(book, positions.get(book.id)) <= body.lastBookNumberSortRead && !book.progress?.completed);
-        // markRead passes over books without pages (no progress to record).
         await progress.markRead(caller.user, reached, true);
         set.status = 204;
       },
