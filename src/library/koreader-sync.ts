@@ -9,9 +9,9 @@
  * item. Pushed positions become read progress (an EPUB's XPointer is kept and given back as it
  * was pushed); progress written elsewhere is described to KOReader the same way.
  *
- * Only books the caller may see are found: a hidden book is unknown here. When one document id
- * names several visible books (the same file in two libraries), a push records the position on
- * each of them and a pull answers the most recent.
+ * Only books the caller may see, and that have pages, are found: a hidden or unreadable book is
+ * unknown here. When one document id names several such books (the same file in two
+ * libraries), a push records the position on each of them and a pull answers the most recent.
  *
  * A document that names no visible book is kept as the official kosync server keeps any: the
  * position is stored per user and document id (unmatched progress) and pulled back as pushed,
@@ -105,9 +105,14 @@ export class KoreaderSyncService {
     return true;
   }
 
+  /**
+   * The visible books with this document id that can hold a position: a book without pages (an
+   * unreadable file byte-identical to a readable one, say) never can, so it is no book of the
+   * document here; a document naming only such books is kept as an unmatched one.
+   */
   private async booksNamed(caller: Caller, document: string): Promise<BookView[]> {
     const found = await this.books.list(caller, { deleted: false, koreaderDocument: document }, { offset: 0, limit: MAX_BOOKS_PER_DOCUMENT });
-    return found.rows;
+    return found.rows.filter((book) => book.pageCount > 0);
   }
 
   private toUpdate(book: BookView, position: KoreaderPosition): ProgressUpdate {
