@@ -1745,6 +1745,28 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ReaderSettings: {
+            /** @enum {string} */
+            mode?: "ltr" | "rtl" | "vertical" | "webtoon";
+            /** @enum {string} */
+            fit?: "screen" | "width" | "height" | "original";
+            /** @enum {string} */
+            spread?: "auto" | "single" | "double";
+            /** @enum {string} */
+            epubFont?: "publisher" | "serif" | "sans" | "mono";
+            /** @description percent of the book's own text size */
+            epubSize?: string | number;
+            /** @enum {string} */
+            epubTheme?: "light" | "sepia" | "dark";
+        } & {
+            [key: string]: unknown;
+        };
+        SeriesReaderSettings: {
+            series: components["schemas"]["ReaderSettings"];
+            effective: components["schemas"]["ReaderSettings"];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -7404,20 +7426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                        /** @enum {string} */
-                        fit?: "screen" | "width" | "height" | "original";
-                        /** @enum {string} */
-                        spread?: "auto" | "single" | "double";
-                        /** @enum {string} */
-                        epubFont?: "publisher" | "serif" | "sans" | "mono";
-                        /** @description percent of the book's own text size */
-                        epubSize?: string | number;
-                        /** @enum {string} */
-                        epubTheme?: "light" | "sepia" | "dark";
-                    };
+                    "application/json": components["schemas"]["ReaderSettings"];
                 };
             };
             /** @description No valid credentials */
@@ -7472,20 +7481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                        /** @enum {string} */
-                        fit?: "screen" | "width" | "height" | "original";
-                        /** @enum {string} */
-                        spread?: "auto" | "single" | "double";
-                        /** @enum {string} */
-                        epubFont?: "publisher" | "serif" | "sans" | "mono";
-                        /** @description percent of the book's own text size */
-                        epubSize?: string | number;
-                        /** @enum {string} */
-                        epubTheme?: "light" | "sepia" | "dark";
-                    };
+                    "application/json": components["schemas"]["ReaderSettings"];
                 };
             };
             /** @description The request does not match its schema (details.fields names the fields) */
@@ -7534,36 +7530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        series: {
-                            /** @enum {string} */
-                            mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                            /** @enum {string} */
-                            fit?: "screen" | "width" | "height" | "original";
-                            /** @enum {string} */
-                            spread?: "auto" | "single" | "double";
-                            /** @enum {string} */
-                            epubFont?: "publisher" | "serif" | "sans" | "mono";
-                            /** @description percent of the book's own text size */
-                            epubSize?: string | number;
-                            /** @enum {string} */
-                            epubTheme?: "light" | "sepia" | "dark";
-                        };
-                        effective: {
-                            /** @enum {string} */
-                            mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                            /** @enum {string} */
-                            fit?: "screen" | "width" | "height" | "original";
-                            /** @enum {string} */
-                            spread?: "auto" | "single" | "double";
-                            /** @enum {string} */
-                            epubFont?: "publisher" | "serif" | "sans" | "mono";
-                            /** @description percent of the book's own text size */
-                            epubSize?: string | number;
-                            /** @enum {string} */
-                            epubTheme?: "light" | "sepia" | "dark";
-                        };
-                    };
+                    "application/json": components["schemas"]["SeriesReaderSettings"];
                 };
             };
             /** @description The request does not match its schema (details.fields names the fields) */
@@ -7694,36 +7661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        series: {
-                            /** @enum {string} */
-                            mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                            /** @enum {string} */
-                            fit?: "screen" | "width" | "height" | "original";
-                            /** @enum {string} */
-                            spread?: "auto" | "single" | "double";
-                            /** @enum {string} */
-                            epubFont?: "publisher" | "serif" | "sans" | "mono";
-                            /** @description percent of the book's own text size */
-                            epubSize?: string | number;
-                            /** @enum {string} */
-                            epubTheme?: "light" | "sepia" | "dark";
-                        };
-                        effective: {
-                            /** @enum {string} */
-                            mode?: "ltr" | "rtl" | "vertical" | "webtoon";
-                            /** @enum {string} */
-                            fit?: "screen" | "width" | "height" | "original";
-                            /** @enum {string} */
-                            spread?: "auto" | "single" | "double";
-                            /** @enum {string} */
-                            epubFont?: "publisher" | "serif" | "sans" | "mono";
-                            /** @description percent of the book's own text size */
-                            epubSize?: string | number;
-                            /** @enum {string} */
-                            epubTheme?: "light" | "sepia" | "dark";
-                        };
-                    };
+                    "application/json": components["schemas"]["SeriesReaderSettings"];
                 };
             };
             /** @description The request does not match its schema (details.fields names the fields) */

@@ -4,11 +4,11 @@
  * forgets a field (it falls back to the defaults, then to the reader's own choice). Unknown
  * fields are dropped, as in every body of the API.
  */
-import { Elysia, t, type TSchema } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { IdParams } from "../params";
-import { answers, NoContent } from "./schemas";
+import { answers, NoContent, Nullable, Shape } from "./schemas";
 
 /** Each setting's allowed values; the readers offer exactly these (static/js/reader). */
 const Mode = t.Union([t.Literal("ltr"), t.Literal("rtl"), t.Literal("vertical"), t.Literal("webtoon")]);
@@ -17,9 +17,9 @@ const Spread = t.Union([t.Literal("auto"), t.Literal("single"), t.Literal("doubl
 const EpubFont = t.Union([t.Literal("publisher"), t.Literal("serif"), t.Literal("sans"), t.Literal("mono")]);
 const EpubSize = t.Integer({ minimum: 50, maximum: 300, description: "percent of the book's own text size" });
 const EpubTheme = t.Union([t.Literal("light"), t.Literal("sepia"), t.Literal("dark")]);
-const orNull = <Schema extends TSchema>(schema: Schema) => t.Union([schema, t.Null()]);
 
-const ReaderSettings = t.Object(
+/** An answer: open to fields added later, as every answer of the API (./schemas.ts). */
+const ReaderSettings = Shape(
   {
     mode: t.Optional(Mode),
     fit: t.Optional(Fit),
@@ -28,23 +28,20 @@ const ReaderSettings = t.Object(
     epubSize: t.Optional(EpubSize),
     epubTheme: t.Optional(EpubTheme),
   },
-  { additionalProperties: false },
+  { $id: "ReaderSettings" },
 );
 const ReaderSettingsChange = t.Object(
   {
-    mode: t.Optional(orNull(Mode)),
-    fit: t.Optional(orNull(Fit)),
-    spread: t.Optional(orNull(Spread)),
-    epubFont: t.Optional(orNull(EpubFont)),
-    epubSize: t.Optional(orNull(EpubSize)),
-    epubTheme: t.Optional(orNull(EpubTheme)),
+    mode: t.Optional(Nullable(Mode)),
+    fit: t.Optional(Nullable(Fit)),
+    spread: t.Optional(Nullable(Spread)),
+    epubFont: t.Optional(Nullable(EpubFont)),
+    epubSize: t.Optional(Nullable(EpubSize)),
+    epubTheme: t.Optional(Nullable(EpubTheme)),
   },
   { additionalProperties: false, description: "Only the fields to change; null forgets one" },
 );
-const SeriesReaderSettings = t.Object({
-  series: ReaderSettings,
-  effective: ReaderSettings,
-});
+const SeriesReaderSettings = Shape({ series: ReaderSettings, effective: ReaderSettings }, { $id: "SeriesReaderSettings" });
 
 export function readerSettingsRoutes(services: Services) {
   const { readerSettings } = services;
@@ -53,13 +50,13 @@ export function readerSettingsRoutes(services: Services) {
     .use(authPlugin(services))
     .get("/reader-settings", ({ caller }) => readerSettings.defaults(caller.user), {
       auth: "user",
-      response: ReaderSettings,
+      response: answers({ 200: ReaderSettings }),
       detail: { summary: "The caller's default reader settings ({} when none)", tags },
     })
     .patch("/reader-settings", ({ caller, body }) => readerSettings.changeDefaults(caller.user, body), {
       auth: "user",
       body: ReaderSettingsChange,
-      response: ReaderSettings,
+      response: answers({ 200: ReaderSettings }),
       detail: { summary: "Change the caller's default reader settings", tags },
     })
     .get("/series/:id/reader-settings", ({ caller, params }) => readerSettings.forSeries(caller.user, params.id), {

@@ -24,9 +24,9 @@ export const Shape = <P extends TProperties>(properties: P, options: { $id?: str
  */
 export const Integer = (options?: { description?: string; minimum?: number }) => Type.Integer(options);
 
-const Nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
-const DateTime = t.String({ format: "date-time" });
-const Id = t.String({ format: "uuid" });
+export const Nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
+export const DateTime = t.String({ format: "date-time" });
+export const Id = t.String({ format: "uuid" });
 
 /** The contract's error body; every error status answers it. */
 export const ErrorBodySchema = Shape(
