@@ -1258,10 +1258,7 @@ export interface components {
             id: string;
             name: string;
             keyPrefix: string;
-            /**
-             * @default full
-             * @enum {string}
-             */
+            /** @enum {string} */
             scope: "full" | "reader";
             /** Format: date-time */
             createdAt: string;

@@ -11,8 +11,8 @@ import type { LibraryRecord, LibraryScanningConfig, NewLibrary, ReadingDirection
 import type { AccessService, SeriesVisibility } from "../access/visibility";
 import { DomainError, invalidFields, notFound } from "../errors";
 
-export const READING_DIRECTIONS: readonly ReadingDirection[] = ["ltr", "rtl", "ttb", "webtoon"];
-export const SERIES_STRATEGIES: readonly SeriesStrategy[] = ["series_volume", "flat", "publisher_hierarchy", "calibre"];
+export const READING_DIRECTIONS = ["ltr", "rtl", "ttb", "webtoon"] as const satisfies readonly ReadingDirection[];
+export const SERIES_STRATEGIES = ["series_volume", "flat", "publisher_hierarchy", "calibre"] as const satisfies readonly SeriesStrategy[];
 
 export interface LibraryInput {
   name?: string;

@@ -3,11 +3,11 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
 import { authPlugin } from "../auth-plugin";
 import { bookDtoFor } from "./book-dto";
-import { answers, BookDtoSchema, Shape, Integer } from "./schemas";
+import { answers, BookDtoSchema, DateTime, Integer, JobStateValue, Nullable, Shape } from "./schemas";
 
-const DateTimeOrNull = t.Union([t.String({ format: "date-time" }), t.Null()]);
+const DateTimeOrNull = Nullable(DateTime);
 const DuplicateDetectionSchema = Shape({
-  status: t.UnionEnum(["idle", "pending", "running", "completed", "failed", "cancelled"]),
+  status: JobStateValue,
   requestedAt: DateTimeOrNull,
   startedAt: DateTimeOrNull,
   completedAt: DateTimeOrNull,

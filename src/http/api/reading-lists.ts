@@ -33,7 +33,6 @@ interface KindRoutes {
   /** The item ids' field in bodies and DTOs, and the items' path segment. */
   itemsField: "seriesIds" | "bookIds";
   itemsPath: "series" | "books";
-  countField: "seriesCount" | "bookCount";
   tag: string;
   noun: string;
 }
@@ -45,7 +44,6 @@ const COLLECTIONS: KindRoutes = {
   path: "/api/v1/collections",
   itemsField: "seriesIds",
   itemsPath: "series",
-  countField: "seriesCount",
   tag: "collections",
   noun: "collection",
 };
@@ -56,7 +54,6 @@ const READ_LISTS: KindRoutes = {
   path: "/api/v1/readlists",
   itemsField: "bookIds",
   itemsPath: "books",
-  countField: "bookCount",
   tag: "readlists",
   noun: "read list",
 };

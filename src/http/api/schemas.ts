@@ -13,6 +13,8 @@
  */
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 import { t } from "elysia";
+import { READING_DIRECTIONS, SERIES_STRATEGIES } from "../../library/libraries";
+import { ApiKeyScopeSchema } from "../params";
 
 /** An object of an answer: declared fields, more allowed (see the module comment). */
 export const Shape = <P extends TProperties>(properties: P, options: { $id?: string; description?: string } = {}): TObject<P> =>
@@ -65,7 +67,10 @@ export function answers<S extends Record<number, TSchema>>(success: S, ...errors
   return { ...success, ...Object.fromEntries(errors.map((status) => [status, ErrorBodySchema])) } as S;
 }
 
-export const ReadingDirectionValue = t.UnionEnum(["ltr", "rtl", "ttb", "webtoon"]);
+/** The state of a scan or of a duplicate detection. */
+export const JobStateValue = t.UnionEnum(["idle", "pending", "running", "completed", "failed", "cancelled"]);
+
+export const ReadingDirectionValue = t.UnionEnum(READING_DIRECTIONS);
 const ScanModeValue = t.UnionEnum(["normal", "deep"]);
 
 export const UserDtoSchema = Shape(
@@ -98,7 +103,7 @@ export const ApiKeyDtoSchema = Shape(
     id: Id,
     name: t.String(),
     keyPrefix: t.String(),
-    scope: t.UnionEnum(["full", "reader"]),
+    scope: ApiKeyScopeSchema,
     createdAt: DateTime,
     expiresAt: Nullable(DateTime),
     lastUsedAt: Nullable(DateTime),
@@ -191,7 +196,7 @@ export const LibraryDtoSchema = Shape(
     name: t.String(),
     path: t.Optional(t.String({ description: "Admins only" })),
     defaultReadingDirection: ReadingDirectionValue,
-    seriesStrategy: t.UnionEnum(["series_volume", "flat", "publisher_hierarchy", "calibre"]),
+    seriesStrategy: t.UnionEnum(SERIES_STRATEGIES),
     scanningConfig: Shape({
       enabled: t.Boolean(),
       cronSchedule: Nullable(t.String()),
@@ -216,7 +221,7 @@ export const ScanStatusSchema = Shape(
     scanId: Nullable(Id),
     libraryId: Id,
     mode: Nullable(ScanModeValue),
-    status: t.UnionEnum(["idle", "pending", "running", "completed", "failed", "cancelled"]),
+    status: JobStateValue,
     trigger: Nullable(t.UnionEnum(["manual", "schedule", "startup", "watch"])),
     requestedAt: Nullable(DateTime),
     startedAt: Nullable(DateTime),
