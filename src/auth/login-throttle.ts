@@ -21,10 +21,12 @@
  * HTTP Basic asks for a decision on every request (a reader: one per page), so decisions are
  * remembered per address and account. Only a new failure can tighten one (failures only age out
  * of the window otherwise), and every counted failure, in this process or announced by another
- * (src/events/credential-events.ts), drops the decisions about its address or its account (so
- * an attack on other accounts from other addresses costs readers nothing); as a safety net for
- * a lost announcement, none stands longer than DECISION_MAX_AGE_MS. A refusal is remembered
- * until it ends.
+ * (src/events/credential-events.ts), drops the decisions about its address or its account, and
+ * spoils the reads of decisions about them still in flight; nothing else is touched, so a
+ * password spray against other accounts from other addresses costs readers nothing (neither a
+ * database read per request nor a scan of every remembered decision per failure). As a safety
+ * net for a lost announcement, no decision stands longer than DECISION_MAX_AGE_MS; a refusal
+ * is read again once its end has passed.
  */
 import type { Repositories } from "../db";
 import { RateLimitedError } from "../errors";
@@ -59,10 +61,58 @@ interface Decision extends SignInAttempt {
   decidedAt: number;
 }
 
+/** A decision being read from the database; a change about its address or account spoils it. */
+interface DecisionRead extends SignInAttempt {
+  spoiled: boolean;
+}
+
+/** Remembered decisions by address and account pair, indexed by each half so a change drops only its own. */
+class RememberedDecisions {
+  private readonly byPair = new Map<string, Decision>();
+  private readonly pairsByAddress = new Map<string, Set<string>>();
+  private readonly pairsByAccount = new Map<string, Set<string>>();
+
+  get(pair: string): Decision | undefined {
+    return this.byPair.get(pair);
+  }
+
+  set(pair: string, decision: Decision): void {
+    this.delete(pair);
+    // The oldest goes first: a Map iterates in insertion order.
+    if (this.byPair.size >= REMEMBERED_DECISIONS) this.delete(this.byPair.keys().next().value!);
+    this.byPair.set(pair, decision);
+    indexed(this.pairsByAddress, decision.address).add(pair);
+    indexed(this.pairsByAccount, decision.account).add(pair);
+  }
+
+  delete(pair: string): void {
+    const decision = this.byPair.get(pair);
+    if (!decision) return;
+    this.byPair.delete(pair);
+    unindex(this.pairsByAddress, decision.address, pair);
+    unindex(this.pairsByAccount, decision.account, pair);
+  }
+
+  forgetAbout({ address, account }: SignInAttempt): void {
+    for (const pair of [...(this.pairsByAddress.get(address) ?? []), ...(this.pairsByAccount.get(account) ?? [])]) this.delete(pair);
+  }
+}
+
+const indexed = (index: Map<string, Set<string>>, key: string): Set<string> => {
+  let pairs = index.get(key);
+  if (!pairs) index.set(key, (pairs = new Set()));
+  return pairs;
+};
+
+const unindex = (index: Map<string, Set<string>>, key: string, pair: string): void => {
+  const pairs = index.get(key);
+  pairs?.delete(pair);
+  if (pairs?.size === 0) index.delete(key);
+};
+
 export class LoginThrottle {
-  private readonly decisions = new Map<string, Decision>();
-  /** Moved by every counted failure or forgiveness: a decision read before it is not kept. */
-  private epoch = 0;
+  private readonly decisions = new RememberedDecisions();
+  private readonly readsInFlight = new Set<DecisionRead>();
 
   constructor(
     private readonly repositories: Pick<Repositories, "loginFailures" | "trustedSignIns">,
@@ -79,15 +129,17 @@ export class LoginThrottle {
     let decision = this.decisions.get(key);
     const stale = !decision || now - decision.decidedAt >= DECISION_MAX_AGE_MS;
     if (stale || (decision!.refusedUntil > 0 && decision!.refusedUntil <= now)) {
-      const epoch = this.epoch;
-      const waitMs = await this.waitMs(attempt, now);
-      decision = { ...attempt, refusedUntil: waitMs > 0 ? now + waitMs : 0, decidedAt: now };
       this.decisions.delete(key);
-      // Kept only if nothing changed while it was read (else the next attempt reads again).
-      if (epoch === this.epoch) {
-        if (this.decisions.size >= REMEMBERED_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
-        this.decisions.set(key, decision);
+      const read: DecisionRead = { ...attempt, spoiled: false };
+      this.readsInFlight.add(read);
+      try {
+        const waitMs = await this.waitMs(attempt, now);
+        decision = { ...attempt, refusedUntil: waitMs > 0 ? now + waitMs : 0, decidedAt: now };
+      } finally {
+        this.readsInFlight.delete(read);
       }
+      // Kept only if nothing about it changed while it was read (else the next attempt reads again).
+      if (!read.spoiled) this.decisions.set(key, decision);
     }
     if (decision!.refusedUntil > now) {
       const seconds = Math.max(1, Math.ceil((decision!.refusedUntil - now) / 1000));
@@ -139,10 +191,10 @@ export class LoginThrottle {
     this.events.publish({ kind: "throttleChanged", address, account });
   }
 
-  private forgetDecisionsAbout({ address, account }: SignInAttempt): void {
-    this.epoch++;
-    for (const [key, decision] of this.decisions) {
-      if (decision.address === address || decision.account === account) this.decisions.delete(key);
+  private forgetDecisionsAbout(change: SignInAttempt): void {
+    this.decisions.forgetAbout(change);
+    for (const read of this.readsInFlight) {
+      if (read.address === change.address || read.account === change.account) read.spoiled = true;
     }
   }
 
