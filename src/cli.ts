@@ -15,7 +15,7 @@ import { UserService } from "./auth/users";
 import { usernameReport } from "./auth/usernames";
 import { dataPaths } from "./config/paths";
 import { openDataLayer, type DataLayer } from "./db";
-import { InstallationRecord } from "./operations/installation";
+import { InstallationRecord, recordFirstAdmin } from "./operations/installation";
 import { nameThisProcess } from "./operations/process-name";
 import { joinSupervisor, PROCESS_GROUP_ENV, startWebWorkers, SUPERVISED_ENV, type WebWorkers } from "./operations/web-workers";
 import { assertServable, loggerFor, openMigratedDataLayer, startServer, type ServerRole } from "./server";
@@ -249,7 +249,7 @@ async function createUser(values: { config?: string; username?: string; email?: 
     const users = new UserService(data.repositories, passwordHasherFor(loaded.config));
     const role = values.admin ? "admin" : "user";
     const user = await users.createAccount({ username, email: email ?? null, password, role, emailVerified: true });
-    new InstallationRecord(dataPaths(loaded.config), loaded.config).recordFirstAdmin();
+    recordFirstAdmin(new InstallationRecord(dataPaths(loaded.config), loaded.config), loggerFor(loaded));
     process.stdout.write(`created ${user.role} ${user.username} (${user.id})\n`);
     return EXIT_OK;
   } finally {
@@ -262,7 +262,8 @@ async function createUser(values: { config?: string; username?: string; email?: 
  * never migrated) and the covers store.
  */
 async function backupTarget(configPath: string | undefined) {
-  const loaded = loadConfig({ path: configPath, createIfMissing: true });
+  // Never a default configuration: a mistyped --config would back up, or restore into, an empty new database.
+  const loaded = loadConfig({ path: configPath });
   rejectUnusableDatabase(loaded.config);
   if (loaded.config.files.storage === "s3") rejectUnusableBucket(loaded.config.files.s3);
   const paths = dataPaths(loaded.config);
