@@ -6680,6 +6680,7 @@ export interface operations {
                     "image/webp": string;
                     "image/gif": string;
                     "image/avif": string;
+                    "image/jxl": string;
                 };
             };
             /** @description Not modified */

@@ -25,6 +25,8 @@ export interface BinaryAnswer {
   mediaType: string;
   etag: string;
   cacheControl: string;
+  /** The request headers the answer depends on besides its URL (`Accept` for pages). */
+  vary?: string;
 }
 
 export function notModified(headers: Record<string, string>): Response {
@@ -33,7 +35,8 @@ export function notModified(headers: Record<string, string>): Response {
 
 /** The bytes with their validators, or 304 when the client's copy is current. */
 export function binaryResponse(request: Request, body: Uint8Array | BunFile, answer: BinaryAnswer): Response {
-  const headers = { etag: answer.etag, "cache-control": answer.cacheControl };
+  const headers: Record<string, string> = { etag: answer.etag, "cache-control": answer.cacheControl };
+  if (answer.vary) headers.vary = answer.vary;
   if (clientHasCurrent(request, answer.etag)) return notModified(headers);
   // Bytes from plugins may view a larger or shared buffer; Blob takes exactly the view.
   return new Response(body instanceof Uint8Array ? new Blob([body as Uint8Array<ArrayBuffer>]) : body, {

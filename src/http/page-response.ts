@@ -7,12 +7,13 @@
  * version (the scan's hash, or for a file rewritten since its size and modification time), and
  * a 304 is answered from the catalogue and a stat of the file, without opening the book.
  *
- * A JPEG XL page goes as it is only to a client whose Accept names image/jxl; every other client
- * (browsers without JPEG XL send "image/*" or "*\/*") gets it as JPEG. The ETag tells the two
- * answers apart.
+ * A JPEG XL page goes as it is only to a client whose Accept names image/jxl (with a quality
+ * above zero); every other client (browsers without JPEG XL send "image/*" or "*\/*") gets it as
+ * JPEG. The ETag tells the two answers apart, and `Vary: Accept` tells caches.
  */
 import type { PageImage } from "../formats/contract";
 import { JXL_MEDIA_TYPE } from "../formats/jxl";
+import { acceptNames } from "./accept";
 import type { PageRef, PageService } from "../library/pages";
 import { binaryResponse, clientHasCurrent, notModified, REVALIDATE, strongEtag } from "./conditional";
 
@@ -27,10 +28,10 @@ interface PageAnswerOptions {
 const WITHOUT_JXL = ["image/jpeg"] as const;
 
 export async function pageResponse(request: Request, pages: PageService, page: PageRef, options: PageAnswerOptions = {}): Promise<Response> {
-  const takesJxl = (request.headers.get("accept") ?? "").toLowerCase().includes(JXL_MEDIA_TYPE);
-  const answer = { etag: strongEtag(`${page.tag}${options.variant ?? ""}${takesJxl ? "-jxl" : ""}`), cacheControl: REVALIDATE };
+  const takesJxl = acceptNames(request, JXL_MEDIA_TYPE);
+  const answer = { etag: strongEtag(`${page.tag}${options.variant ?? ""}${takesJxl ? "-jxl" : ""}`), cacheControl: REVALIDATE, vary: "Accept" };
   // Revalidation is answered before anything is read: the book is not opened.
-  if (clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl });
+  if (clientHasCurrent(request, answer.etag)) return notModified({ etag: answer.etag, "cache-control": answer.cacheControl, vary: answer.vary });
   if (options.read) {
     const image = await options.read();
     return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });

@@ -75,6 +75,16 @@ forEachDatabase("JPEG XL pages", (server) => {
     expect(original.headers.get("content-type")).toBe("image/jxl");
     expect(Array.from(new Uint8Array(await original.arrayBuffer()))).toEqual(Array.from(jxl));
     expect(original.headers.get("etag")).not.toBe(converted.headers.get("etag"));
+    // The answer depends on Accept, and says so to caches; a 304 too.
+    expect(original.headers.get("vary")).toBe("Accept");
+    expect(converted.headers.get("vary")).toBe("Accept");
+    const revalidated = await server().fetch(path, { headers: { ...admin, accept: BROWSER_ACCEPT, "if-none-match": converted.headers.get("etag")! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("vary")).toBe("Accept");
+    // Named with quality 0, JPEG XL is refused, not taken.
+    const refused = await server().fetch(path, { headers: { ...admin, accept: "image/jxl;q=0, image/*;q=0.8" } });
+    expect(refused.headers.get("content-type")).toBe("image/jpeg");
+    expect(refused.headers.get("etag")).toBe(converted.headers.get("etag"));
 
     // The JPEG pages are as they were.
     const jpeg = await server().fetch(`/api/v1/books/${book("Mixed 1.cbz").id}/pages/1`, { headers: { ...admin, accept: BROWSER_ACCEPT } });

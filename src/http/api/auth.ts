@@ -7,6 +7,7 @@ import { Elysia, t } from "elysia";
 import { toUserDto } from "../../auth/users";
 import { invalidFields } from "../../errors";
 import type { Services } from "../../services";
+import { acceptNames } from "../accept";
 import { authPlugin } from "../auth-plugin";
 import { clientIp, requestOrigin } from "../client-address";
 import { answers, LoginResultSchema, NoContent, Shape, UserDtoSchema } from "./schemas";
@@ -23,7 +24,7 @@ function refreshTokenOf(body: { refresh_token?: string; refreshToken?: string })
   return token;
 }
 
-const acceptsHtml = (request: Request) => (request.headers.get("accept") ?? "").includes("text/html");
+const acceptsHtml = (request: Request) => acceptNames(request, "text/html");
 
 export function authRoutes(services: Services) {
   const trustProxy = services.config.application.trust_proxy;

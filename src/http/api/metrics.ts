@@ -5,6 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { Services } from "../../services";
+import { acceptNames } from "../accept";
 import { authPlugin } from "../auth-plugin";
 import { documentedAnswers, mediaAnswer, Shape, Integer } from "./schemas";
 
@@ -50,10 +51,9 @@ const MetricsSnapshotSchema = Shape(
   { $id: "MetricsSnapshot" },
 );
 
-function wantsPrometheus(format: "json" | "prometheus" | undefined, accept: string | null): boolean {
+function wantsPrometheus(format: "json" | "prometheus" | undefined, request: Request): boolean {
   if (format) return format === "prometheus";
-  const accepted = (accept ?? "").toLowerCase();
-  return !accepted.includes("application/json") && (accepted.includes("text/plain") || accepted.includes("application/openmetrics-text"));
+  return !acceptNames(request, "application/json") && (acceptNames(request, "text/plain") || acceptNames(request, "application/openmetrics-text"));
 }
 
 export function metricsRoutes(services: Services) {
@@ -61,7 +61,7 @@ export function metricsRoutes(services: Services) {
   return new Elysia({ name: "metrics-routes" }).use(authPlugin(services)).get(
     "/api/v1/metrics",
     async ({ caller, query, request }) => {
-      if (!wantsPrometheus(query.format, request.headers.get("accept"))) return metrics.snapshot(caller.user);
+      if (!wantsPrometheus(query.format, request)) return metrics.snapshot(caller.user);
       return new Response(await metrics.prometheus(caller.user), { headers: { "content-type": metrics.contentType } });
     },
     {
