@@ -15,12 +15,18 @@ export function clientIp(request: Request, server: Server<unknown> | null, trust
   return server?.requestIP(request)?.address ?? "unknown";
 }
 
+/** The scheme the client used: X-Forwarded-Proto's first value when the proxy is trusted, else the request's own (no URL parse: this runs for every answer). */
+export function requestScheme(request: Request, trustProxy: boolean): "http" | "https" {
+  const proto = trustProxy ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
+  if (proto === "http" || proto === "https") return proto;
+  return request.url.startsWith("https:") ? "https" : "http";
+}
+
 export function requestOrigin(request: Request, trustProxy: boolean): string {
   const url = new URL(request.url);
   if (!trustProxy) return url.origin;
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
+  const scheme = requestScheme(request, true);
   // Built anew rather than by setting URL.host, which keeps the old port when the forwarded
   // host names none (https://books.example.org:8080 instead of https://books.example.org).
   try {

@@ -18,7 +18,7 @@
  *   there, and a server reached by http only must stay reachable).
  */
 import { Elysia } from "elysia";
-import { requestOrigin } from "./client-address";
+import { requestScheme } from "./client-address";
 
 export const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -60,8 +60,7 @@ export interface TransportSettings {
 
 /** The Strict-Transport-Security value for a request that came over https; undefined over http. */
 function strictTransportFor(request: Request, settings: TransportSettings): string | undefined {
-  const https = settings.trust_proxy ? requestOrigin(request, true).startsWith("https:") : request.url.startsWith("https:");
-  if (!https) return undefined;
+  if (requestScheme(request, settings.trust_proxy) !== "https") return undefined;
   return `max-age=${HSTS_MAX_AGE_SECONDS}${settings.hsts_include_subdomains ? "; includeSubDomains" : ""}`;
 }
 
