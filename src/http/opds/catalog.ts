@@ -4,7 +4,7 @@
  * syntax, so both versions always offer the same navigation from the same queries. Everything
  * goes through the library services, so sharing-tag visibility applies as everywhere else.
  */
-import type { BookView, SeriesView } from "../../db";
+import type { BookView, ListKind, SeriesView } from "../../db";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
 import type { PageRequest } from "../paging";
@@ -65,12 +65,12 @@ const ALL_SERIES: FeedRef = { path: "series" };
 const RECENT: FeedRef = { path: "recent" };
 const CONTINUE_READING: FeedRef = { path: "continue-reading" };
 
-/** The caller's lists (./list-feeds.ts), offered at the root. */
-const LIST_FEEDS: NavigationEntry[] = [
-  { id: "urn:longbox:collections", title: "Collections", description: "Groups of series", target: { path: "collections" }, targetKind: "navigation", relation: "subsection" },
-  { id: "urn:longbox:readlists", title: "Read lists", description: "Books of any series in reading order", target: { path: "readlists" }, targetKind: "navigation", relation: "subsection" },
-  { id: "urn:longbox:want-to-read", title: "Want to read", description: "Series you want to read", target: { path: "want-to-read" }, targetKind: "navigation", relation: "subsection" },
-];
+/** The caller's lists, offered at the root; ./list-feeds.ts serves them under the same ids, titles and paths. */
+export const LIST_FEEDS = {
+  collection: { id: "urn:longbox:collections", title: "Collections", description: "Groups of series", target: { path: "collections" }, targetKind: "navigation", relation: "subsection" },
+  readlist: { id: "urn:longbox:readlists", title: "Read lists", description: "Books of any series in reading order", target: { path: "readlists" }, targetKind: "navigation", relation: "subsection" },
+  wantToRead: { id: "urn:longbox:want-to-read", title: "Want to read", description: "Series you want to read", target: { path: "want-to-read" }, targetKind: "navigation", relation: "subsection" },
+} as const satisfies Record<ListKind | "wantToRead", NavigationEntry>;
 
 type CatalogServices = Pick<Services, "libraries" | "series" | "books" | "pages">;
 
@@ -97,7 +97,7 @@ export class OpdsCatalog {
         targetKind: "acquisition",
         relation: "http://opds-spec.org/sort/new",
       },
-      ...LIST_FEEDS,
+      ...Object.values(LIST_FEEDS),
       {
         id: "urn:longbox:series",
         title: "All series",

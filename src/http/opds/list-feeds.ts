@@ -8,13 +8,7 @@ import type { ListKind, ReadingListRecord } from "../../db";
 import type { Caller } from "../../library/books";
 import type { Services } from "../../services";
 import type { PageRequest } from "../paging";
-import { feed, ROOT, seriesEntry, window, type Feed, type FeedRef, type NavigationEntry, type OpdsCatalog } from "./catalog";
-
-const FEEDS: Record<ListKind, { ref: FeedRef; title: string; id: string }> = {
-  collection: { ref: { path: "collections" }, title: "Collections", id: "urn:longbox:collections" },
-  readlist: { ref: { path: "readlists" }, title: "Read lists", id: "urn:longbox:readlists" },
-};
-const WANT_TO_READ: FeedRef = { path: "want-to-read" };
+import { feed, LIST_FEEDS, ROOT, seriesEntry, window, type Feed, type NavigationEntry, type OpdsCatalog } from "./catalog";
 
 export class OpdsListFeeds {
   constructor(
@@ -25,8 +19,8 @@ export class OpdsListFeeds {
   /** The caller's collections or read lists, by name. */
   async lists(caller: Caller, kind: ListKind, page: PageRequest): Promise<Feed> {
     const { rows, total } = await this.services.readingLists.list(caller, kind, {}, window(page));
-    const { ref, title, id } = FEEDS[kind];
-    return feed({ id, title, kind: "navigation", self: ref, up: ROOT, paging: { page: page.page, pageSize: page.pageSize, total }, navigation: rows.map(listEntry) });
+    const { target, title, id } = LIST_FEEDS[kind];
+    return feed({ id, title, kind: "navigation", self: target, up: ROOT, paging: { page: page.page, pageSize: page.pageSize, total }, navigation: rows.map(listEntry) });
   }
 
   /** A collection's series in its order. */
@@ -38,7 +32,7 @@ export class OpdsListFeeds {
       title: list.name,
       kind: "navigation",
       self: { path: `collections/${list.id}` },
-      up: FEEDS.collection.ref,
+      up: LIST_FEEDS.collection.target,
       paging: { page: page.page, pageSize: page.pageSize, total },
       navigation: rows.map(seriesEntry),
     });
@@ -53,7 +47,7 @@ export class OpdsListFeeds {
       title: list.name,
       kind: "acquisition",
       self: { path: `readlists/${list.id}` },
-      up: FEEDS.readlist.ref,
+      up: LIST_FEEDS.readlist.target,
       paging: { page: page.page, pageSize: page.pageSize, total },
       publications: await this.catalog.publications(rows),
     });
@@ -61,11 +55,12 @@ export class OpdsListFeeds {
 
   async wantToRead(caller: Caller, page: PageRequest): Promise<Feed> {
     const { rows, total } = await this.services.readingLists.wantToRead(caller, window(page));
+    const { id, title, target } = LIST_FEEDS.wantToRead;
     return feed({
-      id: "urn:longbox:want-to-read",
-      title: "Want to read",
+      id,
+      title,
       kind: "navigation",
-      self: WANT_TO_READ,
+      self: target,
       up: ROOT,
       paging: { page: page.page, pageSize: page.pageSize, total },
       navigation: rows.map(seriesEntry),

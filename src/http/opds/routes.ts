@@ -30,6 +30,7 @@ export function opdsRoutes(services: Services) {
   const routes = new Elysia({ name: "opds-routes" });
   if (!services.config.opds.enabled) return routes;
   const catalog = new OpdsCatalog(services);
+  const lists = new OpdsListFeeds(services, catalog);
   const thumbnails = thumbnailType(services.config.files.thumbnail_format);
   const atom: FeedWriter = {
     version: "v1.2",
@@ -43,8 +44,8 @@ export function opdsRoutes(services: Services) {
   return routes
     .use(feedRoutes(services, catalog, atom))
     .use(feedRoutes(services, catalog, json))
-    .use(listFeedRoutes(services, new OpdsListFeeds(services, catalog), atom))
-    .use(listFeedRoutes(services, new OpdsListFeeds(services, catalog), json))
+    .use(listFeedRoutes(services, lists, atom))
+    .use(listFeedRoutes(services, lists, json))
     .use(
       new Elysia({ name: "opds-search-description" }).use(authPlugin(services, { basicChallenge: true })).get(
         `${OPDS_ROOTS["v1.2"]}/search.xml`,
