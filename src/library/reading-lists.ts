@@ -63,6 +63,16 @@ export class ReadingListService {
   }
 
   /**
+   * The series of the list's items the caller may see (a collection's series, a read list's
+   * books' series), ids only; 404 when the list is not shown to the caller.
+   */
+  async seriesOf(caller: Caller, kind: ListKind, id: string): Promise<string[]> {
+    await this.get(caller, kind, id);
+    const itemIds = await this.itemIds(caller, kind, id);
+    return kind === "collection" ? itemIds : this.repositories.settlement.seriesOfBooks(itemIds);
+  }
+
+  /**
    * The ids of the list's items the caller may see, in order, and whether that leaves any out
    * (Komga's `filtered`).
    */

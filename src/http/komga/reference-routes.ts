@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { DomainError } from "../../errors";
 import type { CatalogueFacets } from "../../library/catalogue-metadata";
-import { MAX_LIST_ITEMS } from "../../library/reading-lists";
+import type { ListKind } from "../../db";
 import type { Services } from "../../services";
 import { komgaAuth } from "./auth";
 import { ids } from "./list-filters";
@@ -35,11 +35,10 @@ export function komgaReferenceRoutes(services: Services) {
     const readLists = ids(optionalList(query, "readlist_id"));
     if (!collections && !readLists) return undefined;
     const series = new Set<string>();
-    const all = { offset: 0, limit: MAX_LIST_ITEMS };
     // A list the caller may not see (or none with that id) adds nothing, as Komga filters by it.
-    const shown = <T>(rows: Promise<{ rows: T[] }>) => rows.then((page) => page.rows).catch((error) => (isNotFound(error) ? [] : Promise.reject(error)));
-    for (const id of collections ?? []) for (const entry of await shown(readingLists.series(caller, id, all))) series.add(entry.id);
-    for (const id of readLists ?? []) for (const book of await shown(readingLists.books(caller, id, all))) series.add(book.seriesId);
+    const seriesOf = (kind: ListKind, id: string) => readingLists.seriesOf(caller, kind, id).catch((error) => (isNotFound(error) ? [] : Promise.reject(error)));
+    for (const id of collections ?? []) for (const seriesId of await seriesOf("collection", id)) series.add(seriesId);
+    for (const id of readLists ?? []) for (const seriesId of await seriesOf("readlist", id)) series.add(seriesId);
     return [...series];
   };
   /** The facets of the libraries (library_id), series (series_id) and lists the request names, else of everything visible. */
