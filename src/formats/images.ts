@@ -36,7 +36,10 @@ export function pageMediaTypeForName(name: string): string | undefined {
   return PAGE_IMAGE_TYPES[extensionOf(name)];
 }
 
-/** The media type the bytes themselves announce, when they are a known image. */
+/** The image types whose first bytes sniffImageMediaType knows. */
+export const SNIFFED_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/avif", "image/jxl"]);
+
+/** The media type the bytes themselves announce, when they are a known image (one of SNIFFED_IMAGE_TYPES). */
 export function sniffImageMediaType(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";

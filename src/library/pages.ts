@@ -13,7 +13,7 @@ import { type Stats, statSync } from "node:fs";
 import { DomainError } from "../errors";
 import type { FileStamp, PageImage, PageLocation } from "../formats/contract";
 import type { FormatRegistry } from "../formats/registry";
-import { sniffImageMediaType } from "../formats/images";
+import { SNIFFED_IMAGE_TYPES, sniffImageMediaType } from "../formats/images";
 import { placeholderImage } from "../formats/placeholder";
 import { toBookAnalysisError } from "../formats/registry";
 import { failureReason } from "../formats/errors";
@@ -235,13 +235,10 @@ const PLACEHOLDER_WIDTH = 800;
  */
 async function storedPageProblem(path: string, location: PageLocation): Promise<string | undefined> {
   if (location.length === 0) return "it is empty (0 bytes)";
-  if (!SNIFFED_TYPES.has(location.mediaType)) return undefined;
+  if (!SNIFFED_IMAGE_TYPES.has(location.mediaType)) return undefined;
   const head = await Bun.file(path).slice(location.offset, location.offset + Math.min(location.length, 32)).bytes();
   return sniffImageMediaType(head) ? undefined : `its bytes are not a ${location.mediaType} image`;
 }
-
-/** The image types whose first bytes sniffImageMediaType knows. */
-const SNIFFED_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/avif"]);
 
 /**
  * What names the pages of the book's file as it is `now`: its version, and the book when that
