@@ -109,6 +109,12 @@ forEachDatabase(
       expect((await server().json("PATCH", `/kg/api/v1/books/${book.id}/read-progress`, { page: 3 }, reader)).status).toBe(204);
       const progress = await server().json("GET", `/api/v1/books/${book.id}/progress`, undefined, bearer(adminToken));
       expect(progress.body.page).toBe(3);
+      // Komga's other progress routes, and its searches, which are POSTs that only read.
+      expect((await server().json("PUT", `/kg/api/v2/series/${book.seriesId}/read-progress/tachiyomi`, { lastBookNumberSortRead: 1 }, reader)).status).toBe(204);
+      expect((await server().json("DELETE", `/kg/api/v1/books/${book.id}/read-progress`, undefined, reader)).status).toBe(204);
+      expect((await server().json("POST", "/kg/api/v1/books/list", {}, reader)).status).toBe(200);
+      expect((await server().json("POST", "/kg/api/v1/series/list", {}, reader)).status).toBe(200);
+      expect((await server().json("PATCH", `/kg/api/v1/books/${book.id}/read-progress`, { page: 3 }, reader)).status).toBe(204);
       const kosync = await server().json(
         "PUT",
         "/koreader/syncs/progress",

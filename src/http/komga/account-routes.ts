@@ -45,6 +45,6 @@ export function komgaAccountRoutes(services: Services) {
         set.headers["set-cookie"] = [setCookie(SESSION_COOKIE, "", scope, { maxAge: 0 }), setCookie(REMEMBER_ME_COOKIE, "", scope, { maxAge: 0 })];
         set.status = 204;
       },
-      { komga: true, detail: { summary: "Komga: end the session (cookie or X-Auth-Token) and remember-me", tags: ["komga"] } },
+      { komga: "reads", detail: { summary: "Komga: end the session (cookie or X-Auth-Token) and remember-me", tags: ["komga"] } },
     );
 }

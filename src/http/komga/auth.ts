@@ -20,14 +20,19 @@
  *   GET /api/v1/login/set-cookie turns it into the cookie.
  * - Credentials are checked before a request body is read (the `komga` option registers its
  *   check with src/http/credentials-before-body.ts), so a stranger's body is never read.
+ * - What the credential may do (its authority: a reader-scoped key reads and records progress
+ *   only) is checked there too, for every route from its option: `komga: true` routes read with
+ *   safe methods and write with the others; `komga: "progress"` routes record reading progress;
+ *   `komga: "reads"` routes only read whatever their method (Komga's POST searches, logout).
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Authority, CredentialKind } from "../../auth/authenticator";
+import { assertAuthorityFor, type Authority, type CredentialKind, type RouteAction } from "../../auth/authenticator";
 import type { UserRecord } from "../../db";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { authenticateRequest } from "../auth-plugin";
+import { isSafeMethod } from "../browser-session";
 import { publicOrigin } from "../client-address";
 import { cookieOf, setCookie, type CookieScope } from "../cookies";
 import { credentialOption, type CredentialServices } from "../credentials-before-body";
@@ -135,13 +140,20 @@ interface Resolution {
  * there first, and the transform below takes that verdict instead of resolving (and starting
  * sessions) twice. Its routes carry `x-longbox-komga-auth: true` in their detail.
  */
+/** What a Komga route does, for the caller's authority (see the top of this file). */
+export type KomgaRouteKind = true | "progress" | "reads";
+
+const actionOf = (request: Request, kind: KomgaRouteKind): RouteAction =>
+  kind === "reads" || isSafeMethod(request) ? "read" : kind === "progress" ? "record-progress" : "write";
+
 const KOMGA_CREDENTIALS = credentialOption({
   detailKey: "x-longbox-komga-auth",
-  parameterOf: (value): true | undefined => (value === true ? true : undefined),
-  async check(services, request, server): Promise<Resolution> {
+  parameterOf: (value): KomgaRouteKind | undefined => (value === true || value === "progress" || value === "reads" ? value : undefined),
+  async check(services, request, server, kind): Promise<Resolution> {
     const answer: SessionAnswer = { setCookies: [] };
     const caller = await resolveCaller(services, request, server, answer);
     if (!caller) throw new DomainError("Unauthorized", "authentication required");
+    assertAuthorityFor(caller, actionOf(request, kind));
     return { caller, answer };
   },
 });
@@ -151,11 +163,11 @@ const komgaCallers = new WeakMap<Request, KomgaCaller>();
 /** The `komga` route option: any signed-in account, by Komga's rules (see the top of this file). */
 export function komgaAuth(services: CredentialServices) {
   return new Elysia({ name: "komga-auth" }).macro({
-    komga: (_enabled: true) => ({
-      detail: { security: API_SECURITY, ...KOMGA_CREDENTIALS.detail(true) },
+    komga: (kind: KomgaRouteKind) => ({
+      detail: { security: API_SECURITY, ...KOMGA_CREDENTIALS.detail(kind) },
       async transform({ request, server, set }) {
         try {
-          const { caller, answer } = await KOMGA_CREDENTIALS.verdict(services, request, server, true);
+          const { caller, answer } = await KOMGA_CREDENTIALS.verdict(services, request, server, kind);
           if (answer.setCookies.length > 0) set.headers["set-cookie"] = answer.setCookies;
           if (answer.authToken) set.headers["x-auth-token"] = answer.authToken;
           komgaCallers.set(request, caller);

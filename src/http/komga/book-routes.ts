@@ -55,7 +55,7 @@ export function komgaBookRoutes(services: Services) {
       "/api/v1/books/list",
       ({ caller, request, body }) => listBooks(caller.user, bookSearchFilter(body, caller.user.id), pageableOf(queryOf(request))),
       {
-        komga: true,
+        komga: "reads",
         ...searchRequest,
         detail: { summary: "Komga: books matching a condition tree and full-text search", tags: ["komga"] },
       },
@@ -142,7 +142,7 @@ export function komgaBookRoutes(services: Services) {
         set.status = 204;
       },
       {
-        komga: true,
+        komga: "progress",
         params: IdParams,
         body: t.Object({ page: t.Optional(t.Integer({ minimum: 1 })), completed: t.Optional(t.Boolean()) }),
         detail: { summary: "Komga: record the caller's page, or completion", tags: ["komga"] },
@@ -154,6 +154,6 @@ export function komgaBookRoutes(services: Services) {
         await progress.delete(caller.user, id);
         set.status = 204;
       },
-      { komga: true, params: IdParams, detail: { summary: "Komga: mark the book unread", tags: ["komga"] } },
+      { komga: "progress", params: IdParams, detail: { summary: "Komga: mark the book unread", tags: ["komga"] } },
     );
 }

@@ -9,7 +9,6 @@
  * items hidden from the caller.
  */
 import { Elysia, t } from "elysia";
-import { assertAuthorityFor, type Authority } from "../../auth/authenticator";
 import type { ListKind, ReadingListRecord } from "../../db";
 import { notFound } from "../../errors";
 import type { Caller } from "../../library/books";
@@ -22,8 +21,8 @@ import { holdsProgress, instant } from "./dto";
 import { KomgaPresenter } from "./presenter";
 import { pageableOf, queryOf, springPage, UNPAGED_LIMIT, windowOf } from "./spring-page";
 
-/** The caller of a list write: the account and what its credential may do. */
-type ListWriter = { user: Caller; authority: Authority };
+/** The caller of a list write (its authority was checked by the `komga` option). */
+type ListWriter = { user: Caller };
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
 const Name = t.String({ minLength: 1, maxLength: 200 });
@@ -61,25 +60,21 @@ export function komgaReadingListRoutes(services: Services) {
     return imageFileResponse(request, await services.covers.thumbnail(caller.user, kind === "collection" ? "series" : "book", first));
   };
 
-  // Lists are plain writes: a reader-scoped key (or its Komga session) may not make or change them.
   const created =
     (kind: ListKind) =>
     async ({ caller, body }: { caller: ListWriter; body: { name: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] } }) => {
-      assertAuthorityFor(caller, "write");
       return toDto(caller.user, await lists.create(caller.user, kind, { name: body.name, summary: body.summary || null, ordered: body.ordered, itemIds: body.seriesIds ?? body.bookIds }));
     };
 
   const changed =
     (kind: ListKind) =>
     async ({ caller, params, body, set }: { caller: ListWriter; params: { id: string }; body: { name?: string; summary?: string; ordered?: boolean; seriesIds?: string[]; bookIds?: string[] }; set: { status?: number | string } }) => {
-      assertAuthorityFor(caller, "write");
       const summary = body.summary === undefined ? undefined : body.summary || null;
       await lists.update(caller.user, kind, params.id, { name: body.name, summary, ordered: body.ordered, itemIds: body.seriesIds ?? body.bookIds });
       set.status = 204;
     };
 
   const deleted = (kind: ListKind) => async ({ caller, params, set }: { caller: ListWriter; params: { id: string }; set: { status?: number | string } }) => {
-    assertAuthorityFor(caller, "write");
     await lists.delete(caller.user, kind, params.id);
     set.status = 204;
   };
@@ -171,7 +166,7 @@ export function komgaReadingListRoutes(services: Services) {
         set.status = 204;
       },
       {
-        komga: true,
+        komga: "progress",
         params: IdParams,
         body: t.Object({ lastBookRead: t.Integer({ minimum: 0 }) }),
         detail: detail("marks the read list's first books, up to this position, as read (Mihon tracker)"),

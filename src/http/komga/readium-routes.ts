@@ -136,6 +136,6 @@ export function komgaReadiumRoutes(services: Services) {
         await progress.save(caller.user, id, await updateOf(caller.user, id, body));
         set.status = 204;
       },
-      { komga: true, params: IdParams, body: Progression, detail: detail("record the caller's Readium progression (last writer wins)") },
+      { komga: "progress", params: IdParams, body: Progression, detail: detail("record the caller's Readium progression (last writer wins)") },
     );
 }

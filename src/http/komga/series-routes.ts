@@ -45,7 +45,7 @@ export function komgaSeriesRoutes(services: Services) {
       "/api/v1/series/list",
       ({ caller, request, body }) => listSeries(caller.user, seriesSearchFilter(body, caller.user.id), pageableOf(queryOf(request))),
       {
-        komga: true,
+        komga: "reads",
         ...searchRequest,
         detail: { summary: "Komga: series matching a condition tree and full-text search", tags: ["komga"] },
       },
@@ -94,7 +94,7 @@ export function komgaSeriesRoutes(services: Services) {
         set.status = 204;
       },
       {
-        komga: true,
+        komga: "progress",
         params: IdParams,
         body: t.Object({ lastBookNumberSortRead: t.Number() }),
         detail: { summary: "Komga: marks every book up to this number as read (Mihon tracker)", tags: ["komga"] },
