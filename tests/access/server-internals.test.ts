@@ -41,7 +41,7 @@ forEachDatabase("server internals are for admins", (server) => {
   test("scan status and scan events: admins see counters, others only the scan's state and no progress", async () => {
     const adminStream = openEventStream(server(), admin);
     const readerStream = openEventStream(server(), reader);
-    await Bun.sleep(100);
+    await Promise.all([adminStream.opened, readerStream.opened]);
     const finished = await scan(server(), admin, libraryId);
     expect(finished).toMatchObject({ status: "completed", filesDiscovered: 12, booksAdded: 12 });
     await Bun.sleep(400);

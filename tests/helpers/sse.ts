@@ -12,22 +12,29 @@ export interface SseEvent {
   data: any;
 }
 
-/** A real streaming HTTP client for the event stream at `path`; collects events until closed. */
+/**
+ * A real streaming HTTP client for the event stream at `path`; collects events until closed.
+ * `opened` resolves once the server has answered (the stream is subscribed); closing before
+ * that, even before the connection is made, ends `done` quietly like closing after.
+ */
 export function openEventStream(server: TestServer, headers: Record<string, string>, path = "/api/v1/scans/stream") {
   const controller = new AbortController();
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let headersSeen: Headers | undefined;
+  let markOpened!: () => void;
+  const opened = new Promise<void>((resolve) => (markOpened = resolve));
   const done = (async () => {
-    const response = await fetch(`${server.url}${path}`, {
-      headers: { ...headers, accept: "text/event-stream" },
-      signal: controller.signal,
-    });
-    headersSeen = response.headers;
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
     try {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { ...headers, accept: "text/event-stream" },
+        signal: controller.signal,
+      });
+      headersSeen = response.headers;
+      markOpened();
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
@@ -54,7 +61,7 @@ export function openEventStream(server: TestServer, headers: Record<string, stri
       if (!controller.signal.aborted) throw error;
     }
   })();
-  return { events, comments, headers: () => headersSeen, close: () => controller.abort(), done };
+  return { events, comments, headers: () => headersSeen, opened, close: () => controller.abort(), done };
 }
 
 /** An event's `data:` lines: JSON, or the text itself (an HTML fragment); null without any. */

@@ -36,7 +36,7 @@ forEachDatabase(
     test("a scan goes pending -> running -> completed, with events for two clients at once", async () => {
       const first = openEventStream(server(), admin);
       const second = openEventStream(server(), admin);
-      await Bun.sleep(100);
+      await Promise.all([first.opened, second.opened]);
       expect(first.headers()?.get("content-type")).toStartWith("text/event-stream");
       expect(first.headers()?.get("x-accel-buffering")).toBe("no");
 
@@ -82,11 +82,11 @@ forEachDatabase(
 
     test("a client that goes away does not disturb the next scan", async () => {
       const leaving = openEventStream(server(), admin);
-      await Bun.sleep(50);
+      await leaving.opened;
       leaving.close();
       await leaving.done;
       const staying = openEventStream(server(), admin);
-      await Bun.sleep(50);
+      await staying.opened;
       const status = await scan(server(), admin, libraryId, "deep");
       expect(status.status).toBe("completed");
       await Bun.sleep(100);
@@ -98,7 +98,7 @@ forEachDatabase(
 
     test("a running scan can be cancelled: status cancelled, nothing deleted, the next scan completes", async () => {
       const stream = openEventStream(server(), admin);
-      await Bun.sleep(50);
+      await stream.opened;
       const started = await server().json("POST", `/api/v1/libraries/${libraryId}/scan?mode=deep`, undefined, admin);
       expect(started.status).toBe(202);
       for (let polls = 0; polls < 1000; polls++) {

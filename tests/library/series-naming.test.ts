@@ -72,7 +72,7 @@ for (const concurrency of [1, 4]) {
       // Two of three books now carry "Voted Name": more than half.
       await makeCbz(join(root, "Voting", "third.cbz"), { seed: 1003, comicInfo: comicInfo({ Series: "voted  name", Number: 3 }) });
       const stream = openEventStream(server(), admin);
-      await Bun.sleep(100);
+      await stream.opened;
       const renamed = await scan(server(), admin, library.id);
       expect(renamed).toMatchObject({ status: "completed", booksAdded: 1, seriesRenamed: 1 });
       // The scan's events say it too.

@@ -97,7 +97,7 @@ describe("PostgreSQL outage", () => {
 
   test("a long outage stops the scan, which is queued again with backoff and then completes", async () => {
     const events = openEventStream(server, admin);
-    await Bun.sleep(200);
+    await events.opened;
     const started = await server.json("POST", `/api/v1/libraries/${libraryId}/scan?mode=deep`, undefined, admin);
     expect(started.status).toBe(202);
     // Stopped as soon as the scan runs: a fixed wait let a fast deep scan finish first on an idle machine.

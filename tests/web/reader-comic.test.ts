@@ -43,10 +43,14 @@ async function readerReady(page: Page) {
   await page.waitForFunction(() => performance.getEntriesByName("reader:first-page").length > 0);
 }
 
-/** Opens the settings menu, makes the choice and closes the menu again. */
+/** Opens the settings menu, makes the choice, waits until the server has it (as a reader's next click would) and closes the menu again. */
 async function chooseSetting(page: Page, setting: string, value: string) {
   await page.click(".reader-menu > summary");
-  await page.selectOption(`select[data-setting=${setting}]`, value);
+  const select = page.locator(`select[data-setting=${setting}]`);
+  const changes = (await select.inputValue()) !== value;
+  const saved = changes ? page.waitForResponse((response) => response.request().method() === "PATCH" && response.url().includes("reader-settings")) : undefined;
+  await select.selectOption(value);
+  if (saved) expect((await saved).status()).toBe(200);
   await page.click(".reader-menu > summary");
   // Closing the menu gives the keys back to the pages (its toggle event, a moment later).
   await page.waitForFunction(() => document.activeElement?.matches("[data-role=viewport]") === true, undefined, { timeout: 5000 });

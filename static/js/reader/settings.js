@@ -17,6 +17,8 @@ export function serverSettings(root) {
       credentials: "same-origin",
       headers: { "content-type": "application/json", ...csrfHeaders() },
       body: JSON.stringify(change),
+      // A choice made just before leaving (the next book, the back link) still reaches the server.
+      keepalive: true,
     }).catch(() => undefined);
   return {
     /** The series' own choice for `field`, if it has one. */
