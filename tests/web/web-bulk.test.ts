@@ -296,6 +296,19 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     expect(result).toContain(`href="/series/${seriesIds.Beta}"`);
     expect((await api(readerToken, "GET", `/api/v1/books/${bookIds["Beta 2"]}`)).body.readProgress?.completed).toBe(true);
 
+    // Without htmx, "Add to…" is a page whose form remembers where it was opened from.
+    const addPage = await (await server().fetch(`/bulk/series/add-to?ids=${seriesIds.Gamma}`, { headers: { cookie, referer: `${server().url}/libraries/${libraryId}` } })).text();
+    expect(addPage).toContain(`name="back" value="/libraries/${libraryId}"`);
+    const added = await server().fetch("/bulk/series/add-to", {
+      method: "POST",
+      headers: { cookie, origin: server().url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams([["_csrf", csrf], ["ids", seriesIds.Gamma!], ["list", "new"], ["name", "Plain"], ["back", `/libraries/${libraryId}`]]).toString(),
+    });
+    const addedPage = await added.text();
+    expect(addedPage).toContain("Added 1 series to the collection “Plain”.");
+    expect(addedPage).toContain(`href="/libraries/${libraryId}"`);
+    expect(await listItems("collections", "Plain", readerToken)).toEqual(["Gamma"]);
+
     // Without the CSRF token nothing happens.
     const forged = await server().fetch("/bulk/books/read-state", {
       method: "POST",

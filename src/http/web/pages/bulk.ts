@@ -45,10 +45,12 @@ const idsOf = (ids: string | string[] | undefined): string[] => (ids === undefin
 const counted = (count: number, kind: SelectionKind) => `${count} ${count === 1 ? KINDS[kind].one : KINDS[kind].many}`;
 
 /**
- * The page the request came from (htmx says; a plain form post has its same-origin Referer),
- * for the "Back" link after a plain post; the start page when neither names a page of this site.
+ * The page the request came from, for the "Back" link after a plain post: `back` when the form
+ * carried it (the "Add to…" page names the page that opened it), else as htmx says or the
+ * same-origin Referer; the start page when none names a page of this site.
  */
-function returnPath(request: Request): string {
+function returnPath(request: Request, back?: string): string {
+  if (back !== undefined) return sameSitePath(back);
   const from = request.headers.get("hx-current-url") ?? request.headers.get("referer");
   if (!from || !URL.canParse(from)) return "/";
   const url = new URL(from);
@@ -68,8 +70,8 @@ function isDialogProblem(error: unknown): error is DomainError {
 
 export function bulkPages(services: Services, guard: WebPageGuard) {
   /** What an action did: for htmx the notice (and the changed covers out of band), else a page saying it. */
-  async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[] }) {
-    if (!wantsFragment(request)) return page("pages/bulk-result", { title: "Done", viewer, ...outcome, back: returnPath(request) });
+  async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[]; back?: string }) {
+    if (!wantsFragment(request)) return page("pages/bulk-result", { title: "Done", viewer, ...outcome, back: returnPath(request, outcome.back) });
     const rows = outcome.changed
       ? outcome.kind === "series"
         ? await services.bulkActions.seriesNamed(viewer.user, outcome.changed)
@@ -79,12 +81,12 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
   }
 
   /** The "Add to…" dialog for the selection, with `problem` when the last try was refused. */
-  async function addToDialog(request: Request, viewer: Viewer, kind: SelectionKind, ids: string[], problem?: string, status = 200) {
+  async function addToDialog(request: Request, viewer: Viewer, kind: SelectionKind, ids: string[], problem?: string, status = 200, back?: string) {
     const selected = kind === "series" ? await services.bulkActions.seriesNamed(viewer.user, ids) : await services.bulkActions.booksNamed(viewer.user, ids);
     const { rows } = await services.readingLists.list(viewer.user, KINDS[kind].list, {}, { offset: 0, limit: LISTS_OFFERED });
     const lists = rows.filter((list) => services.readingLists.canEdit(viewer.user, list));
     const data = { title: `Add to a ${KINDS[kind].listNoun}`, viewer, kind, names: KINDS[kind], ids: selected.map((item) => item.id), what: counted(selected.length, kind), lists, problem };
-    if (!wantsFragment(request)) return page("pages/bulk-add-to", { ...data, back: returnPath(request) }, status);
+    if (!wantsFragment(request)) return page("pages/bulk-add-to", { ...data, back: returnPath(request, back) }, status);
     // A refused try shows the dialog again in place of the one that was sent.
     const retarget: Record<string, string> = problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
     return htmlResponse(renderTemplate("partials/bulk-add-to", data), status, retarget);
@@ -132,9 +134,9 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
               : await services.readingLists.addItems(viewer.user, names.list, body.list, ids);
         } catch (error) {
           if (!isDialogProblem(error)) throw error;
-          return addToDialog(request, viewer, params.kind, ids, error.message, statusOf(error.kind));
+          return addToDialog(request, viewer, params.kind, ids, error.message, statusOf(error.kind), body.back);
         }
-        return answer(request, viewer, { notice: `Added ${counted(new Set(ids).size, params.kind)} to the ${names.listNoun} “${list.name}”.`, kind: params.kind });
+        return answer(request, viewer, { notice: `Added ${counted(new Set(ids).size, params.kind)} to the ${names.listNoun} “${list.name}”.`, kind: params.kind, back: body.back });
       },
       {
         page: "user",
@@ -143,6 +145,7 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
           ids: Ids,
           list: t.Optional(t.Union([t.Literal("new"), Uuid])),
           name: t.Optional(t.String({ maxLength: 200 })),
+          back: t.Optional(t.String({ maxLength: 2000 })),
           ...Csrf,
         }),
       },
