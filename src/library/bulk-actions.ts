@@ -51,6 +51,11 @@ export class BulkActions {
     return allNamed(unique, await this.repositories.books.named({ ids: unique, deleted: false, seriesVisible }, caller.id), "book");
   }
 
+  /** The selected series or books (as seriesNamed and booksNamed check them). */
+  async named(caller: Caller, kind: SelectionKind, ids: string[]): Promise<SeriesView[] | BookView[]> {
+    return kind === "series" ? this.seriesNamed(caller, ids) : this.booksNamed(caller, ids);
+  }
+
   /** The books an action on the selection acts on: the selected books, or every book of the selected series. */
   async booksOf(caller: Caller, kind: SelectionKind, ids: string[]): Promise<BookView[]> {
     if (kind === "books") return this.booksNamed(caller, ids);

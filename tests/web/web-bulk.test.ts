@@ -266,6 +266,12 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     expect(empty.status).toBe(422);
     expect(await empty.text()).toContain("nothing is selected");
 
+    // Nothing selected makes no new (empty) list either.
+    const none = await post("/bulk/series/add-to", [["list", "new"], ["name", "Empty"]]);
+    expect(none.status).toBe(422);
+    expect(await none.text()).toContain("nothing is selected");
+    expect(await listItems("collections", "Empty", readerToken)).toBeUndefined();
+
     // Hidden series cannot be added to a list, nor shown in the dialog.
     expect((await post("/bulk/series/add-to", [["ids", seriesIds.Secret!], ["list", "new"], ["name", "Sneaky"]])).status).toBe(422);
     expect(await listItems("collections", "Sneaky", readerToken)).toBeUndefined();

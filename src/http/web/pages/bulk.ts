@@ -72,17 +72,13 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
   /** What an action did: for htmx the notice (and the changed covers out of band), else a page saying it. */
   async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[]; back?: string }) {
     if (!wantsFragment(request)) return page("pages/bulk-result", { title: "Done", viewer, ...outcome, back: returnPath(request, outcome.back) });
-    const rows = outcome.changed
-      ? outcome.kind === "series"
-        ? await services.bulkActions.seriesNamed(viewer.user, outcome.changed)
-        : await services.bulkActions.booksNamed(viewer.user, outcome.changed)
-      : [];
+    const rows = outcome.changed ? await services.bulkActions.named(viewer.user, outcome.kind, outcome.changed) : [];
     return htmlResponse(renderTemplate("partials/bulk-done", { viewer, ...outcome, rows }));
   }
 
   /** The "Add to…" dialog for the selection, with `problem` when the last try was refused. */
   async function addToDialog(request: Request, viewer: Viewer, kind: SelectionKind, ids: string[], problem?: string, status = 200, back?: string) {
-    const selected = kind === "series" ? await services.bulkActions.seriesNamed(viewer.user, ids) : await services.bulkActions.booksNamed(viewer.user, ids);
+    const selected = await services.bulkActions.named(viewer.user, kind, ids);
     const { rows } = await services.readingLists.list(viewer.user, KINDS[kind].list, {}, { offset: 0, limit: LISTS_OFFERED });
     const lists = rows.filter((list) => services.readingLists.canEdit(viewer.user, list));
     const data = { title: `Add to a ${KINDS[kind].listNoun}`, viewer, kind, names: KINDS[kind], ids: selected.map((item) => item.id), what: counted(selected.length, kind), lists, problem };
@@ -126,6 +122,8 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
         const ids = idsOf(body.ids);
         const names = KINDS[params.kind];
         if (body.list === undefined) return addToDialog(request, viewer, params.kind, ids);
+        // Refused as every action refuses it (nothing selected, or what the viewer cannot see), before a new list is made.
+        await services.bulkActions.named(viewer.user, params.kind, ids);
         let list;
         try {
           list =
