@@ -48,6 +48,7 @@ import { CoverService } from "./library/covers";
 import { PageCache } from "./library/page-cache";
 import { PageService } from "./library/pages";
 import { ProgressService } from "./library/progress";
+import { BulkActions } from "./library/bulk-actions";
 import { KoreaderSyncService } from "./library/koreader-sync";
 import { KoreaderKeyService } from "./auth/koreader-keys";
 import { PublicationService } from "./library/publications";
@@ -105,6 +106,7 @@ export interface Services extends ServiceInputs {
   koreaderKeys: KoreaderKeyService;
   koreaderSync: KoreaderSyncService;
   readingLists: ReadingListService;
+  bulkActions: BulkActions;
   readListImporter: ReadListImporter;
 }
 
@@ -249,6 +251,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     koreaderSync: new KoreaderSyncService(repositories, books, progress, formats),
     readingLists,
     readListImporter: new ReadListImporter(repositories, access, readingLists),
+    bulkActions: new BulkActions(repositories, access, series, books, progress),
   };
 }
 

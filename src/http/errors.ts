@@ -24,6 +24,9 @@ const STATUS: Record<DomainErrorKind | "InternalServerError", number> = {
   ServiceUnavailable: 503,
 };
 
+/** The HTTP status a domain error is answered with. */
+export const statusOf = (kind: DomainErrorKind): number => STATUS[kind];
+
 const KIND_BY_STATUS = new Map(Object.entries(STATUS).map(([kind, status]) => [status, kind]));
 
 export interface ErrorBody {

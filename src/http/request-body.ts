@@ -97,9 +97,19 @@ export async function readBodyAtMost<E extends Error>(request: Request, limit: n
 function decodeBody(bytes: Uint8Array<ArrayBuffer>, contentType: string): unknown {
   const mediaType = contentType.toLowerCase();
   if (mediaType === "application/json" || mediaType.endsWith("+json")) return parseJson(new TextDecoder().decode(bytes));
-  if (mediaType === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+  if (mediaType === "application/x-www-form-urlencoded") return formFields(new TextDecoder().decode(bytes));
   if (mediaType.startsWith("text/")) return new TextDecoder().decode(bytes);
   return bytes.buffer;
+}
+
+/** A form's fields; a repeated one (checkboxes of one name) as the list of its values, as Elysia gives it. */
+function formFields(text: string): Record<string, string | string[]> {
+  const fields = new Map<string, string | string[]>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    const earlier = fields.get(name);
+    fields.set(name, earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value]);
+  }
+  return Object.fromEntries(fields);
 }
 
 function parseJson(text: string): unknown {

@@ -97,16 +97,16 @@ export class ProgressService {
     return saved;
   }
 
-  /** "Mark as read" (completed, on the last page) or "mark as unread" (no progress at all) for books the caller may see. */
-  async markRead(caller: Caller, books: Pick<BookView, "id" | "seriesId" | "pageCount">[], read: boolean): Promise<void> {
-    for (const book of books) {
-      if (!read) await this.repositories.progress.delete(caller.id, book.id);
-      else if (book.pageCount > 0) {
-        const position = { progression: null, locator: null, xpointer: null, device: null, deviceId: null };
-        await this.repositories.progress.save(caller.id, book.id, { page: book.pageCount, completed: true, ...position });
-      } else continue;
-      this.events.publish({ kind: read ? "saved" : "deleted", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
-    }
+  /**
+   * "Mark as read" (completed, on the last page) or "mark as unread" (no progress at all) for
+   * books the caller may see, all of them or none (a book without pages cannot be read, so it is
+   * left as it is); answers how many were marked.
+   */
+  async markRead(caller: Caller, books: Pick<BookView, "id" | "seriesId" | "pageCount">[], read: boolean): Promise<number> {
+    const marked = read ? books.filter((book) => book.pageCount > 0) : books;
+    await this.repositories.progress.markMany(caller.id, new Map(marked.map((book) => [book.id, book.pageCount])), read);
+    for (const book of marked) this.events.publish({ kind: read ? "saved" : "deleted", userId: caller.id, bookId: book.id, seriesId: book.seriesId });
+    return marked.length;
   }
 
   /** Forgets the caller's progress on the book (nothing happens when there was none). */

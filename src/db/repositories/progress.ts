@@ -4,7 +4,8 @@
  * replaces the whole position with the server's time: the last writer wins, whichever client
  * (REST, web reader, OPDS page streaming, KOReader) it was.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+
 import type { Database } from "../database";
 import type { ReadiumLocator } from "../schema/types";
 
@@ -38,6 +39,9 @@ export function progressColumns(database: Database) {
   };
 }
 
+/** Books written per statement by markMany (ten parameters a row stay well under SQLite's limit). */
+const WRITE_SLICE = 500;
+
 export class ProgressRepository {
   constructor(private readonly database: Database) {}
 
@@ -64,6 +68,31 @@ export class ProgressRepository {
         .onConflictDoUpdate({ target: [p.userId, p.bookId], set: record });
     });
     return record;
+  }
+
+  /**
+   * Marks books read (completed on their last page: `lastPages` maps each book to its page
+   * count) or unread (no progress at all), all of them or none: one transaction.
+   */
+  async markMany(userId: string, lastPages: Map<string, number>, read: boolean): Promise<void> {
+    const p = this.database.tables.readProgress;
+    const bookIds = [...lastPages.keys()];
+    await this.database.transaction(async () => {
+      // In slices: SQLite takes a bounded number of parameters per statement.
+      for (let start = 0; start < bookIds.length; start += WRITE_SLICE) {
+        const slice = bookIds.slice(start, start + WRITE_SLICE);
+        if (!read) {
+          await this.db.delete(p).where(and(eq(p.userId, userId), inArray(p.bookId, slice)));
+          continue;
+        }
+        const updatedAt = new Date();
+        const position = { completed: true, progression: null, locator: null, xpointer: null, device: null, deviceId: null, updatedAt };
+        await this.db
+          .insert(p)
+          .values(slice.map((bookId) => ({ userId, bookId, page: lastPages.get(bookId)!, ...position })))
+          .onConflictDoUpdate({ target: [p.userId, p.bookId], set: { ...position, page: sql`excluded.page` } });
+      }
+    });
   }
 
   async delete(userId: string, bookId: string): Promise<void> {

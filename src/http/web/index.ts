@@ -14,6 +14,7 @@ import { adminSharingTagPages } from "./pages/admin/sharing-tags";
 import { adminUserPages } from "./pages/admin/users";
 import { accountPages } from "./pages/account";
 import { bookPage } from "./pages/book";
+import { bulkPages } from "./pages/bulk";
 import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
@@ -39,6 +40,7 @@ export function webRoutes(services: Services) {
     .use(libraryPage(services, guard))
     .use(seriesPage(services, guard))
     .use(bookPage(services, guard))
+    .use(bulkPages(services, guard))
     .use(searchPage(services, guard))
     .use(coverImages(services, guard))
     .use(adminOverviewPages(services, guard))

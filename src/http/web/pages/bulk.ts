@@ -1,0 +1,151 @@
+/**
+ * Acting on several series or books at once: the selection bar under the header of a grid of
+ * covers (templates/partials/bulk-bar.eta) and the "Add to…" dialog, also offered on every
+ * selectable cover (issues 32 and 33). `:kind` is `series` or `books`; the selection comes as
+ * repeated `ids` fields.
+ *
+ * - POST /bulk/:kind/read-state (`read=true|false`): marks the selection's books read or unread.
+ * - POST /bulk/:kind/analyze (admins): re-analyzes them.
+ * - GET /bulk/:kind/add-to?ids=…, and POST without `list`: the dialog (a page without htmx)
+ *   choosing a collection (series) or read list (books) the viewer may change, or a new one.
+ * - POST /bulk/:kind/add-to with `list` (an id, or `new` with `name`): adds the selection.
+ *
+ * Every action goes through the services the REST routes use and checks the whole selection
+ * first (../../../library/bulk-actions.ts, ../../../library/reading-lists.ts): an id that is
+ * unknown or hidden from the viewer, an empty selection or a list they may not change refuse
+ * the request and change nothing. htmx gets a notice for #flash and the changed covers out of
+ * band; a plain form post gets a page with the notice and a link back.
+ */
+import { Elysia, t } from "elysia";
+import type { ListKind } from "../../../db";
+import { DomainError } from "../../../errors";
+import { MAX_SELECTION, type SelectionKind } from "../../../library/bulk-actions";
+import type { Services } from "../../../services";
+import { statusOf } from "../../errors";
+import { Uuid } from "../../params";
+import { optionalText } from "../forms";
+import { sameSitePath, type WebPageGuard } from "../page-guard";
+import { htmlResponse, page, renderTemplate, wantsFragment, type Viewer } from "../views";
+
+const KindParams = t.Object({ kind: t.Union([t.Literal("series"), t.Literal("books")]) });
+/** One id comes as a string, several as a list; none at all is refused by the service ("nothing is selected"). */
+const Ids = t.Optional(t.Union([Uuid, t.Array(Uuid, { maxItems: MAX_SELECTION })]));
+const Csrf = { _csrf: t.Optional(t.String()) };
+
+/** What each kind of selection is called, and the kind of list it is added to. */
+const KINDS: Record<SelectionKind, { list: ListKind; listNoun: string; one: string; many: string }> = {
+  series: { list: "collection", listNoun: "collection", one: "series", many: "series" },
+  books: { list: "readlist", listNoun: "read list", one: "book", many: "books" },
+};
+
+/** Lists offered in the dialog at most (the viewer's own and, for admins, the shared ones). */
+const LISTS_OFFERED = 500;
+
+const idsOf = (ids: string | string[] | undefined): string[] => (ids === undefined ? [] : Array.isArray(ids) ? ids : [ids]);
+const counted = (count: number, kind: SelectionKind) => `${count} ${count === 1 ? KINDS[kind].one : KINDS[kind].many}`;
+
+/**
+ * The page the request came from, for the "Back" link after a plain post: `back` when the form
+ * carried it (the "Add to…" page names the page that opened it), else as htmx says or the
+ * same-origin Referer; the start page when none names a page of this site.
+ */
+function returnPath(request: Request, back?: string): string {
+  if (back !== undefined) return sameSitePath(back);
+  const from = request.headers.get("hx-current-url") ?? request.headers.get("referer");
+  if (!from || !URL.canParse(from)) return "/";
+  const url = new URL(from);
+  return url.origin === new URL(request.url).origin ? sameSitePath(url.pathname + url.search) : "/";
+}
+
+/**
+ * What the person can fix in the dialog, said there: the list's name (blank, taken), a list
+ * they may not change or that is gone. A selection naming what they cannot see is not: the
+ * dialog was never shown for it.
+ */
+function isDialogProblem(error: unknown): error is DomainError {
+  if (!(error instanceof DomainError)) return false;
+  const fields = error.details?.fields as Record<string, string> | undefined;
+  return ["Conflict", "Forbidden", "NotFound"].includes(error.kind) || fields?.name !== undefined;
+}
+
+export function bulkPages(services: Services, guard: WebPageGuard) {
+  /** What an action did: for htmx the notice (and the changed covers out of band), else a page saying it. */
+  async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[]; back?: string }) {
+    if (!wantsFragment(request)) return page("pages/bulk-result", { title: "Done", viewer, ...outcome, back: returnPath(request, outcome.back) });
+    const rows = outcome.changed ? await services.bulkActions.named(viewer.user, outcome.kind, outcome.changed) : [];
+    return htmlResponse(renderTemplate("partials/bulk-done", { viewer, ...outcome, rows }));
+  }
+
+  /** The "Add to…" dialog for the selection, with `problem` when the last try was refused. */
+  async function addToDialog(request: Request, viewer: Viewer, kind: SelectionKind, ids: string[], problem?: string, status = 200, back?: string) {
+    const selected = await services.bulkActions.named(viewer.user, kind, ids);
+    const { rows } = await services.readingLists.list(viewer.user, KINDS[kind].list, {}, { offset: 0, limit: LISTS_OFFERED });
+    const lists = rows.filter((list) => services.readingLists.canEdit(viewer.user, list));
+    const data = { title: `Add to a ${KINDS[kind].listNoun}`, viewer, kind, names: KINDS[kind], ids: selected.map((item) => item.id), what: counted(selected.length, kind), lists, problem };
+    if (!wantsFragment(request)) return page("pages/bulk-add-to", { ...data, back: returnPath(request, back) }, status);
+    // A refused try shows the dialog again in place of the one that was sent.
+    const retarget: Record<string, string> = problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
+    return htmlResponse(renderTemplate("partials/bulk-add-to", data), status, retarget);
+  }
+
+  return new Elysia({ name: "web-bulk-pages" })
+    .use(guard)
+    .post(
+      "/bulk/:kind/read-state",
+      async ({ viewer, params, body, request }) => {
+        const ids = idsOf(body.ids);
+        const read = body.read === "true";
+        const marked = await services.bulkActions.markRead(viewer.user, params.kind, ids, read);
+        const of = params.kind === "series" ? ` of ${counted(new Set(ids).size, "series")}` : "";
+        const notice = `Marked ${counted(marked, "books")}${of} ${read ? "read" : "unread"}.`;
+        return answer(request, viewer, { notice, kind: params.kind, changed: ids });
+      },
+      { page: "reading", params: KindParams, body: t.Object({ ids: Ids, read: t.Union([t.Literal("true"), t.Literal("false")]), ...Csrf }) },
+    )
+    .post(
+      "/bulk/:kind/analyze",
+      async ({ viewer, params, body, request }) => {
+        const { done, failed } = await services.bulkActions.reanalyze(viewer.user, params.kind, idsOf(body.ids));
+        const problem = failed.length > 0 ? `${counted(failed.length, "books")} could not be read: ${failed.map((book) => `${book.title} (${book.message})`).join("; ")}` : undefined;
+        return answer(request, viewer, { notice: `Re-analyzed ${counted(done, "books")}.`, problem, kind: params.kind });
+      },
+      { page: "admin", params: KindParams, body: t.Object({ ids: Ids, ...Csrf }) },
+    )
+    .get("/bulk/:kind/add-to", ({ viewer, params, query, request }) => addToDialog(request, viewer, params.kind, idsOf(query.ids)), {
+      page: "user",
+      params: KindParams,
+      query: t.Object({ ids: Ids }),
+    })
+    .post(
+      "/bulk/:kind/add-to",
+      async ({ viewer, params, body, request }) => {
+        const ids = idsOf(body.ids);
+        const names = KINDS[params.kind];
+        if (body.list === undefined) return addToDialog(request, viewer, params.kind, ids);
+        // Refused as every action refuses it (nothing selected, or what the viewer cannot see), before a new list is made.
+        await services.bulkActions.named(viewer.user, params.kind, ids);
+        let list;
+        try {
+          list =
+            body.list === "new"
+              ? await services.readingLists.create(viewer.user, names.list, { name: optionalText(body.name) ?? "", itemIds: ids })
+              : await services.readingLists.addItems(viewer.user, names.list, body.list, ids);
+        } catch (error) {
+          if (!isDialogProblem(error)) throw error;
+          return addToDialog(request, viewer, params.kind, ids, error.message, statusOf(error.kind), body.back);
+        }
+        return answer(request, viewer, { notice: `Added ${counted(new Set(ids).size, params.kind)} to the ${names.listNoun} “${list.name}”.`, kind: params.kind, back: body.back });
+      },
+      {
+        page: "user",
+        params: KindParams,
+        body: t.Object({
+          ids: Ids,
+          list: t.Optional(t.Union([t.Literal("new"), Uuid])),
+          name: t.Optional(t.String({ maxLength: 200 })),
+          back: t.Optional(t.String({ maxLength: 2000 })),
+          ...Csrf,
+        }),
+      },
+    );
+}
