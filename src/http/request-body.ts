@@ -107,7 +107,9 @@ function formFields(text: string): Record<string, string | string[]> {
   const fields = new Map<string, string | string[]>();
   for (const [name, value] of new URLSearchParams(text)) {
     const earlier = fields.get(name);
-    fields.set(name, earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value]);
+    // Appended in place: a body of many repeated fields costs linear time, not quadratic.
+    if (Array.isArray(earlier)) earlier.push(value);
+    else fields.set(name, earlier === undefined ? value : [earlier, value]);
   }
   return Object.fromEntries(fields);
 }
