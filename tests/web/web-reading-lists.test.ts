@@ -108,6 +108,10 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     // The order holds on a fresh page.
     await page.reload();
     expect(await itemNames(page)).toEqual(["Beta", "Gamma", "Alpha"]);
+    // "?" lists the moving keys.
+    await page.locator("main").focus();
+    await page.keyboard.press("?");
+    expect(await page.locator("#shortcuts").textContent()).toContain("Move the focused cover one place on");
   }, 60_000);
 
   test("without script the Move buttons are forms that save the order too", async () => {

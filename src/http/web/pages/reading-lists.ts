@@ -145,7 +145,9 @@ function listPages(services: Services, guard: WebPageGuard, pages: KindPages) {
     const data = { title: list.name, viewer, pages, list, base, rows, total, offset: window.offset, page: pageNumber, nextUrl, tag: "li", ...extra };
     if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/reading-list-items", data));
     const firstUnread = kind === "readlist" ? await firstUnreadBook(viewer, id) : null;
-    return page("pages/reading-list", { ...data, firstUnread, maxName: MAX_LIST_NAME }, status);
+    // An editable ordered list's covers move with Alt+arrows: the "?" list says so.
+    const shortcuts = list.editable && list.ordered ? "list-order" : undefined;
+    return page("pages/reading-list", { ...data, firstUnread, maxName: MAX_LIST_NAME, shortcuts }, status);
   }
 
   /** The first book of the read list the viewer has not finished, else its first. */
