@@ -198,6 +198,8 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     await page.getByRole("textbox", { name: "Name" }).evaluate((input) => input.removeAttribute("maxlength"));
     await page.getByRole("textbox", { name: "Name" }).fill("x".repeat(201));
     await page.getByRole("button", { name: "Save" }).click();
+    // The page with the blank name's alert stays until the answer replaces it.
+    await page.waitForFunction(() => document.querySelector("[role=alert]")?.textContent !== "name must not be blank");
     expect(await page.getByRole("alert").textContent()).toBe("name must be at most 200 characters");
     expect((await api("alice", "GET", `/api/v1/collections/${id}`)).body.name).toBe("Mine");
     await page.getByRole("textbox", { name: "Name" }).fill("Mine, renamed");
