@@ -96,7 +96,7 @@ export function readingListPages(services: Services, guard: WebPageGuard) {
         const pageNumber = query.page ?? 1;
         const { rows, total } = await lists.wantToRead(viewer.user, { offset: (pageNumber - 1) * GRID_PAGE_SIZE, limit: GRID_PAGE_SIZE });
         const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith("/want-to-read", { page: pageNumber + 1 }) : null;
-        // The shelf's page and grid (a grid of series with a title), without its link home.
+        // The page and grid of a home shelf (a grid of series under a title, a link home above it).
         const data = { title: "Want to read", viewer, shelf: { title: "Want to read" }, kind: "series", rows, total, page: pageNumber, nextUrl };
         if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/shelf-grid-page", data));
         return page("pages/shelf", data);
