@@ -48,7 +48,7 @@ export function boundedRequestBodies(services: CredentialServices) {
     if (policy?.checkCredentials && !(await policy.checkCredentials(request, server))) return UNREAD;
     const bytes = await readBodyAtMost(request, limit, () => bodyTooLarge(limit));
     if (bytes.length === 0) return undefined;
-    return decodeBody(bytes, contentType);
+    return decodeBody(bytes, contentType, request.headers.get("content-type") ?? contentType);
   });
 
   /** Records, for each mounted route, whether it needs credentials and whether it reads its own body. */
@@ -91,11 +91,26 @@ export async function readBodyAtMost<E extends Error>(request: Request, limit: n
 }
 
 /**
- * The body as Elysia's own parsers would have given it, by media type. Multipart is only for
- * uploads, which read their own body; anywhere else it stays raw bytes (and fails validation).
+ * The body as Elysia's own parsers would have given it, by media type. A multipart form (the
+ * web's small file forms, e.g. a .cbl import, within the same size limit) becomes its fields,
+ * files as `File`s; large uploads read their own body. Anything else stays raw bytes (and fails
+ * validation).
  */
-function decodeBody(bytes: Uint8Array<ArrayBuffer>, contentType: string): unknown {
+async function decodeBody(bytes: Uint8Array<ArrayBuffer>, contentType: string, contentTypeHeader: string): Promise<unknown> {
   const mediaType = contentType.toLowerCase();
+  if (mediaType.startsWith("multipart/form-data")) {
+    try {
+      // The header, not the media type alone: the parts' boundary is one of its parameters.
+      const form = await new Response(bytes, { headers: { "content-type": contentTypeHeader } }).formData();
+      const fields: Record<string, unknown> = {};
+      form.forEach((value, name) => {
+        fields[name] = value;
+      });
+      return fields;
+    } catch {
+      throw new DomainError("BadRequest", "the request body is not valid multipart/form-data");
+    }
+  }
   if (mediaType === "application/json" || mediaType.endsWith("+json")) return parseJson(new TextDecoder().decode(bytes));
   if (mediaType === "application/x-www-form-urlencoded") return formFields(new TextDecoder().decode(bytes));
   if (mediaType.startsWith("text/")) return new TextDecoder().decode(bytes);

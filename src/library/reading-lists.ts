@@ -15,6 +15,8 @@ import type { Caller } from "./books";
 
 /** Items one list holds at most: a list is read whole to order it. */
 export const MAX_LIST_ITEMS = 10_000;
+/** A list's name is at most this long (also a name taken from an imported file). */
+export const MAX_LIST_NAME = 200;
 
 export interface ReadingListInput {
   name?: string;
@@ -183,6 +185,11 @@ export class ReadingListService {
     return this.repositories.series.find({ ids, seriesVisible, withPresentBooks: true }, caller.id, page);
   }
 
+  /** Whether the series is in the caller's want-to-read. */
+  async inWantToRead(caller: Caller, seriesId: string): Promise<boolean> {
+    return (await this.repositories.readingLists.wantToReadIds(caller.id)).includes(seriesId);
+  }
+
   async addWantToRead(caller: Caller, seriesId: string): Promise<void> {
     if (!(await this.repositories.readingLists.visibleItems("collection", [seriesId], await this.access.seriesVisibility(caller))).has(seriesId)) {
       throw notFound("series");
@@ -222,6 +229,7 @@ const nameTaken = (kind: ListKind) => new DomainError("Conflict", `a ${NOUN[kind
 function requiredName(name: string | undefined): string {
   const trimmed = name?.trim() ?? "";
   if (trimmed.length === 0) throw invalidFields("UnprocessableEntity", { name: "must not be blank" });
+  if (trimmed.length > MAX_LIST_NAME) throw invalidFields("UnprocessableEntity", { name: `must be at most ${MAX_LIST_NAME} characters` });
   return trimmed;
 }
 

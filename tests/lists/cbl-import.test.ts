@@ -7,30 +7,7 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { forEachDatabase } from "../helpers/server";
-import { buildListWorld, type ListWorld, type SeriesKey, type UserKey } from "./support";
-
-interface Entry {
-  series: string;
-  number: string;
-  volume?: string;
-  year?: string;
-}
-
-function cbl(name: string, entries: Entry[]): string {
-  const books = entries
-    .map(
-      (entry, index) =>
-        `<Book Series="${entry.series}" Number="${entry.number}" Volume="${entry.volume ?? "2020"}" Year="${entry.year ?? "2020"}">\n` +
-        `<Database Name="cv" Series="${4000 + index}" Issue="${90000 + index}" />\n` +
-        `<Id>00000000-0000-0000-0000-000000000000</Id>\n</Book>`,
-    )
-    .join("\n");
-  return (
-    '<?xml version="1.0" encoding="utf-8"?>\n' +
-    '<ReadingList xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n' +
-    `<Name>${name}</Name>\n<NumIssues>${entries.length}</NumIssues>\n<Books>\n${books}\n</Books>\n<Matchers />\n</ReadingList>\n`
-  );
-}
+import { buildListWorld, cbl, type CblEntry as Entry, type ListWorld, type SeriesKey, type UserKey } from "./support";
 
 const EVENT: Entry[] = [
   { series: "Alpha", number: "1" },

@@ -58,3 +58,32 @@ export async function buildListWorld(server: TestServer): Promise<ListWorld> {
   await server.json("PUT", `/api/v1/users/${userIds.carol}/sharing-tags`, { sharingTagId: tagIds.T1, accessMode: "deny" }, admin);
   return { libraryId: library.id, series, headers: headers as ListWorld["headers"], userIds, tagIds };
 }
+
+/** An entry of a .cbl file: a book by series name, number, volume (start year) and year. */
+export interface CblEntry {
+  series: string;
+  number: string;
+  volume?: string;
+  year?: string;
+}
+
+/**
+ * A ComicRack .cbl file in the shape of the community lists (DieselTech/CBL-ReadingLists, as
+ * ComicRack writes them): namespaces, <NumIssues>, <Book> with Series/Number/Volume/Year and
+ * <Database>/<Id> children, an empty <Matchers />.
+ */
+export function cbl(name: string, entries: CblEntry[]): string {
+  const books = entries
+    .map(
+      (entry, index) =>
+        `<Book Series="${entry.series}" Number="${entry.number}" Volume="${entry.volume ?? "2020"}" Year="${entry.year ?? "2020"}">\n` +
+        `<Database Name="cv" Series="${4000 + index}" Issue="${90000 + index}" />\n` +
+        `<Id>00000000-0000-0000-0000-000000000000</Id>\n</Book>`,
+    )
+    .join("\n");
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    '<ReadingList xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n' +
+    `<Name>${name}</Name>\n<NumIssues>${entries.length}</NumIssues>\n<Books>\n${books}\n</Books>\n<Matchers />\n</ReadingList>\n`
+  );
+}

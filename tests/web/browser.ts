@@ -4,7 +4,7 @@
  * dialogs (an `alert` from injected markup would be one), so a test can assert there were none.
  * Screenshots go to test-output/screenshots (git-ignored).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { PROJECT_ROOT } from "../helpers/cli";
@@ -101,4 +101,18 @@ export async function gzippedAssetBytes(page: Page): Promise<{ files: number; by
     bytes += (await response.arrayBuffer()).byteLength;
   }
   return { files: assets.length, bytes };
+}
+
+/**
+ * The critical and serious accessibility violations axe-core (a dev dependency) finds on the
+ * open page, as "rule target, target". axe is evaluated through the DevTools protocol, so the
+ * page's CSP does not apply to it.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(readFileSync(join(PROJECT_ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"));
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run();
+    return violations.filter((violation) => violation.impact === "critical" || violation.impact === "serious").map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
 }

@@ -7,14 +7,12 @@
  * publisher, language, author and years, the filters kept in the URL.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scanToCompletion } from "../helpers/library";
-import { PROJECT_ROOT } from "../helpers/cli";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { gzippedAssetBytes, launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
+import { axeViolations, gzippedAssetBytes, launchChromium, openPage, overflowsHorizontally, screenshot, signIn, type WatchedPage } from "./browser";
 
 /** Series of the "Comics" library: name -> the ComicInfo fields of each of its books. */
 const COMICS: Record<string, Record<string, string | number>[]> = {
@@ -301,7 +299,6 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
   }, 90_000);
 
   test("axe finds no critical or serious accessibility violation on any page, in either theme, wide or narrow", async () => {
-    const axeSource = readFileSync(join(PROJECT_ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
     const pages = await everyPage();
     const found: string[] = [];
     for (const colorScheme of ["light", "dark"] as const) {
@@ -309,14 +306,7 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
         const { page } = await open(width, colorScheme);
         for (const path of pages) {
           await page.goto(path);
-          // Evaluated through the DevTools protocol: the page's CSP does not apply to it.
-          await page.evaluate(axeSource);
-          const violations = await page.evaluate(async () => {
-            const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-            const { violations } = await axe.run();
-            return violations.filter((violation) => violation.impact === "critical" || violation.impact === "serious").map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-          });
-          for (const violation of violations) found.push(`${path} ${colorScheme} ${width}: ${violation}`);
+          for (const violation of await axeViolations(page)) found.push(`${path} ${colorScheme} ${width}: ${violation}`);
         }
       }
     }

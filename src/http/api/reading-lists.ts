@@ -8,7 +8,7 @@
 import { Elysia, t } from "elysia";
 import type { ListKind, ReadingListRecord } from "../../db";
 import type { Caller } from "../../library/books";
-import { MAX_LIST_ITEMS, type ReadingListService } from "../../library/reading-lists";
+import { MAX_LIST_ITEMS, MAX_LIST_NAME, type ReadingListService } from "../../library/reading-lists";
 import { MAX_CBL_BYTES } from "../../library/comicrack-list";
 import { DomainError } from "../../errors";
 import { readBodyAtMost } from "../request-body";
@@ -20,7 +20,7 @@ import { bookDtoFor } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
 import { answers, BookDtoSchema, CollectionDtoSchema, NoContent, Paginated, ReadListDtoSchema, ReadListImportSchema, SeriesDtoSchema } from "./schemas";
 
-const Name = t.String({ minLength: 1, maxLength: 200 });
+const Name = t.String({ minLength: 1, maxLength: MAX_LIST_NAME });
 const Summary = t.Nullable(t.String({ maxLength: 5000 }));
 const ItemIds = t.Array(Uuid, { maxItems: MAX_LIST_ITEMS });
 

@@ -18,6 +18,7 @@ import { bulkPages } from "./pages/bulk";
 import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
+import { readingListPages } from "./pages/reading-lists";
 import { registrationPages } from "./pages/register";
 import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
@@ -41,6 +42,7 @@ export function webRoutes(services: Services) {
     .use(seriesPage(services, guard))
     .use(bookPage(services, guard))
     .use(bulkPages(services, guard))
+    .use(readingListPages(services, guard))
     .use(searchPage(services, guard))
     .use(coverImages(services, guard))
     .use(adminOverviewPages(services, guard))

@@ -5,14 +5,18 @@
  * `?page=N` opens page N (for an EPUB: spine item N); without it the reader resumes from the
  * caller's progress, or starts over when the book was finished. Both readers get the caller's
  * settings for the book's series (src/library/reader-settings.ts) in the page itself.
+ * `?readlist=<id>` (the Read button of a read list's page) makes the comic reader's "Read next"
+ * the read list's next book the caller may see, carrying the read list on to it.
  */
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
+import type { Caller } from "../../library/books";
+import { DomainError } from "../../errors";
 import type { Services } from "../../services";
-import { IdParams, IntegerQuery, integerQuery, type IntegerRange } from "../params";
+import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
 import { READER_SCRIPTS } from "./assets";
-import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, type PageData, type Viewer } from "./views";
+import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
 
 /**
  * The readers' policy: the site's, with scripts allowed only by this response's nonce
@@ -54,11 +58,13 @@ export function readerPages(services: Services, guard: WebPageGuard) {
     async ({ viewer, params, query }) => {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
+      // An unknown read list, or one not shown to the caller, is a 404 like any other.
+      const readList = query.readlist ? await services.readingLists.get(viewer.user, "readlist", query.readlist) : null;
       services.pages.prepareReading(book);
       const comic = book.fileFormat !== "epub";
       const [pages, next, hasEncryption, settings] = await Promise.all([
         services.pages.list(viewer.user, book.id),
-        comic ? services.series.nextBook(viewer.user, book) : null,
+        comic ? nextBook(services, viewer.user, book, query.readlist) : null,
         comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
         services.readerSettings.effective(viewer.user, book.seriesId),
       ]);
@@ -69,7 +75,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         viewer,
         fullscreen: true,
         book,
-        next: next ? { id: next.id, title: next.title } : null,
+        next: next ? { id: next.id, title: next.title, url: urlWith(`/read/${next.id}`, { readlist: query.readlist }) } : null,
+        readList: readList ? { id: readList.id, name: readList.name } : null,
         startPage: Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1)),
         sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
         readerSettings,
@@ -82,10 +89,27 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       // Full screen: no menu, so no libraries read for one.
       page: { access: "user", menu: false },
       params: IdParams,
-      query: t.Object({ page: IntegerQuery(START_PAGE, "the page to open (an EPUB's spine item)") }),
+      query: t.Object({
+        page: IntegerQuery(START_PAGE, "the page to open (an EPUB's spine item)"),
+        readlist: t.Optional(Uuid),
+      }),
       detail: { hide: true },
     },
   );
+}
+
+/**
+ * The book to read next: the read list's next one the caller may see when the reader was opened
+ * from a read list (none after its last, or when the book is not in it), else the series' next.
+ */
+async function nextBook(services: Services, user: Caller, book: BookView, readListId: string | undefined): Promise<BookView | null> {
+  if (!readListId) return (await services.series.nextBook(user, book)) ?? null;
+  try {
+    return await services.readingLists.adjacentBook(user, readListId, book.id, "next");
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "NotFound") return null;
+    throw error;
+  }
 }
 
 /** Where a comic reopens: the saved page, unless the book was finished (then from the start). */

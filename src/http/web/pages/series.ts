@@ -71,9 +71,10 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
         const directionLabel = series.readingDirection ? DIRECTION_LABELS[series.readingDirection] : null;
         const sharing = viewer.user.role === "admin" ? await sharingTagChoices(series.id) : null;
         const notice = query.notice === "tags-saved" ? "The sharing tags are saved." : undefined;
-        const [combined, facets] = await Promise.all([
+        const [combined, facets, wanted] = await Promise.all([
           services.catalogueMetadata.ofSeries(viewer.user, [series.id]).then((all) => all.get(series.id)),
           services.catalogueMetadata.facets(viewer.user, { seriesIds: [series.id] }),
+          services.readingLists.inWantToRead(viewer.user, series.id),
         ]);
         return page("pages/series", {
           ...data,
@@ -82,6 +83,7 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           sharing,
           notice,
           combined,
+          wanted,
           authors: authorsByRole(combined?.authors ?? []),
           summary: series.summary ?? combined?.summary ?? null,
           filters,
