@@ -52,7 +52,7 @@ forEachDatabase(
       const basicRefused = await server().json("GET", "/api/v1/auth/me", undefined, basic("alice", PASSWORD));
       expect(basicRefused.status).toBe(403);
 
-      const followed = await fetch(link);
+      const followed = await server().fetch(link);
       expect(followed.status).toBe(200);
       expect(await followed.json()).toMatchObject({ emailVerified: true, user: { username: "alice", emailVerified: true } });
       expect(await loginStatus(server(), "alice")).toBe(200);
