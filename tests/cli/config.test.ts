@@ -8,7 +8,7 @@ import { PROJECT_ROOT, runLongbox, runProgram } from "../helpers/cli";
 import { createTestDatabase, DATABASE_KINDS } from "../helpers/databases";
 import { filesUnder } from "../helpers/files";
 import { createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
-import { jsonClient, TEST_AUTH } from "../helpers/server";
+import { jsonClient, requester, TEST_AUTH } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
 import { VERSION } from "../../src/version";
 
@@ -356,6 +356,7 @@ for (const kind of DATABASE_KINDS) {
 
         const call = processClient(server.url);
         const client = jsonClient(server.url);
+        const request = requester(server.url);
         expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: "correct horse" })).status).toBe(201);
         const token = (await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: "correct horse" })).body.token;
         const root = tempFolder();
@@ -363,10 +364,10 @@ for (const kind of DATABASE_KINDS) {
         const library = await createLibrary(client, { authorization: `Bearer ${token}` }, { name: "defaults", path: root });
         expect((await scan(client, { authorization: `Bearer ${token}` }, library.id)).status).toBe("completed");
         const [book] = (await call("GET", `/api/v1/books?libraryId=${library.id}`, token)).body.data;
-        expect((await fetch(`${server.url}/api/v1/books/${book.id}/thumbnail`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        expect((await request(`/api/v1/books/${book.id}/thumbnail`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
         const cover = new FormData();
         cover.append("file", new Blob([await sharp({ create: { width: 8, height: 8, channels: 3, background: "green" } }).png().toBuffer()], { type: "image/png" }), "c.png");
-        expect((await fetch(`${server.url}/api/v1/books/${book.id}/cover`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: cover })).status).toBe(204);
+        expect((await request(`/api/v1/books/${book.id}/cover`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: cover })).status).toBe(204);
 
         expect(existsSync(join(cwd, "data", "longbox.db"))).toBe(kind === "sqlite");
         expect(filesUnder(join(cwd, "data", "thumbnails"))).toEqual([join(book.id.slice(0, 2), `${book.id}.webp`)]);

@@ -55,7 +55,7 @@ export async function createUser(server: TestServer, adminToken: string, usernam
 }
 
 /** Signs in through the login form; the session cookie as a Cookie header value. */
-export async function webSignIn(server: TestServer, username: string, password = PASSWORD): Promise<string> {
+export async function webSignIn(server: Pick<TestServer, "url" | "fetch">, username: string, password = PASSWORD): Promise<string> {
   const response = await server.fetch("/login", {
     method: "POST",
     redirect: "manual",

@@ -4,10 +4,10 @@
  * a library over HTTP and wait for its scan.
  */
 import { expect } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { type ZipOptions, zipSync } from "fflate";
+import { type ZipOptions, unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
 import { fixture } from "./fixtures";
 import { bearer } from "./auth";
@@ -27,7 +27,7 @@ export function placeFixture(relativePath: string, destination: string): string 
 const pageCache = new Map<string, Uint8Array>();
 
 /** A small JPEG whose pixels depend on `seed`, so books made from different seeds differ. */
-async function jpegPage(seed: number, width = 64, height = 96): Promise<Uint8Array> {
+export async function jpegPage(seed: number, width = 64, height = 96): Promise<Uint8Array> {
   const key = `${seed}:${width}x${height}`;
   const cached = pageCache.get(key);
   if (cached) return cached;
@@ -58,9 +58,20 @@ export async function makeCbz(path: string, options: CbzOptions = {}): Promise<s
     entries[`${options.prefix ?? "page-"}${String(page).padStart(3, "0")}.jpg`] = await jpegPage(seed * 1000 + page);
   }
   if (options.comicInfo) entries["ComicInfo.xml"] = new TextEncoder().encode(options.comicInfo);
+  return writeCbz(path, entries, options.level);
+}
+
+/** Writes a CBZ at `path` holding exactly `entries` (stored, unless `level` says otherwise) and returns the path. */
+export function writeCbz(path: string, entries: Record<string, Uint8Array>, level: ZipOptions["level"] = 0): string {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, zipSync(entries, { level: options.level ?? 0 }));
+  writeFileSync(path, zipSync(entries, { level }));
   return path;
+}
+
+/** A real-world JPEG page (1 or 2) of a fixture book, Captain Science #001. */
+export function realJpeg(page: 1 | 2 = 1): Uint8Array {
+  const entries = unzipSync(readFileSync(fixture("cbz/comicbox/Captain Science #001.cbz")));
+  return entries[`Captain Science 001/CaptainScience#1_0${page}.jpg`]!;
 }
 
 /**

@@ -104,7 +104,9 @@ export function freePort(): number {
 /**
  * SIGKILLs the supervisor of `serve --workers 2` on `port` once it spawned its web process
  * (`early`: at once, while that one still starts; else once both listen) and expects the
- * web process gone and the port free within 5 s; kills what is left either way.
+ * web process to end by itself, freeing the port, with nobody else signalling it (how soon is
+ * for bench/, not a test: waitFor's limit only keeps a hang from lasting); kills what is left
+ * either way.
  */
 export async function killSupervisorOutright(supervisor: Bun.Subprocess, port: number, early: boolean): Promise<void> {
   let webPids: number[] = [];
@@ -113,9 +115,9 @@ export async function killSupervisorOutright(supervisor: Bun.Subprocess, port: n
     if (!early) await waitFor(() => new Set(socketOwners(port, "listening")).size === 2, "two processes listening on the port");
     supervisor.kill("SIGKILL");
     await supervisor.exited;
-    const killedAt = Date.now();
-    await waitFor(() => socketOwners(port, "listening").length === 0 && !webPids.some(isAlive), "the orphaned web process to stop", 5_000);
-    expect(Date.now() - killedAt).toBeLessThan(5_000);
+    // Nothing here signals the web process before the wait is over: only its own watch on the
+    // supervisor can end it. Still there when the wait gives up fails the test.
+    await waitFor(() => socketOwners(port, "listening").length === 0 && !webPids.some(isAlive), "the orphaned web process to stop by itself");
   } finally {
     supervisor.kill("SIGKILL");
     for (const pid of webPids.filter(isAlive)) process.kill(pid, "SIGKILL");

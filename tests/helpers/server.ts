@@ -21,7 +21,7 @@ export interface TestServer {
   server: RunningServer;
   /** Every line the server logged. */
   logs: string[];
-  /** A request to the server; a JSON answer of /api/v1 is checked against the OpenAPI document. */
+  /** A request to the server (see requester); a JSON answer of /api/v1 is checked against the OpenAPI document. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** JSON request helper: sends `body` as JSON, returns status, headers and parsed body. */
   json<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult<T>>;
@@ -54,6 +54,28 @@ export function jsonRequester(baseUrl: string): TestServer["json"] {
     }
     if (parsed !== text) await checkAnswer(baseUrl, method, path, response.status, response.headers.get("content-type"), parsed);
     return { status: response.status, headers: response.headers, body: parsed as never };
+  };
+}
+
+/**
+ * The `fetch` of TestServer for a server at `baseUrl`: `path` is a path on it, or an absolute
+ * URL on it (a link one of its answers gave; a link elsewhere throws). Answers in JSON of
+ * /api/v1 and /health are checked against the OpenAPI document (./openapi-answers.ts).
+ */
+export function requester(baseUrl: string): TestServer["fetch"] {
+  return async (path, init) => {
+    const url = path.startsWith("/") ? `${baseUrl}${path}` : path;
+    if (!url.startsWith(`${baseUrl}/`)) throw new Error(`${path} is not on the server at ${baseUrl}`);
+    const response = await fetch(url, init);
+    const contentType = response.headers.get("content-type");
+    if (contentType?.includes("json")) {
+      const body = await response
+        .clone()
+        .json()
+        .catch(() => undefined); // not JSON after all: the test sees it
+      if (body !== undefined) await checkAnswer(baseUrl, init?.method ?? "GET", url.slice(baseUrl.length), response.status, contentType, body);
+    }
+    return response;
   };
 }
 
@@ -92,19 +114,6 @@ export async function startTestServer(kind: DatabaseKind, overrides: Record<stri
     const logs: string[] = [];
     const log = createLogger({ level: "debug", format: "text", sink: (line) => void logs.push(line) });
     const server = await startServer(loadConfig({ path: configPath, env: {} }), { port: 0, log });
-    const fetchPath = async (path: string, init?: RequestInit) => {
-      const response = await fetch(`${server.url}${path}`, init);
-      // Direct requests' JSON answers are checked against the document too (./openapi-answers.ts).
-      const contentType = response.headers.get("content-type");
-      if (contentType?.includes("json")) {
-        const body = await response
-          .clone()
-          .json()
-          .catch(() => undefined); // not JSON after all: the test sees it
-        if (body !== undefined) await checkAnswer(server.url, init?.method ?? "GET", path, response.status, contentType, body);
-      }
-      return response;
-    };
     const droppable = database;
     return {
       kind,
@@ -113,7 +122,7 @@ export async function startTestServer(kind: DatabaseKind, overrides: Record<stri
       configPath,
       server,
       logs,
-      fetch: fetchPath,
+      fetch: requester(server.url),
       json: jsonRequester(server.url),
       async stop() {
         await server.stop();
@@ -158,6 +167,7 @@ export interface SecondInstance {
   url: string;
   dataDir: string;
   server: RunningServer;
+  fetch: TestServer["fetch"];
   stop(): Promise<void>;
 }
 
@@ -178,6 +188,7 @@ export async function startSecondInstance(first: TestServer): Promise<SecondInst
     url: server.url,
     dataDir: config.application.data_dir,
     server,
+    fetch: requester(server.url),
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { adminSession, bearer } from "../helpers/auth";
 import { sha256 } from "../helpers/digests";
 import { instancesOnOneDatabase, type Instances } from "../helpers/instances";
 import { booksOf, createLibrary, scan, tempFolder } from "../helpers/library";
-import { jsonClient } from "../helpers/server";
+import { jsonClient, requester } from "../helpers/server";
 
 const started: Instances[] = [];
 afterAll(async () => {
@@ -35,18 +35,18 @@ async function serverWithBigBook(application: Record<string, unknown> = {}) {
   const library = await createLibrary(server, auth, { name: "big", path: root });
   expect((await scan(server, auth, library.id)).status).toBe("completed");
   const [book] = await booksOf(server, auth, library.id);
-  return { url, child, file, auth, bookId: book!.id as string };
+  return { request: requester(url), child, file, auth, bookId: book!.id as string };
 }
 
 test("an in-flight download completes after SIGTERM; then the process exits 0", async () => {
-  const { url, child, file, auth, bookId } = await serverWithBigBook();
-  const download = await fetch(`${url}/api/v1/books/${bookId}/file`, { headers: auth });
+  const { request, child, file, auth, bookId } = await serverWithBigBook();
+  const download = await request(`/api/v1/books/${bookId}/file`, { headers: auth });
   const reader = download.body!.getReader();
   const first = await reader.read();
   let received = first.value?.length ?? 0;
   child.kill("SIGTERM");
   await Bun.sleep(50);
-  const refused = await fetch(`${url}/health`).then(() => false, () => true);
+  const refused = await request("/health").then(() => false, () => true);
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update(first.value!);
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
@@ -60,8 +60,8 @@ test("an in-flight download completes after SIGTERM; then the process exits 0", 
 }, 60_000);
 
 test("a download that outlasts the drain time is cut: the process exits 0 soon after SIGTERM", async () => {
-  const { url, child, auth, bookId } = await serverWithBigBook({ shutdown_timeout_seconds: 2 });
-  const download = await fetch(`${url}/api/v1/books/${bookId}/file`, { headers: auth });
+  const { request, child, auth, bookId } = await serverWithBigBook({ shutdown_timeout_seconds: 2 });
+  const download = await request(`/api/v1/books/${bookId}/file`, { headers: auth });
   const reader = download.body!.getReader();
   await reader.read(); // then a client that stops reading: the transfer cannot finish
   const signalled = performance.now();

@@ -71,7 +71,7 @@ forEachDatabase("a read-only library folder", (server) => {
         if (book.fileFormat === "epub") {
           const manifest = await (await get("/manifest")).json();
           for (const link of manifest.readingOrder.slice(0, 2)) {
-            const resource = await fetch(new URL(link.href, `${server().url}/api/v1/books/${book.id}/manifest`), { headers: admin });
+            const resource = await server().fetch(new URL(link.href, `${server().url}/api/v1/books/${book.id}/manifest`).href, { headers: admin });
             expect({ href: link.href, status: resource.status }).toEqual({ href: link.href, status: 200 });
             await resource.arrayBuffer();
           }

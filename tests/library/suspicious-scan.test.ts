@@ -8,20 +8,17 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer, createUser, login } from "../helpers/auth";
+import { asRoot } from "../helpers/disks";
 import { booksOf, createLibrary, makeCbz, scan, tempFolder, waitForScan } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
 const mounted = new Set<string>();
-const run = (...command: string[]) => {
-  const result = Bun.spawnSync(command);
-  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed (the test needs root): ${result.stderr}`);
-};
 const mount = (source: string, target: string) => {
-  run("mount", "--bind", source, target);
+  asRoot("mount", "--bind", source, target);
   mounted.add(target);
 };
 const unmount = (target: string) => {
-  run("umount", target);
+  asRoot("umount", target);
   mounted.delete(target);
 };
 afterAll(() => {
@@ -70,7 +67,7 @@ forEachDatabase("suspicious-scan guard", (server) => {
     const mountPoint = tempFolder("longbox-mount-");
     await makeCbz(join(mountPoint, "Saga", "Saga 1.cbz"), { seed: 401 });
     await makeCbz(join(mountPoint, "Saga", "Saga 2.cbz"), { seed: 402 });
-    run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint);
+    asRoot("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint);
     mounted.add(mountPoint);
     for (let n = 1; n <= 3; n++) await makeCbz(join(mountPoint, "Saga", `Saga ${n}.cbz`), { seed: 400 + n });
     const library = await createLibrary(server(), admin, { path: mountPoint });

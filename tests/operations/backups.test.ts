@@ -20,7 +20,7 @@ import { runLongbox } from "../helpers/cli";
 import { startS3Server, type TestS3Server } from "../helpers/s3-server";
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind, type TestDatabase } from "../helpers/databases";
 import { comicsFolder, createLibrary, booksOf, scanToCompletion, waitForScan } from "../helpers/library";
-import { jsonRequester, startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
+import { jsonRequester, requester, startTestServer, TEST_AUTH, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/server-processes";
 import { databaseOf, queryDatabase, tableContents } from "../helpers/sql";
 
@@ -205,7 +205,7 @@ for (const kind of DATABASE_KINDS) {
         const token = (await login({ json }, "admin", PASSWORD)).token;
         const { body } = await json("GET", `/api/v1/books?libraryId=${firstLibrary}&pageSize=500`, undefined, bearer(token));
         expect(body.data.map((book: { id: string }) => book.id).sort()).toEqual(books.map((book) => book.id).sort());
-        const cover = await fetch(`${restoredServer.url}/api/v1/books/${books[0]!.id}/thumbnail`, { headers: bearer(token) });
+        const cover = await requester(restoredServer.url)(`/api/v1/books/${books[0]!.id}/thumbnail`, { headers: bearer(token) });
         expect(cover.status).toBe(200);
         const original = await server.fetch(`/api/v1/books/${books[0]!.id}/thumbnail`, { headers: bearer(adminToken) });
         expect(new Uint8Array(await cover.arrayBuffer())).toEqual(new Uint8Array(await original.arrayBuffer()));

@@ -11,6 +11,7 @@ import type { ServerProcess } from "../../scripts/server-process";
 import { DATABASE_KINDS, type DatabaseKind } from "../helpers/databases";
 import { instancesOnOneDatabase } from "../helpers/instances";
 import { tempFolder } from "../helpers/library";
+import { requester } from "../helpers/server";
 import { processClient } from "../helpers/server-processes";
 
 const WRONG_PASSWORD = "a wrong password that must stay unlogged";
@@ -18,6 +19,7 @@ const WRONG_PASSWORD = "a wrong password that must stay unlogged";
 /** Requests carrying every kind of credential: the password (JSON and Basic), a wrong one, the tokens. */
 async function credentialedRequests(url: string) {
   const call = processClient(url);
+  const request = requester(url);
   expect((await call("POST", "/api/v1/setup", undefined, { username: "admin", email: "admin@example.org", password: PASSWORD })).status).toBe(201);
   const login = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
   expect(login.status).toBe(200);
@@ -25,11 +27,11 @@ async function credentialedRequests(url: string) {
   const token: string = login.body.token;
   const refreshToken: string = login.body.refresh_token;
   expect((await call("GET", "/api/v1/auth/me", token)).status).toBe(200);
-  expect((await fetch(`${url}/api/v1/auth/me`, { headers: basic("admin", PASSWORD) })).status).toBe(200);
+  expect((await request("/api/v1/auth/me", { headers: basic("admin", PASSWORD) })).status).toBe(200);
   const refreshed = await call("POST", "/api/v1/auth/refresh", undefined, { refresh_token: refreshToken });
   expect(refreshed.status).toBe(200);
   const badBearer = `${token.slice(0, -4)}AAAA`;
-  expect((await fetch(`${url}/api/v1/auth/me`, { headers: bearer(badBearer) })).status).toBe(401);
+  expect((await request("/api/v1/auth/me", { headers: bearer(badBearer) })).status).toBe(401);
   return [PASSWORD, WRONG_PASSWORD, token, refreshToken, refreshed.body.token as string, refreshed.body.refresh_token as string, badBearer];
 }
 

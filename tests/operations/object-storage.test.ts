@@ -56,8 +56,8 @@ for (const kind of DATABASE_KINDS) {
     });
 
     const book = (name: string) => library.books[name]!;
-    const get = (url: string, path: string, headers: Record<string, string> = {}) =>
-      fetch(`${url}${path}`, { headers: { ...bearer(library.readerToken), ...headers } });
+    const get = (server: Pick<TestServer, "fetch">, path: string, headers: Record<string, string> = {}) =>
+      server.fetch(path, { headers: { ...bearer(library.readerToken), ...headers } });
     const object = async (key: string) => new Uint8Array(await s3.client.file(`${prefix}${key}`).arrayBuffer());
 
     test("a scan's thumbnails are objects in the bucket, not files in the data folder, and are served from there", async () => {
@@ -71,19 +71,19 @@ for (const kind of DATABASE_KINDS) {
       expect(a.logs.some((line) => line.includes(`stored in="bucket \\"${s3.bucket}\\" at ${s3.endpoint}`))).toBe(true);
 
       const id = book("Captain Science #001.cbz").id;
-      const response = await get(a.url, `/api/v1/books/${id}/thumbnail`);
+      const response = await get(a, `/api/v1/books/${id}/thumbnail`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("image/webp");
       const bytes = new Uint8Array(await response.arrayBuffer());
       expect(sha256(bytes)).toBe(sha256(await object(`thumbnails/${id.slice(0, 2)}/${id}.webp`)));
       expect((await sharp(bytes).metadata()).format).toBe("webp");
       const etag = response.headers.get("etag")!;
-      expect((await get(a.url, `/api/v1/books/${id}/thumbnail`, { "if-none-match": etag })).status).toBe(304);
+      expect((await get(a, `/api/v1/books/${id}/thumbnail`, { "if-none-match": etag })).status).toBe(304);
 
       // An object the catalogue names but the bucket lost (a switch from local folders) is made again.
       const key = `${prefix}thumbnails/${id.slice(0, 2)}/${id}.webp`;
       await s3.client.delete(key);
-      const again = await get(a.url, `/api/v1/books/${id}/thumbnail`);
+      const again = await get(a, `/api/v1/books/${id}/thumbnail`);
       expect(again.status).toBe(200);
       expect(await s3.client.exists(key)).toBe(true);
       expect(sha256(new Uint8Array(await again.arrayBuffer()))).toBe(sha256(await object(key.slice(prefix.length))));
@@ -91,24 +91,24 @@ for (const kind of DATABASE_KINDS) {
 
     test("an uploaded cover is an object: served instead of the thumbnail, removed with the cover", async () => {
       const id = book("Other #001.cbz").id;
-      const thumbnail = new Uint8Array(await (await get(a.url, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
-      const upload = await fetch(`${a.url}/api/v1/books/${id}/cover`, { method: "POST", body: coverForm(await coverPng()), headers: bearer(library.adminToken) });
+      const thumbnail = new Uint8Array(await (await get(a, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
+      const upload = await a.fetch(`/api/v1/books/${id}/cover`, { method: "POST", body: coverForm(await coverPng()), headers: bearer(library.adminToken) });
       expect(upload.status).toBe(204);
       expect(await s3.keys(`${prefix}covers/`)).toEqual([`${prefix}covers/books/${id}.webp`]);
       expect(existsSync(join(a.dir, "data", "covers"))).toBe(false);
-      const served = new Uint8Array(await (await get(a.url, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
+      const served = new Uint8Array(await (await get(a, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
       expect(sha256(served)).toBe(sha256(await object(`covers/books/${id}.webp`)));
       expect(sha256(served)).not.toBe(sha256(thumbnail));
 
-      const removed = await fetch(`${a.url}/api/v1/books/${id}/cover`, { method: "DELETE", headers: bearer(library.adminToken) });
+      const removed = await a.fetch(`/api/v1/books/${id}/cover`, { method: "DELETE", headers: bearer(library.adminToken) });
       expect(removed.status).toBe(204);
       expect(await s3.keys(`${prefix}covers/`)).toEqual([]);
-      expect(sha256(new Uint8Array(await (await get(a.url, `/api/v1/books/${id}/thumbnail`)).arrayBuffer()))).toBe(sha256(thumbnail));
+      expect(sha256(new Uint8Array(await (await get(a, `/api/v1/books/${id}/thumbnail`)).arrayBuffer()))).toBe(sha256(thumbnail));
     });
 
     test("a resized page is cached as an object in the bucket", async () => {
       const id = book("Captain Science #002.cbz").id;
-      const response = await get(a.url, `/api/v1/books/${id}/pages/1?width=40`);
+      const response = await get(a, `/api/v1/books/${id}/pages/1?width=40`);
       expect(response.status).toBe(200);
       const page = new Uint8Array(await response.arrayBuffer());
       expect((await sharp(page).metadata()).width).toBe(40);
@@ -120,24 +120,24 @@ for (const kind of DATABASE_KINDS) {
 
     test("a second instance on another data folder serves the thumbnails, covers and cached pages the first stored", async () => {
       for (const { id } of Object.values(library.books)) {
-        const fromA = new Uint8Array(await (await get(a.url, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
-        const fromB = await get(b.url, `/api/v1/books/${id}/thumbnail`);
+        const fromA = new Uint8Array(await (await get(a, `/api/v1/books/${id}/thumbnail`)).arrayBuffer());
+        const fromB = await get(b, `/api/v1/books/${id}/thumbnail`);
         expect(fromB.status).toBe(200);
         expect(sha256(new Uint8Array(await fromB.arrayBuffer()))).toBe(sha256(fromA));
       }
       // A cover uploaded through B is what A serves.
       const first = book("Captain Science #001.cbz");
-      const upload = await fetch(`${b.url}/api/v1/series/${first.seriesId}/cover`, { method: "POST", body: coverForm(await coverPng()), headers: bearer(library.adminToken) });
+      const upload = await b.fetch(`/api/v1/series/${first.seriesId}/cover`, { method: "POST", body: coverForm(await coverPng()), headers: bearer(library.adminToken) });
       expect(upload.status).toBe(204);
-      const fromA = await get(a.url, `/api/v1/series/${first.seriesId}/thumbnail`);
+      const fromA = await get(a, `/api/v1/series/${first.seriesId}/thumbnail`);
       expect(sha256(new Uint8Array(await fromA.arrayBuffer()))).toBe(sha256(await object(`covers/series/${first.seriesId}.webp`)));
 
       // B reads its page cache index first (a page of its own), then A caches another page.
       const other = book("Other #001.cbz");
-      expect((await get(b.url, `/api/v1/books/${other.id}/pages/1?width=40`)).status).toBe(200);
+      expect((await get(b, `/api/v1/books/${other.id}/pages/1?width=40`)).status).toBe(200);
       const cachedBook = book("Captain Science #002.cbz");
       const before = await s3.keys(`${prefix}page-cache/`);
-      expect((await get(a.url, `/api/v1/books/${cachedBook.id}/pages/2?width=40`)).status).toBe(200);
+      expect((await get(a, `/api/v1/books/${cachedBook.id}/pages/2?width=40`)).status).toBe(200);
       const added = (await s3.keys(`${prefix}page-cache/`)).filter((key) => !before.includes(key));
       expect(added).toHaveLength(1);
       // B serves the page A cached: a stand-in put in its place in the bucket is what B sends.
@@ -146,7 +146,7 @@ for (const kind of DATABASE_KINDS) {
       // What B asks the bucket's page cache for, once it has read its index.
       const pageCacheRequests = () => s3.requests.filter((request) => request.includes(`${prefix}page-cache/`));
       s3.requests.length = 0;
-      const page = await get(b.url, `/api/v1/books/${cachedBook.id}/pages/2?width=40`);
+      const page = await get(b, `/api/v1/books/${cachedBook.id}/pages/2?width=40`);
       expect(page.status).toBe(200);
       expect(sha256(new Uint8Array(await page.arrayBuffer()))).toBe(sha256(standIn));
       // Found by its name alone: one GET, no listing.
@@ -154,7 +154,7 @@ for (const kind of DATABASE_KINDS) {
       s3.requests.length = 0;
       // A width nobody cached: one GET of the page's name (a 404) and no listing, then B renders
       // the page and puts it in the bucket under that name.
-      expect((await get(b.url, `/api/v1/books/${cachedBook.id}/pages/1?width=30`)).status).toBe(200);
+      expect((await get(b, `/api/v1/books/${cachedBook.id}/pages/1?width=30`)).status).toBe(200);
       const [miss, put, ...rest] = pageCacheRequests();
       expect(miss).toStartWith(`GET /${s3.bucket}/${prefix}page-cache/`);
       expect(put).toBe(miss!.replace("GET", "PUT"));
@@ -169,9 +169,9 @@ for (const kind of DATABASE_KINDS) {
       await s3.client.write(stray, new Uint8Array([1, 2, 3]));
       rmSync(join(library.root, "Captain Science", "Captain Science #002.cbz"));
       await scan(a, library.adminToken, library.libraryId);
-      expect((await fetch(`${a.url}/api/v1/books/${doomed.id}`, { method: "DELETE", headers: bearer(library.adminToken) })).status).toBe(204);
+      expect((await a.fetch(`/api/v1/books/${doomed.id}`, { method: "DELETE", headers: bearer(library.adminToken) })).status).toBe(204);
 
-      const cleanup = await fetch(`${b.url}/api/v1/maintenance/cleanup-thumbnails`, { method: "POST", headers: bearer(library.adminToken) });
+      const cleanup = await b.fetch("/api/v1/maintenance/cleanup-thumbnails", { method: "POST", headers: bearer(library.adminToken) });
       expect(cleanup.status).toBe(200);
       const removal = await cleanup.json();
       expect(removal.removed).toBe(2);
@@ -183,12 +183,12 @@ for (const kind of DATABASE_KINDS) {
 
     test("with the bucket gone: thumbnails answer 503, a new book's thumbnail is no book error, resized pages are still served", async () => {
       await s3.stop();
-      const existing = await get(a.url, `/api/v1/books/${book("Captain Science #001.cbz").id}/thumbnail`);
+      const existing = await get(a, `/api/v1/books/${book("Captain Science #001.cbz").id}/thumbnail`);
       expect(existing.status).toBe(503);
       expect(existing.headers.get("retry-after")).toBe("5");
       expect((await existing.json()).error).toBe("ServiceUnavailable");
       // Rendered, served, not cached (the write fails quietly).
-      const page = await get(a.url, `/api/v1/books/${book("Other #001.cbz").id}/pages/1?width=36`);
+      const page = await get(a, `/api/v1/books/${book("Other #001.cbz").id}/pages/1?width=36`);
       expect(page.status).toBe(200);
       expect((await sharp(new Uint8Array(await page.arrayBuffer())).metadata()).width).toBe(36);
 

@@ -139,7 +139,7 @@ describe("serve --workers 2 [sqlite]", () => {
  * However the supervisor was started (by a Bun program with its output ignored or piped and never
  * read, with the caller's whole environment; by a shell writing to a file) and whenever it is
  * killed outright (its web process still starting, or both serving), the web process stops and
- * the port is free within 5 s.
+ * the port is freed.
  */
 describe("web processes end by themselves when the first process is killed outright", () => {
   const ways = [

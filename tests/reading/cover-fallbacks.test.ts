@@ -6,25 +6,11 @@
  * source src/all/komga/.../dto/Dto.kt, the manga's thumbnail_url) and treats a 404 as no cover.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { zipSync, unzipSync } from "fflate";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
 import { sha256 } from "../helpers/digests";
-import { fixture } from "../helpers/fixtures";
-import { booksOf, createLibrary, makeCbz, placeFixture, scan, tempFolder } from "../helpers/library";
+import { booksOf, createLibrary, makeCbz, placeFixture, realJpeg, scan, tempFolder, writeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
-
-/** A real JPEG page (Captain Science #001, page 2). */
-function realJpeg(): Uint8Array {
-  const entries = unzipSync(readFileSync(fixture("cbz/comicbox/Captain Science #001.cbz")));
-  return entries["Captain Science 001/CaptainScience#1_02.jpg"]!;
-}
-
-function writeCbz(path: string, entries: Record<string, Uint8Array>): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, zipSync(entries, { level: 0 }));
-}
 
 forEachDatabase(
   "Cover fallbacks",
@@ -51,7 +37,7 @@ forEachDatabase(
       damaged.set([0xff, 0xd8, 0xff, 0xe0]);
       const frontCoverIsSecond = '<?xml version="1.0"?><ComicInfo><Pages><Page Image="1" Type="FrontCover"/></Pages></ComicInfo>';
       writeCbz(join(root, "Damaged Cover", "Damaged Cover 01.cbz"), {
-        "page-001.jpg": realJpeg(),
+        "page-001.jpg": realJpeg(2),
         "page-002.jpg": damaged,
         "ComicInfo.xml": new TextEncoder().encode(frontCoverIsSecond),
       });

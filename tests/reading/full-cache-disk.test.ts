@@ -5,31 +5,18 @@
  * request or the queue after the next scan, and clears earlier thumbnail errors of its book.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { closeSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, bearer } from "../helpers/auth";
+import { fillDisk, smallDisk, unmountDisks } from "../helpers/disks";
 import { booksOf, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { rawQuery } from "../helpers/sql";
 
-const disk = tempFolder("longbox-cache-disk-");
-const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]);
-if (mounted.exitCode !== 0) throw new Error(`mounting a tmpfs failed (the test needs root): ${mounted.stderr}`);
-afterAll(() => {
-  Bun.spawnSync(["umount", "-l", disk]);
-});
+const disk = smallDisk(2, "longbox-cache-disk-");
+afterAll(unmountDisks);
 
 const filler = join(disk, "filler");
-function fillDisk() {
-  const fd = openSync(filler, "w");
-  try {
-    for (const block = new Uint8Array(1 << 14); ; ) writeSync(fd, block);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
 const thumbnails = join(disk, "thumbnails");
 /** Thumbnail files of these books (both database runs share the disk). */
 const thumbnailFiles = (books: Record<string, any>[]): string[] => {
@@ -53,7 +40,7 @@ forEachDatabase("caches on a full disk", (server) => {
   afterAll(() => rmSync(filler, { force: true }));
 
   test("on a full disk: pages are served uncached, thumbnails wait and are not analysis errors", async () => {
-    fillDisk();
+    fillDisk(filler);
     expect(await scan(server(), admin, libraryId)).toMatchObject({ status: "completed", booksAdded: 2, errors: 0 });
     await server().server.services.thumbnails.idle();
     const [first] = await booksOf(server(), admin, libraryId);

@@ -6,13 +6,11 @@
  * The JXL files are encoded here with the same library (libjxl as WebAssembly).
  */
 import { beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import encodeJxl from "@jsquash/jxl/encode.js";
-import { zipSync } from "fflate";
 import sharp from "sharp";
 import { adminSession, bearer } from "../helpers/auth";
-import { booksOf, createLibrary, placeFixture, scan, tempFolder } from "../helpers/library";
+import { booksOf, createLibrary, jpegPage, placeFixture, scan, tempFolder, writeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
 const RED = { r: 200, g: 40, b: 30 };
@@ -22,14 +20,6 @@ async function jxlImage(width: number, height: number): Promise<Uint8Array> {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let at = 0; at < data.length; at += 4) data.set([RED.r, RED.g, RED.b, 255], at);
   return new Uint8Array(await encodeJxl({ data, width, height, colorSpace: "srgb" } as ImageData, { quality: 95 }));
-}
-
-const jpegPage = async (seed: number) =>
-  new Uint8Array(await sharp({ create: { width: 48, height: 72, channels: 3, background: { r: seed * 40, g: 90, b: 120 } } }).jpeg().toBuffer());
-
-function writeCbz(path: string, entries: Record<string, Uint8Array>) {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, zipSync(entries, { level: 0 }));
 }
 
 forEachDatabase("JPEG XL pages", (server) => {

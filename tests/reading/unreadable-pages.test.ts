@@ -7,21 +7,11 @@
  * so; a book whose every page is empty is `zero_pages`, not READY.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { unzipSync, zipSync } from "fflate";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import sharp from "sharp";
 import { adminSession, basic, bearer, createUser, PASSWORD } from "../helpers/auth";
-import { fixture } from "../helpers/fixtures";
-import { booksOf, createLibrary, scan, tempFolder } from "../helpers/library";
+import { booksOf, createLibrary, realJpeg, scan, tempFolder, writeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
-
-function writeCbz(path: string, entries: Record<string, Uint8Array>): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, zipSync(entries, { level: 0 }));
-}
-
-const realJpeg = () => unzipSync(readFileSync(fixture("cbz/comicbox/Captain Science #001.cbz")))["Captain Science 001/CaptainScience#1_01.jpg"]!;
 
 forEachDatabase(
   "Unreadable pages",

@@ -13,8 +13,8 @@ import { waitFor } from "../helpers/server-processes";
 const BOOKS = 6;
 
 /** The text of the page's Thumbnails figure, spaces collapsed. */
-async function thumbnailsFigure(url: string, cookie: string): Promise<string> {
-  const response = await fetch(`${url}/admin`, { headers: { cookie } });
+async function thumbnailsFigure(server: Pick<TestServer, "fetch">, cookie: string): Promise<string> {
+  const response = await server.fetch("/admin", { headers: { cookie } });
   expect(response.status).toBe(200);
   const html = await response.text();
   const figure = /<div class="stat"[^>]*><span class="muted">Thumbnails<\/span>[\s\S]*?<\/div>/.exec(html)?.[0] ?? "";
@@ -38,14 +38,13 @@ forEachDatabase("admin server page", (server: () => TestServer) => {
   });
 
   test("the process that made the thumbnails shows them all, and its own count labelled as its own", async () => {
-    const figure = await thumbnailsFigure(server().url, await webSignIn(server(), "admin"));
+    const figure = await thumbnailsFigure(server(), await webSignIn(server(), "admin"));
     expect(figure).toContain(`Thumbnails ${BOOKS} of ${BOOKS} books`);
     expect(figure).toContain(`0 pending · this process made ${BOOKS}, 0 failed, since it started`);
   });
 
   test("a web process that made none shows the installation's thumbnails, not its own zero", async () => {
-    const client = { url: web.url, fetch: (path: string, init?: RequestInit) => fetch(`${web.url}${path}`, init) } as TestServer;
-    const figure = await thumbnailsFigure(web.url, await webSignIn(client, "admin"));
+    const figure = await thumbnailsFigure(web, await webSignIn(web, "admin"));
     expect(figure).toContain(`Thumbnails ${BOOKS} of ${BOOKS} books`);
     expect(figure).toContain("this process made 0, 0 failed, since it started");
   });

@@ -67,7 +67,20 @@ function xhtml(name: string, parts: { prolog?: string; beforeHead?: string; head
   };
 }
 
-const clickIn = (selector: string) => (frame: Frame) => frame.evaluate((target) => (document.querySelector(target) as HTMLElement | null)?.click(), selector);
+/**
+ * Clicks what `selector` names in the book's document; throws unless a click reached it (a
+ * refusal proves nothing about a click that never happened).
+ */
+const clickIn = (selector: string) => async (frame: Frame) => {
+  const clicked = await frame.evaluate((target) => {
+    const element = document.querySelector<HTMLElement>(target);
+    let reached = false;
+    element?.addEventListener("click", () => (reached = true), { once: true });
+    element?.click();
+    return reached;
+  }, selector);
+  if (!clicked) throw new Error(`no click reached ${selector}`);
+};
 
 /** The corpus, by book name (file `<name>.epub`). */
 function corpus(site: string): Record<string, HostileBook> {
@@ -203,7 +216,7 @@ forEachDatabase("reader isolation", (server) => {
           .evaluate(() => Array.from(document.head?.children ?? []).find((element) => element.localName !== "style")?.getAttribute("content") ?? null)
           .catch(() => null);
         if (book.mediaType !== "image/svg+xml" && !fence?.includes("script-src 'none'")) failures.push(`${name}: no policy first in its head`);
-        await book.interact?.(frame).catch(() => {});
+        if (book.interact) await book.interact(frame).catch((error: Error) => failures.push(`${name}: ${error.message}`));
         // Time for delayed triggers, refreshes and the gadget's two requests.
         await Bun.sleep(2500);
         const themed = await Promise.all(page.frames().map((each) => each.evaluate(() => document.documentElement?.getAttribute("data-theme")).catch(() => null)));
