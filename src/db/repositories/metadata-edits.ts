@@ -66,6 +66,21 @@ export class MetadataEditRepository {
     });
   }
 
+  /**
+   * Takes `fields` out of the record's locked fields, so the next scan that reads its file (a
+   * deep scan, a re-analysis, a changed file) writes them again; false when it does not exist.
+   */
+  async unlock(owner: CoverOwner, id: string, fields: readonly string[]): Promise<boolean> {
+    const table = owner === "book" ? this.database.tables.books : this.database.tables.series;
+    return this.database.transaction(async () => {
+      const [current] = await lockingRead(this.database, this.db.select({ lockedFields: table.lockedFields }).from(table).where(eq(table.id, id)));
+      if (!current) return false;
+      const lockedFields = current.lockedFields.filter((field) => !fields.includes(field));
+      await this.db.update(table).set({ lockedFields, updatedAt: new Date() }).where(eq(table.id, id));
+      return true;
+    });
+  }
+
   /** Every uploaded cover file a book or a series still references (cleanup keeps these). */
   async coverPaths(): Promise<Set<string>> {
     const { books, series } = this.database.tables;

@@ -17,6 +17,7 @@ import { bookPage } from "./pages/book";
 import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
+import { metadataEditPages } from "./pages/metadata-edit";
 import { registrationPages } from "./pages/register";
 import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
@@ -39,6 +40,7 @@ export function webRoutes(services: Services) {
     .use(libraryPage(services, guard))
     .use(seriesPage(services, guard))
     .use(bookPage(services, guard))
+    .use(metadataEditPages(services, guard))
     .use(searchPage(services, guard))
     .use(coverImages(services, guard))
     .use(adminOverviewPages(services, guard))
