@@ -40,6 +40,8 @@ forEachDatabase(
     const coverBytes = async (page: Page, url: string) => Buffer.from(await (await page.request.get(url)).body());
     /** The image's average colour, to tell pictures apart. */
     const meanColour = async (bytes: Uint8Array) => (await sharp(bytes).stats()).channels.slice(0, 3).map((channel) => channel.mean);
+    /** Waits until the field has the focus (htmx gives it when the swapped page settles); times out otherwise. */
+    const focusOn = (page: Page, id: string) => page.waitForFunction((wanted) => document.activeElement?.id === wanted, id, { timeout: 5000 });
     const distance = (a: number[], b: number[]) => Math.hypot(...a.map((value, index) => value - b[index]!));
 
     beforeAll(async () => {
@@ -118,7 +120,7 @@ forEachDatabase(
       expect(await page.locator("#edit-nameSort-error").textContent()).toBe("Sort name cannot be empty.");
       expect(await page.locator("#edit-year").getAttribute("aria-invalid")).toBe("true");
       // The first field in error in the form's order (the sort name comes before the year).
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("edit-nameSort");
+      await focusOn(page, "edit-nameSort");
       expect(await page.locator("#edit-publisher").inputValue()).toBe("Typed Press");
       expect(await page.locator("#edit-year").inputValue()).toBe("99999");
       expect((await api("GET", `/api/v1/series/${seriesId}`)).body).toEqual(before);
@@ -129,7 +131,7 @@ forEachDatabase(
       // The new answer has replaced the page when the sort name's error is gone.
       await page.locator("#edit-nameSort-error").waitFor({ state: "detached" });
       expect(await page.locator("#edit-year-error").textContent()).toBe("Year must be a whole number from 1 to 9999.");
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("edit-year");
+      await focusOn(page, "edit-year");
       expect((await api("GET", `/api/v1/series/${seriesId}`)).body.publisher).toBe(before.publisher);
     }, 60_000);
 
