@@ -92,6 +92,12 @@ forEachDatabase(
       expect(await meta.textContent()).toContain("1951");
       expect(await meta.textContent()).toContain("Right to left (manga)");
       expect(await page.locator(".detail .summary").textContent()).toBe("Retold for the web.");
+      // The direction this admin reads it in: the series' until they choose one in the reader.
+      const yours = page.locator(".detail .meta dt", { hasText: "You read it" }).locator("xpath=following-sibling::dd[1]");
+      expect(await yours.textContent()).toBe("Right to left (manga) (the series' direction)");
+      expect((await api("PATCH", `/api/v1/series/${seriesId}/reader-settings`, { mode: "webtoon" })).status).toBe(200);
+      await page.reload();
+      expect(await yours.textContent()).toBe("Webtoon (vertical strip) (your choice in the reader)");
 
       await page.goto(`/series/${seriesId}/edit`);
       await page.getByRole("button", { name: "Unlock publisher" }).click();
@@ -135,7 +141,7 @@ forEachDatabase(
       expect((await api("GET", `/api/v1/series/${seriesId}`)).body.publisher).toBe(before.publisher);
     }, 60_000);
 
-    test("an admin edits a book from its page: title and number show on the book page and through REST, locked", async () => {
+    test("an admin edits a book from its page: title, number, summary and year show on the book page and through REST, locked", async () => {
       const { page } = await open();
       await page.goto(`/books/${bookId}`);
       await page.getByRole("link", { name: "Edit", exact: true }).click();
@@ -143,22 +149,25 @@ forEachDatabase(
       expect(await page.locator("#edit-title").inputValue()).toBe("The Beginning; The End");
       await page.getByLabel("Title", { exact: true }).fill("First Flight");
       await page.getByLabel("Number").fill("7");
+      await page.getByLabel("Summary").fill("Told in a new way.");
+      await page.getByLabel("Release year").fill("1952");
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.getByText("Saved. Edited fields are locked").waitFor();
       expect(await page.locator("#edit-title-lock").textContent()).toContain("Locked");
       const { body: book } = await api("GET", `/api/v1/books/${bookId}`);
-      expect(book).toMatchObject({ title: "First Flight", number: 7 });
+      expect(book).toMatchObject({ title: "First Flight", number: 7, summary: "Told in a new way.", year: 1952 });
       expect(await page.locator("#edit-number-lock").textContent()).toContain("Locked");
       await page.goto(`/books/${bookId}`);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("First Flight");
-      expect(await page.locator(".detail-body > .muted").textContent()).toContain("#7");
+      expect(await page.locator(".detail-body > .muted").textContent()).toContain("#7 · 1952");
+      expect(await page.locator(".detail .summary").textContent()).toBe("Told in a new way.");
 
       await page.goto(`/books/${bookId}/edit`);
       await page.getByRole("button", { name: "Unlock title" }).click();
       await page.getByText("Unlocked.").waitFor();
       expect((await scan(server(), bearer(token), libraryId, "deep")).status).toBe("completed");
       const { body: rescanned } = await api("GET", `/api/v1/books/${bookId}`);
-      expect(rescanned).toMatchObject({ title: "The Beginning; The End", number: 7 });
+      expect(rescanned).toMatchObject({ title: "The Beginning; The End", number: 7, summary: "Told in a new way.", year: 1952 });
     }, 90_000);
 
     test("a series cover is uploaded and restored; a non-image or an oversized file is refused beside the cover and changes nothing", async () => {

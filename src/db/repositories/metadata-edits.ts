@@ -23,6 +23,8 @@ export interface BookEdit {
   number?: number | null;
   numberSort?: number | null;
   volume?: number | null;
+  summary?: string | null;
+  year?: number | null;
 }
 
 export type CoverOwner = "book" | "series";

@@ -21,6 +21,8 @@ export const BookEditBody = t.Object(
     titleSort: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 1000 }), t.Null()])),
     number: t.Optional(Count),
     volume: t.Optional(Count),
+    summary: t.Optional(t.Union([t.String({ maxLength: 20_000 }), t.Null()])),
+    year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
   });
 
 const BookErrorGroupsSchema = Shape({ totalBooksWithErrors: Integer(), groups: t.Array(ErrorGroupDtoSchema) });

@@ -81,6 +81,8 @@ const BOOK_FIELDS: readonly EditField[] = [
   { name: "titleSort", label: "Sort title", kind: "text" },
   { name: "number", label: "Number", kind: "integer", hint: "Its place in the series' reading order." },
   { name: "volume", label: "Volume", kind: "integer" },
+  { name: "summary", label: "Summary", kind: "textarea" },
+  { name: "year", label: "Release year", kind: "integer", hint: "The series takes its year from its first book's." },
 ];
 
 const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? "" : String(value));
@@ -165,7 +167,14 @@ function bookTarget(services: Services): EditTarget {
           { href: `/libraries/${book.libraryId}`, label: book.libraryName },
           { href: `/series/${book.seriesId}`, label: book.seriesName },
         ],
-        values: { title: book.title, titleSort: text(book.titleSort), number: text(book.number), volume: text(book.volume) },
+        values: {
+          title: book.title,
+          titleSort: text(book.titleSort),
+          number: text(book.number),
+          volume: text(book.volume),
+          summary: text(book.summary),
+          year: text(book.year),
+        },
         lockedFields: book.lockedFields,
         hasCustomCover: book.customCoverPath !== null,
         coverPages: images.has(book.id) ? book.pageCount : 0,
