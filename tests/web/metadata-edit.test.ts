@@ -200,7 +200,7 @@ forEachDatabase(
       expect(await page.getByRole("button", { name: "Restore the default cover" }).count()).toBe(0);
     }, 60_000);
 
-    test("a page of the book becomes its cover from the page picker, and the default comes back", async () => {
+    test("a page of the book becomes its cover from the page picker or from the reader, and the default comes back", async () => {
       const { page } = await open();
       const coverUrl = `/covers/books/${bookId}`;
       const original = await coverBytes(page, coverUrl);
@@ -209,11 +209,21 @@ forEachDatabase(
       await page.getByLabel("Page 3", { exact: true }).check();
       await page.getByRole("button", { name: "Use this page as the cover" }).click();
       await page.getByText("The new cover is saved.").waitFor();
-      const cover = await meanColour(await coverBytes(page, coverUrl));
-      const pageColour = async (number: number) => meanColour(await coverBytes(page, `/api/v1/books/${bookId}/pages/${number}?width=200`));
-      // Closer to page 3 than to any other page.
-      const distances = await Promise.all([1, 2, 3, 4, 5].map(async (number) => distance(cover, await pageColour(number))));
-      expect(distances.indexOf(Math.min(...distances))).toBe(2);
+      const pageColours = await Promise.all([1, 2, 3, 4, 5].map(async (number) => meanColour(await coverBytes(page, `/api/v1/books/${bookId}/pages/${number}?width=200`))));
+      /** The page the cover looks most like. */
+      const coverPage = async () => {
+        const cover = await meanColour(await coverBytes(page, coverUrl));
+        const distances = pageColours.map((colour) => distance(cover, colour));
+        return distances.indexOf(Math.min(...distances)) + 1;
+      };
+      expect(await coverPage()).toBe(3);
+
+      await page.goto(`/read/${bookId}?page=4`);
+      await page.getByText("Settings", { exact: true }).click();
+      await page.getByRole("button", { name: "Use this page as the book's cover" }).click();
+      await page.getByText("Page 4 is now the book's cover.").waitFor();
+      expect(await coverPage()).toBe(4);
+      await page.goto(`/books/${bookId}/edit`);
 
       await page.getByRole("button", { name: "Restore the default cover" }).click();
       await page.getByText("The default cover is back.").waitFor();
