@@ -105,7 +105,9 @@ export function formChange(target: Pick<EditTarget, "fields" | "schema">, curren
     if (typed === normalised(current[field.name] ?? "")) continue;
     const value = typed === "" ? null : field.kind === "integer" && /^-?\d+$/.test(typed) ? Number(typed) : typed;
     const schema = target.schema.properties[field.name] as TSchema;
-    if (Value.Check(schema, value)) change[field.name] = value;
+    // Elysia's integer schemas also pass strings of digits ("1e3", "+5"), which the services must never get.
+    const valid = !(field.kind === "integer" && typeof value === "string") && Value.Check(schema, value);
+    if (valid) change[field.name] = value;
     else errors[field.name] = problemWith(field.label, schema, value);
   }
   return { change, errors };
