@@ -95,7 +95,7 @@ const normalised = (value: string): string => value.replace(/\r\n?/g, "\n").trim
  * whole number: a number), and a sentence for each that the schema refuses. Fields the form
  * did not send, or sent unchanged, are left out.
  */
-export function formChange(target: Pick<EditTarget, "fields" | "schema">, current: Record<string, string>, form: Record<string, string | undefined>) {
+function formChange(target: Pick<EditTarget, "fields" | "schema">, current: Record<string, string>, form: Record<string, string | undefined>) {
   const change: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of target.fields) {
@@ -215,7 +215,6 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
       action: `${target.base}/${id}/edit`,
       coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
       pageUrl: `/api/v1/books/${id}/pages/`,
-      noun: target.owner,
       directions: Object.entries(DIRECTION_LABELS).map(([value, label]) => ({ value, label })),
       error: state.error,
       coverError: state.coverError,
@@ -224,6 +223,9 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
     status,
   );
 }
+
+/** Back to the edit page after a change, saying what happened. */
+const backToEdit = (request: Request, target: EditTarget, id: string, notice: string) => redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
 
 /** A service's message as a sentence of its own. */
 const sentence = (message: string): string => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
@@ -244,13 +246,12 @@ async function coverChange(viewer: Viewer, target: EditTarget, id: string, reque
     const coverError = sentence(known ? error.message : inputProblem(error));
     return editPage(viewer, target, id, await target.load(viewer.user, id), { coverError }, known && error.kind === "PayloadTooLarge" ? 413 : 422);
   }
-  return redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
+  return backToEdit(request, target, id, notice);
 }
 
 /** The routes of one kind of record's edit page. */
 function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget) {
   const editPath = `${target.base}/:id/edit`;
-  const back = (request: Request, id: string, notice: string) => redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
   const formBody = t.Object({
     ...Object.fromEntries(target.fields.map((field) => [field.name, t.Optional(t.String({ maxLength: 100_000 }))])),
     _csrf: t.Optional(t.String()),
@@ -277,7 +278,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
             return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error)) }, 422);
           }
         }
-        return back(request, params.id, "saved");
+        return backToEdit(request, target, params.id, "saved");
       },
       { page: "admin", params: IdParams, body: formBody },
     )
@@ -286,7 +287,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
       async ({ viewer, params, body, request }) => {
         if (!target.fields.some((field) => field.name === body.field)) throw new DomainError("BadRequest", `${body.field} is not a field that can be unlocked`);
         await target.unlock(viewer.user, params.id, [body.field]);
-        return back(request, params.id, "unlocked");
+        return backToEdit(request, target, params.id, "unlocked");
       },
       { page: "admin", params: IdParams, body: t.Object({ field: t.String({ maxLength: 40 }), _csrf: t.Optional(t.String()) }) },
     )
