@@ -3979,6 +3979,8 @@ export interface operations {
                     titleSort?: string | null;
                     number?: (string | number) | null;
                     volume?: (string | number) | null;
+                    summary?: string | null;
+                    year?: (string | number) | null;
                 };
             };
         };

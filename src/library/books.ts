@@ -90,6 +90,17 @@ export class BookService {
     return this.get(caller, id);
   }
 
+  /**
+   * Unlocks fields (admin): they keep their value until a scan reads the book's file again (a
+   * deep scan, a re-analysis, a changed file). The number takes its sort number with it, as in `edit`.
+   */
+  async unlock(caller: Caller, id: string, fields: readonly Exclude<keyof BookEdit, "numberSort">[]): Promise<BookView> {
+    await this.get(caller, id);
+    const unlocked: (keyof BookEdit)[] = fields.includes("number") ? [...fields, "numberSort"] : [...fields];
+    if (!(await this.repositories.edits.unlock("book", id, unlocked))) throw notFound("book");
+    return this.get(caller, id);
+  }
+
   /** Re-reads the book's file and replaces its analysis (admin). */
   async reanalyze(caller: Caller, id: string): Promise<BookView> {
     const book = await this.get(caller, id);

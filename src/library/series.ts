@@ -43,6 +43,16 @@ export class SeriesService {
   }
 
   /**
+   * Unlocks fields (admin): they keep their value until the next scan that settles the series
+   * (a deep scan, or one that finds a book of it changed) writes its books' value again.
+   */
+  async unlock(caller: Caller, id: string, fields: readonly (keyof SeriesEdit)[]): Promise<SeriesView> {
+    await this.get(caller, id);
+    if (!(await this.repositories.edits.unlock("series", id, fields))) throw notFound("series");
+    return this.get(caller, id);
+  }
+
+  /**
    * The series' present books in reading order (./series-order.ts): by number, then the
    * unnumbered in natural order of their names ("Part 2" before "Part 10"); `only` those
    * matching filters. SQL cannot sort naturally on both databases, so

@@ -135,17 +135,19 @@ forEachDatabase("Series and book lists, edits and locks", (server) => {
     expect(second.body.data.map((entry: { title: string }) => entry.title)).toEqual(["Part 2"]);
   });
 
-  test("book PATCH (admin) locks title, titleSort, number and volume across a deep rescan", async () => {
+  test("book PATCH (admin) locks title, titleSort, number, volume, summary and year across a deep rescan", async () => {
     const target = book("Captain Science #002.cbz");
     expect((await server().json("PATCH", `/api/v1/books/${target.id}`, { title: "x" }, reader)).status).toBe(403);
     expect((await server().json("PATCH", `/api/v1/books/${target.id}`, { number: -1 }, admin)).status).toBe(400);
+    expect((await server().json("PATCH", `/api/v1/books/${target.id}`, { year: 10_000 }, admin)).status).toBe(400);
     expect((await server().json("PATCH", `/api/v1/books/${crypto.randomUUID()}`, { title: "x" }, admin)).status).toBe(404);
-    const patched = await server().json("PATCH", `/api/v1/books/${target.id}`, { title: "The Sequel", titleSort: "sequel", number: 7, volume: 2 }, admin);
+    const patched = await server().json("PATCH", `/api/v1/books/${target.id}`, { title: "The Sequel", titleSort: "sequel", number: 7, volume: 2, summary: "Told again.", year: 1961 }, admin);
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ title: "The Sequel", titleSort: "sequel", number: 7, numberSort: 7, volume: 2 });
+    const edited = { title: "The Sequel", titleSort: "sequel", number: 7, numberSort: 7, volume: 2, summary: "Told again.", year: 1961 };
+    expect(patched.body).toMatchObject(edited);
     await scan(server(), library.adminToken, library.libraryId, "deep");
     const after = await get(`/api/v1/books/${target.id}`, reader);
-    expect(after.body).toMatchObject({ title: "The Sequel", titleSort: "sequel", number: 7, numberSort: 7, volume: 2 });
+    expect(after.body).toMatchObject(edited);
   });
 
   test("books q matches title, series name and author, ignoring case; LIKE wildcards are literal", async () => {

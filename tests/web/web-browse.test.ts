@@ -58,6 +58,8 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
       `/series/${seriesIds.Orbit}`,
       `/series/${seriesIds.Orbit}?view=list`,
       `/books/${bookIds["Orbit 1"]}`,
+      `/series/${seriesIds.Orbit}/edit`,
+      `/books/${bookIds["Orbit 1"]}/edit`,
       "/search?q=orbit",
       "/account",
       "/admin",

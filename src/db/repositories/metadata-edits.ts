@@ -23,6 +23,8 @@ export interface BookEdit {
   number?: number | null;
   numberSort?: number | null;
   volume?: number | null;
+  summary?: string | null;
+  year?: number | null;
 }
 
 export type CoverOwner = "book" | "series";
@@ -62,6 +64,21 @@ export class MetadataEditRepository {
       const searchText = bookSearchText(edit.title ?? current.title, current.metadata);
       await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
       await refreshOrderKeys(this.database, eq(b.id, id));
+      return true;
+    });
+  }
+
+  /**
+   * Takes `fields` out of the record's locked fields, so the next scan that reads its file (a
+   * deep scan, a re-analysis, a changed file) writes them again; false when it does not exist.
+   */
+  async unlock(owner: CoverOwner, id: string, fields: readonly string[]): Promise<boolean> {
+    const table = owner === "book" ? this.database.tables.books : this.database.tables.series;
+    return this.database.transaction(async () => {
+      const [current] = await lockingRead(this.database, this.db.select({ lockedFields: table.lockedFields }).from(table).where(eq(table.id, id)));
+      if (!current) return false;
+      const lockedFields = current.lockedFields.filter((field) => !fields.includes(field));
+      await this.db.update(table).set({ lockedFields, updatedAt: new Date() }).where(eq(table.id, id));
       return true;
     });
   }

@@ -14,12 +14,15 @@ const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
 const BOOK_SORTS: readonly BookSort[] = ["series", "title", "createdAt", "number"];
 const Count = t.Union([t.Integer({ minimum: 0, maximum: 1_000_000 }), t.Null()]);
 
-const BookEditBody = t.Object(
+/** What an admin may change of a book (the web's edit page validates its form against it too). */
+export const BookEditBody = t.Object(
   {
     title: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),
     titleSort: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 1000 }), t.Null()])),
     number: t.Optional(Count),
     volume: t.Optional(Count),
+    summary: t.Optional(t.Union([t.String({ maxLength: 20_000 }), t.Null()])),
+    year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
   });
 
 const BookErrorGroupsSchema = Shape({ totalBooksWithErrors: Integer(), groups: t.Array(ErrorGroupDtoSchema) });

@@ -84,8 +84,8 @@ export function thumbnailHandler(covers: Services["covers"], owner: CoverOwner) 
     imageFileResponse(request, await covers.thumbnail(caller.user, owner, params.id));
 }
 
-/** The `file` part of a multipart body no larger than the limit (plus multipart framing). */
-async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** The `file` part of a multipart body no larger than the limit (plus multipart framing); the web's edit pages read theirs so too. */
+export async function uploadedFile(request: Request, maxBytes: number): Promise<Uint8Array> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new DomainError("BadRequest", 'send the image as multipart/form-data in the field "file"', { fields: { file: "is required" } });

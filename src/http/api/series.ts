@@ -13,7 +13,8 @@ import { answers, BookDtoSchema, Paginated, SeriesDtoSchema } from "./schemas";
 const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
 const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
 
-const SeriesEditBody = t.Object(
+/** What an admin may change of a series (the web's edit page validates its form against it too). */
+export const SeriesEditBody = t.Object(
   {
     name: t.Optional(t.String({ minLength: 1, maxLength: 500 })),
     nameSort: t.Optional(t.String({ minLength: 1, maxLength: 500 })),

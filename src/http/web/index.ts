@@ -19,6 +19,7 @@ import { coverImages } from "./pages/covers";
 import { homePage } from "./pages/home";
 import { libraryPage } from "./pages/library";
 import { readingListPages } from "./pages/reading-lists";
+import { metadataEditPages } from "./pages/metadata-edit";
 import { registrationPages } from "./pages/register";
 import { searchPage } from "./pages/search";
 import { seriesPage } from "./pages/series";
@@ -43,6 +44,7 @@ export function webRoutes(services: Services) {
     .use(bookPage(services, guard))
     .use(bulkPages(services, guard))
     .use(readingListPages(services, guard))
+    .use(metadataEditPages(services, guard))
     .use(searchPage(services, guard))
     .use(coverImages(services, guard))
     .use(adminOverviewPages(services, guard))

@@ -307,6 +307,18 @@ saveDirection?.addEventListener("click", async () => {
   part("direction-saved").textContent = response?.ok ? "Saved as the series' direction." : "The direction could not be saved.";
 });
 
+// An admin can make the page on screen the book's cover (the book's edit page does the same).
+const pageAsCover = part("page-as-cover");
+pageAsCover?.addEventListener("click", async () => {
+  const response = await fetch(pageAsCover.dataset.coverUrl, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...csrfHeaders() },
+    body: new URLSearchParams({ page: String(state.page) }),
+  }).catch(() => null);
+  part("cover-saved").textContent = response?.ok ? `Page ${state.page} is now the book's cover.` : "The cover could not be changed.";
+});
+
 // Closing the settings gives the keys back to the pages (Space and arrows scroll or turn them).
 part("settings").addEventListener("toggle", (event) => {
   if (!event.currentTarget.open) viewport.focus({ preventScroll: true });

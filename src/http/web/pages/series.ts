@@ -6,7 +6,7 @@
  * series as read or unread.
  */
 import { Elysia, t } from "elysia";
-import type { ReadingDirection } from "../../../db";
+import type { ReaderSettings, ReadingDirection } from "../../../db";
 import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
@@ -35,6 +35,9 @@ export const DIRECTION_LABELS: Record<ReadingDirection, string> = {
   ttb: "Top to bottom",
   webtoon: "Webtoon (vertical strip)",
 };
+
+/** The comic reader's modes, as the directions they read in (static/js/reader/layout.js). */
+const DIRECTION_OF_MODE: Record<NonNullable<ReaderSettings["mode"]>, ReadingDirection> = { ltr: "ltr", rtl: "rtl", vertical: "ttb", webtoon: "webtoon" };
 
 export function seriesPage(services: Services, guard: WebPageGuard) {
   /** For admins: every tag, and which of them the series carries. */
@@ -69,6 +72,9 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
         }
         const firstUnread = (await services.series.books(viewer.user, series.id, { offset: 0, limit: 1 }, bookFilterOf(filterValues({ status: ["unread", "in-progress"] }), viewer.user.id))).rows[0];
         const directionLabel = series.readingDirection ? DIRECTION_LABELS[series.readingDirection] : null;
+        // The reader opens it in the mode this person chose for the series, else in the series' direction.
+        const chosenMode = (await services.readerSettings.forSeries(viewer.user, series.id)).series.mode;
+        const yourDirectionLabel = chosenMode ? DIRECTION_LABELS[DIRECTION_OF_MODE[chosenMode]] : null;
         const sharing = viewer.user.role === "admin" ? await sharingTagChoices(series.id) : null;
         const notice = query.notice === "tags-saved" ? "The sharing tags are saved." : undefined;
         const [combined, facets, wanted] = await Promise.all([
@@ -80,6 +86,7 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           ...data,
           firstUnread,
           directionLabel,
+          yourDirectionLabel,
           sharing,
           notice,
           combined,

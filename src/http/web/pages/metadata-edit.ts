@@ -1,0 +1,336 @@
+/**
+ * Admins edit a series' or a book's metadata: GET /series/:id/edit and /books/:id/edit show the
+ * fields the REST PATCH routes accept, each checked against the same schema (SeriesEditBody,
+ * BookEditBody) and changed through the same services, so an edited field is locked against
+ * scans exactly as through the API. Only fields whose value changed are sent: saving the form
+ * does not lock what was left alone. A locked field shows as locked with an Unlock button
+ * (POST .../edit/unlock); the next scan that reads the file writes the file's value again.
+ *
+ * The cover: POST .../edit/cover uploads an image (multipart, read with the API's size limit and
+ * judged by the cover service; it streams its own body, so its CSRF token travels in the header
+ * htmx adds to every request), POST .../edit/cover/remove restores the default picture, and for
+ * a book of images POST /books/:id/edit/cover/page makes one of its pages the cover.
+ */
+import { Elysia, t } from "elysia";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { CoverOwner, UserRecord } from "../../../db";
+import { DomainError } from "../../../errors";
+import type { Services } from "../../../services";
+import { BookEditBody } from "../../api/books";
+import { uploadedFile } from "../../api/covers";
+import { SeriesEditBody } from "../../api/series";
+import { IdParams } from "../../params";
+import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
+import { redirectTo, type WebPageGuard } from "../page-guard";
+import { page, type Viewer } from "../views";
+import { DIRECTION_LABELS } from "./series";
+
+interface EditField {
+  name: string;
+  label: string;
+  kind: "text" | "textarea" | "integer" | "direction";
+  hint?: string;
+}
+
+/** A series or a book as its edit page shows it: current values as the form's text. */
+interface Editable {
+  title: string;
+  /** Where the record's own page is, and the breadcrumbs leading to it. */
+  viewPath: string;
+  crumbs: { href: string; label: string }[];
+  values: Record<string, string>;
+  lockedFields: string[];
+  hasCustomCover: boolean;
+  /** Pages that can stand as the cover (a book of images), else 0. */
+  coverPages: number;
+}
+
+interface EditTarget {
+  owner: CoverOwner;
+  /** "/series" or "/books": the edit pages are at `${base}/:id/edit`. */
+  base: string;
+  fields: readonly EditField[];
+  schema: TObject;
+  load(user: UserRecord, id: string): Promise<Editable>;
+  edit(user: UserRecord, id: string, change: Record<string, unknown>): Promise<unknown>;
+  unlock(user: UserRecord, id: string, fields: string[]): Promise<unknown>;
+}
+
+const NOTICES: Record<string, string> = {
+  saved: "Saved. Edited fields are locked: scans keep them.",
+  unlocked: "Unlocked. The next scan that reads the file writes the file's value again (a deep scan, or re-analysing the book).",
+  "cover-saved": "The new cover is saved.",
+  "cover-restored": "The default cover is back.",
+};
+
+/** Pages used as a cover are read at this width at most: the cover service shrinks them further. */
+const COVER_SOURCE_WIDTH = 1200;
+
+const SERIES_FIELDS: readonly EditField[] = [
+  { name: "name", label: "Name", kind: "text" },
+  { name: "nameSort", label: "Sort name", kind: "text", hint: "Where the series sorts among others; follows a new name unless you change it too." },
+  { name: "summary", label: "Summary", kind: "textarea" },
+  { name: "publisher", label: "Publisher", kind: "text" },
+  { name: "year", label: "Year", kind: "integer" },
+  { name: "readingDirection", label: "Reading direction", kind: "direction", hint: "How the reader turns its pages for everyone who has not chosen otherwise." },
+];
+
+const BOOK_FIELDS: readonly EditField[] = [
+  { name: "title", label: "Title", kind: "text" },
+  { name: "titleSort", label: "Sort title", kind: "text" },
+  { name: "number", label: "Number", kind: "integer", hint: "Its place in the series' reading order." },
+  { name: "volume", label: "Volume", kind: "integer" },
+  { name: "summary", label: "Summary", kind: "textarea" },
+  { name: "year", label: "Release year", kind: "integer", hint: "The series takes its year from its first book's." },
+];
+
+const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? "" : String(value));
+
+/** A field's text as compared and sent: trimmed, with the line breaks a browser sends (CRLF) as LF. */
+const normalised = (value: string): string => value.replace(/\r\n?/g, "\n").trim();
+
+/**
+ * The changed fields of a submitted form, as the PATCH body would carry them (blank: null; a
+ * whole number: a number), and a sentence for each that the schema refuses. Fields the form
+ * did not send, or sent unchanged, are left out.
+ */
+function formChange(target: Pick<EditTarget, "fields" | "schema">, current: Record<string, string>, form: Record<string, string | undefined>) {
+  const change: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const field of target.fields) {
+    const raw = form[field.name];
+    if (raw === undefined) continue;
+    const typed = normalised(raw);
+    if (typed === normalised(current[field.name] ?? "")) continue;
+    const value = typed === "" ? null : field.kind === "integer" && /^-?\d+$/.test(typed) ? Number(typed) : typed;
+    const schema = target.schema.properties[field.name] as TSchema;
+    // Elysia's integer schemas also pass strings of digits ("1e3", "+5"), which the services must never get.
+    const valid = !(field.kind === "integer" && typeof value === "string") && Value.Check(schema, value);
+    if (valid) change[field.name] = value;
+    else errors[field.name] = problemWith(field.label, schema, value);
+  }
+  return { change, errors };
+}
+
+/** What is wrong with `value` for a field of this schema, as a sentence. */
+function problemWith(label: string, schema: TSchema, value: unknown): string {
+  const accepted = (schema.anyOf as TSchema[] | undefined)?.find((member) => member.type !== "null") ?? schema;
+  if (value === null) return `${label} cannot be empty.`;
+  // Elysia's integers are unions themselves (a number, or a string of digits) carrying the bounds.
+  if (accepted.minimum !== undefined) return `${label} must be a whole number from ${accepted.minimum} to ${accepted.maximum}.`;
+  if (accepted.maxLength !== undefined) return `${label} can be at most ${accepted.maxLength} characters long.`;
+  return `${label} must be one of the choices offered.`;
+}
+
+function seriesTarget(services: Services): EditTarget {
+  return {
+    owner: "series",
+    base: "/series",
+    fields: SERIES_FIELDS,
+    schema: SeriesEditBody,
+    async load(user, id) {
+      const series = await services.series.get(user, id);
+      return {
+        title: series.name,
+        viewPath: `/series/${series.id}`,
+        crumbs: [{ href: `/libraries/${series.libraryId}`, label: series.libraryName }],
+        values: {
+          name: series.name,
+          nameSort: series.nameSort,
+          summary: text(series.summary),
+          publisher: text(series.publisher),
+          year: text(series.year),
+          readingDirection: series.readingDirection,
+        },
+        lockedFields: series.lockedFields,
+        hasCustomCover: series.customCoverPath !== null,
+        coverPages: 0,
+      };
+    },
+    edit: (user, id, change) => services.series.edit(user, id, change as Static<typeof SeriesEditBody>),
+    unlock: (user, id, fields) => services.series.unlock(user, id, fields as (keyof Static<typeof SeriesEditBody>)[]),
+  };
+}
+
+function bookTarget(services: Services): EditTarget {
+  return {
+    owner: "book",
+    base: "/books",
+    fields: BOOK_FIELDS,
+    schema: BookEditBody,
+    async load(user, id) {
+      const book = await services.books.get(user, id);
+      const images = await services.pages.imageOnly([book]);
+      return {
+        title: book.title,
+        viewPath: `/books/${book.id}`,
+        crumbs: [
+          { href: `/libraries/${book.libraryId}`, label: book.libraryName },
+          { href: `/series/${book.seriesId}`, label: book.seriesName },
+        ],
+        values: {
+          title: book.title,
+          titleSort: text(book.titleSort),
+          number: text(book.number),
+          volume: text(book.volume),
+          summary: text(book.summary),
+          year: text(book.year),
+        },
+        lockedFields: book.lockedFields,
+        hasCustomCover: book.customCoverPath !== null,
+        coverPages: images.has(book.id) ? book.pageCount : 0,
+      };
+    },
+    edit: (user, id, change) => services.books.edit(user, id, change as Static<typeof BookEditBody>),
+    unlock: (user, id, fields) => services.books.unlock(user, id, fields as (keyof Static<typeof BookEditBody>)[]),
+  };
+}
+
+interface PageState {
+  form?: Record<string, string | undefined>;
+  errors?: Record<string, string>;
+  error?: string;
+  coverError?: string;
+  notice?: string;
+}
+
+function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editable, state: PageState = {}, status = 200): Response {
+  const errors = state.errors ?? {};
+  const firstError = target.fields.find((field) => errors[field.name])?.name;
+  const fields = target.fields.map((field) => ({
+    ...field,
+    value: state.form?.[field.name] ?? record.values[field.name] ?? "",
+    locked: record.lockedFields.includes(field.name),
+    error: errors[field.name],
+    focus: field.name === firstError,
+  }));
+  return page(
+    "pages/metadata-edit",
+    {
+      title: `Edit ${record.title}`,
+      viewer,
+      record,
+      fields,
+      action: `${target.base}/${id}/edit`,
+      coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
+      pageUrl: `/api/v1/books/${id}/pages/`,
+      directions: Object.entries(DIRECTION_LABELS).map(([value, label]) => ({ value, label })),
+      error: state.error,
+      coverError: state.coverError,
+      notice: state.notice,
+    },
+    status,
+  );
+}
+
+/** Back to the edit page after a change, saying what happened. */
+const backToEdit = (request: Request, target: EditTarget, id: string, notice: string) => redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
+
+/** A service's message as a sentence of its own. */
+const sentence = (message: string): string => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
+
+/** Problems with a cover that the person can fix by choosing another image or page. */
+const COVER_PROBLEMS = new Set(["PayloadTooLarge", "NotFound"]);
+
+/**
+ * Runs a cover change, then back to the edit page. An image that is not one, too large, or a
+ * page the book does not have is said beside the cover, nothing changed (a record that is gone
+ * is a 404 when the page is loaded again).
+ */
+async function coverChange(viewer: Viewer, target: EditTarget, id: string, request: Request, change: () => Promise<void>, notice: string): Promise<Response> {
+  try {
+    await change();
+  } catch (error) {
+    const known = error instanceof DomainError && COVER_PROBLEMS.has(error.kind);
+    const coverError = sentence(known ? error.message : inputProblem(error));
+    return editPage(viewer, target, id, await target.load(viewer.user, id), { coverError }, known && error.kind === "PayloadTooLarge" ? 413 : 422);
+  }
+  return backToEdit(request, target, id, notice);
+}
+
+/** The routes of one kind of record's edit page. */
+function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget) {
+  const editPath = `${target.base}/:id/edit`;
+  const formBody = t.Object({
+    ...Object.fromEntries(target.fields.map((field) => [field.name, t.Optional(t.String({ maxLength: 100_000 }))])),
+    _csrf: t.Optional(t.String()),
+  });
+
+  return new Elysia({ name: `web-${target.owner}-edit` })
+    .use(guard)
+    .get(editPath, async ({ viewer, params, query }) => editPage(viewer, target, params.id, await target.load(viewer.user, params.id), { notice: NOTICES[query.notice ?? ""] }), {
+      page: "admin",
+      params: IdParams,
+      query: NoticeQuery,
+    })
+    .post(
+      editPath,
+      async ({ viewer, params, body, request }) => {
+        const record = await target.load(viewer.user, params.id);
+        const form = body as Record<string, string | undefined>;
+        const { change, errors } = formChange(target, record.values, form);
+        if (Object.keys(errors).length > 0) return editPage(viewer, target, params.id, record, { form, errors }, 422);
+        if (Object.keys(change).length > 0) {
+          try {
+            await target.edit(viewer.user, params.id, change);
+          } catch (error) {
+            return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error)) }, 422);
+          }
+        }
+        return backToEdit(request, target, params.id, "saved");
+      },
+      { page: "admin", params: IdParams, body: formBody },
+    )
+    .post(
+      `${editPath}/unlock`,
+      async ({ viewer, params, body, request }) => {
+        if (!target.fields.some((field) => field.name === body.field)) throw new DomainError("BadRequest", `${body.field} is not a field that can be unlocked`);
+        await target.unlock(viewer.user, params.id, [body.field]);
+        return backToEdit(request, target, params.id, "unlocked");
+      },
+      { page: "admin", params: IdParams, body: t.Object({ field: t.String({ maxLength: 40 }), _csrf: t.Optional(t.String()) }) },
+    )
+    .post(
+      `${editPath}/cover`,
+      async ({ viewer, params, request }) =>
+        coverChange(
+          viewer,
+          target,
+          params.id,
+          request,
+          async () => services.covers.upload(viewer.user, target.owner, params.id, await uploadedFile(request, services.config.files.max_cover_upload_bytes)),
+          "cover-saved",
+        ),
+      { page: "admin", params: IdParams, parse: "none" },
+    )
+    .post(
+      `${editPath}/cover/remove`,
+      async ({ viewer, params, request }) => coverChange(viewer, target, params.id, request, () => services.covers.remove(viewer.user, target.owner, params.id), "cover-restored"),
+      { page: "admin", params: IdParams, body: CsrfOnlyBody },
+    );
+}
+
+export function metadataEditPages(services: Services, guard: WebPageGuard) {
+  const books = bookTarget(services);
+  return new Elysia({ name: "web-metadata-edit" })
+    .use(editRoutes(services, guard, seriesTarget(services)))
+    .use(editRoutes(services, guard, books))
+    .use(guard)
+    .post(
+      "/books/:id/edit/cover/page",
+      async ({ viewer, params, body, request }) =>
+        coverChange(
+          viewer,
+          books,
+          params.id,
+          request,
+          async () => {
+            const page = await services.pages.locate(viewer.user, params.id, body.page, COVER_SOURCE_WIDTH);
+            await services.covers.upload(viewer.user, "book", params.id, (await services.pages.read(page)).bytes);
+          },
+          "cover-saved",
+        ),
+      { page: "admin", params: IdParams, body: t.Object({ page: t.Numeric({ minimum: 1, maximum: 1_000_000 }), _csrf: t.Optional(t.String()) }) },
+    );
+}
