@@ -167,7 +167,10 @@ export class SeriesQueryRepository {
       filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
       filter.libraryIds ? inArray(series.libraryId, filter.libraryIds) : undefined,
       filter.publishers ? inArray(sql`lower(${series.publisher})`, filter.publishers.map((name) => name.toLowerCase())) : undefined,
-      filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
+      // The series' own columns before the subqueries over its books: SQLite tests the terms in
+      // this order, so a year range spares the books of every series outside it (issue 32).
+      filter.years ? inYears(series.year, filter.years) : undefined,
+      filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.bookMetadata
         ? exists(
             this.db
@@ -176,10 +179,9 @@ export class SeriesQueryRepository {
               .where(and(eq(books.seriesId, series.id), eq(books.deleted, false), metadataMatches(this.database, books.metadata, filter.bookMetadata))),
           )
         : undefined,
+      filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
-      filter.years ? inYears(series.year, filter.years) : undefined,
       filter.onDeckFor ? seriesOnDeck(this.database, series.id, filter.onDeckFor) : undefined,
-      filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.seriesVisible,
       filter.condition ? seriesConditionSql(this.database, filter.condition) : undefined,
     );

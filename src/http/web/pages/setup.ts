@@ -1,4 +1,7 @@
-/** First run: GET/POST /setup creates the first admin while no user exists, then signs them in. */
+/**
+ * First run, step one: GET/POST /setup creates the first admin while no user exists, signs them
+ * in and goes on to step two, /setup/library (the first library, ./admin/libraries.ts).
+ */
 import { Elysia, t } from "elysia";
 import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import type { Services } from "../../../services";
@@ -27,7 +30,7 @@ export function setupPage(services: Services, guard: WebPageGuard) {
         try {
           const admin = await services.users.createFirstAdmin(body.username, optionalText(body.email), body.password);
           const session = await services.cookieSessions.start(admin);
-          return redirectTo(request, "/admin/libraries", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
+          return redirectTo(request, "/setup/library", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
         } catch (error) {
           const problem = inputProblem(error);
           return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, error: problem, username: body.username, email: body.email }, 422);
