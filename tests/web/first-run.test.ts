@@ -1,14 +1,15 @@
 /**
- * The first run in Debian's Chromium against a real server on each database (issue 32): the
- * setup URL follows the step (/setup, then /setup/library), the folder picker starts at the
- * likely places with SVG icons (no emoji), counts a folder's books within its budget ("1,000+"),
+ * The first run in Debian's Chromium against a real server on each database (issue 32): a
+ * refused admin account names its field, the setup URL follows the step (/setup, then
+ * /setup/library), the folder picker starts at the likely places with SVG icons (no emoji),
+ * counts a folder's books within its budget ("1,000+") and never through a symbolic link,
  * and "Use this folder" fills the path and, while it is empty, the name; a refused path says so
  * at the field, which takes the focus, with what was typed kept; after the first scan the notice
  * follows the scan to its end, links its errors and offers to open the library, and "Cancel
  * scan" is gone. Screenshots of both steps at 1440 and 375 px, light and dark.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -37,6 +38,8 @@ forEachDatabase("first run", (server: () => TestServer) => {
     big = tempFolder("longbox-big-folder-");
     for (let index = 0; index < 1001; index++) writeFileSync(join(big, `Book ${index}.cbz`), "");
     mkdirSync(join(big, ".hidden"));
+    // A link out of the library to the big folder: never followed, so never counted.
+    symlinkSync(big, join(books, "Elsewhere"));
   }, 60_000);
 
   afterAll(async () => {
@@ -57,6 +60,20 @@ forEachDatabase("first run", (server: () => TestServer) => {
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 900 });
   };
+
+  test("a refused admin account says which field and why, with what was typed kept (never the password)", async () => {
+    const response = await server().fetch("/setup", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server().url },
+      body: new URLSearchParams({ username: "admin", email: "not an address", password: "too short" }).toString(),
+    });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain('<p id="email-error" class="field-error">The email address must be an email address.</p>');
+    expect(html).toMatch(/id="email"[^>]* value="not an address" aria-invalid="true" aria-describedby="email-error" autofocus>/);
+    expect(html).toMatch(/id="username"[^>]* value="admin">/);
+    expect(html).not.toContain("too short");
+  });
 
   test("the setup URL follows the step: /setup for the admin, then /setup/library", async () => {
     const { page } = admin;

@@ -6,9 +6,12 @@ import { Elysia, t } from "elysia";
 import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import type { Services } from "../../../services";
 import { sessionCookie } from "../../browser-session";
-import { inputProblem, optionalText } from "../forms";
+import { formProblem, optionalText } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page } from "../views";
+
+/** The form's fields as its sentences name them (see formProblem); the password is never shown again. */
+const FIELD_LABELS = { username: "The username", email: "The email address", password: "The password" };
 
 const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 
@@ -32,8 +35,9 @@ export function setupPage(services: Services, guard: WebPageGuard) {
           const session = await services.cookieSessions.start(admin);
           return redirectTo(request, "/setup/library", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
         } catch (error) {
-          const problem = inputProblem(error);
-          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, error: problem, username: body.username, email: body.email }, 422);
+          const problem = formProblem(error, FIELD_LABELS);
+          const refused = { error: problem.message, fieldErrors: problem.fields, username: body.username, email: body.email };
+          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, ...refused }, 422);
         }
       },
       {
