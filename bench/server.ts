@@ -74,7 +74,7 @@ export async function scanToCompletion(server: BenchServer, libraryId: string): 
 }
 
 /** Signs in through the web interface's login form; returns the session cookie (`name=value`). */
-export async function browserSessionCookie(server: BenchServer): Promise<string> {
+export async function browserSessionCookie(server: Pick<BenchServer, "url">): Promise<string> {
   const response = await fetch(`${server.url}/login`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },

@@ -238,7 +238,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     backups: new BackupService({ dir: inputs.paths.backupDir, keep: config.backup.keep }, databaseDumps(config, inputs.paths.sqliteFile), files.covers, log),
     books,
     duplicates,
-    folders: new FolderBrowser(),
+    folders: new FolderBrowser(new Set(formats.extensions())),
     series,
     readerSettings: new ReaderSettingsService(repositories, series),
     catalogueMetadata: new CatalogueMetadataService(repositories, access),

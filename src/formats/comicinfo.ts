@@ -56,6 +56,7 @@ export function parseComicInfo(bytes: Uint8Array, documentName = "ComicInfo.xml"
     language: text("LanguageISO"),
     genres: commaList(text("Genre")),
     tags: commaList(text("Tags")),
+    ageRating: ageRating(text("AgeRating")),
     identifiers: identifiers(text("GTIN"), text("ISBN")),
     readingDirection: readingDirection(text("Manga")),
     declaredPageCount: integer("PageCount", 1, 1_000_000),
@@ -63,6 +64,31 @@ export function parseComicInfo(bytes: Uint8Array, documentName = "ComicInfo.xml"
     readingLists: readingLists(text("StoryArc"), text("StoryArcNumber"), text("AlternateSeries"), text("AlternateNumber")),
   };
   return { metadata: withoutEmptyFields(metadata), frontCoverImageIndex: frontCover(root) };
+}
+
+/**
+ * ComicInfo's AgeRating values as ages, as Komga maps them (its ComicInfo provider); "Unknown",
+ * "Rating Pending" and anything else are no rating.
+ */
+const AGE_RATINGS: Record<string, number> = {
+  "adults only 18+": 18,
+  "early childhood": 3,
+  everyone: 0,
+  "everyone 10+": 10,
+  g: 0,
+  "kids to adults": 6,
+  m: 17,
+  "ma15+": 15,
+  "mature 17+": 17,
+  pg: 8,
+  "r18+": 18,
+  teen: 13,
+  "x18+": 18,
+};
+
+function ageRating(value: string | undefined): number | undefined {
+  const key = value?.trim().toLowerCase();
+  return key !== undefined && Object.hasOwn(AGE_RATINGS, key) ? AGE_RATINGS[key] : undefined;
 }
 
 function creators(root: XmlElement): Author[] | undefined {

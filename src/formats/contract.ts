@@ -58,6 +58,8 @@ export interface BookMetadata {
   language?: string;
   genres?: string[];
   tags?: string[];
+  /** The youngest age the book is meant for (ComicInfo AgeRating as Komga reads it: "Teen" is 13). */
+  ageRating?: number;
   /** isbn, uuid, calibre id, ... keyed by scheme (lower case). */
   identifiers?: Record<string, string>;
   readingDirection?: ReadingDirection;

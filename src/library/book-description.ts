@@ -51,6 +51,7 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
     language: values.language,
     genres: values.genres,
     tags: values.tags,
+    ageRating: values.ageRating,
     identifiers: values.identifiers,
     collections: values.collections,
     readingLists: values.readingLists,

@@ -63,7 +63,7 @@ export class SeriesService {
     caller: Caller,
     seriesId: string,
     page: { offset: number; limit: number },
-    only: Pick<BookFilter, "readStatus" | "metadata" | "years"> = {},
+    only: Pick<BookFilter, "readStatus" | "metadata" | "years" | "maxAgeRating"> = {},
   ): Promise<{ rows: BookView[]; total: number }> {
     await this.get(caller, seriesId);
     const ordered = await this.orderedBookIds(seriesId, only);
@@ -117,7 +117,7 @@ export class SeriesService {
   }
 
   /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`); `only` those matching filters. */
-  async orderedBookIds(seriesId: string, only: Pick<BookFilter, "readStatus" | "metadata" | "years"> = {}): Promise<string[]> {
+  async orderedBookIds(seriesId: string, only: Pick<BookFilter, "readStatus" | "metadata" | "years" | "maxAgeRating"> = {}): Promise<string[]> {
     return inSeriesOrder(await this.repositories.books.orderKeys({ ...only, seriesId, deleted: false })).map((key) => key.id);
   }
 }

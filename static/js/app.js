@@ -92,6 +92,17 @@
       }
       return;
     }
+    // The folder picker's "Use this folder" (templates/partials/folder-picker.eta): the path
+    // into the library form, and the folder's name as the library's while it has none.
+    var useFolder = target.closest("[data-use-folder]");
+    if (useFolder) {
+      var pathField = document.getElementById("library-path");
+      var nameField = document.getElementById("library-name");
+      if (pathField) pathField.value = useFolder.getAttribute("data-use-folder");
+      if (nameField && !nameField.value.trim()) nameField.value = useFolder.getAttribute("data-folder-name");
+      if (pathField) pathField.focus();
+      return;
+    }
     var popup = document.getElementById("search-popup");
     if (popup && !target.closest(".search")) popup.textContent = "";
   });

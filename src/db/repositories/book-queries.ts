@@ -14,7 +14,7 @@ import { progressColumns, type ProgressRecord } from "./progress";
 import { preparedOnce } from "./prepared";
 import { RecentReads } from "./recent-reads";
 import { bookTextCandidates, containsIgnoringCase, containsLowerCased } from "./text-search";
-import { analysisIs, bookReadStatus, inYears, metadataMatches, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
+import { analysisIs, bookAgeAtMost, bookReadStatus, inYears, metadataMatches, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 /** A book as the API shows it: its row, where it belongs, how to read it, the caller's progress. */
 export interface BookView extends BookRow {
@@ -40,6 +40,8 @@ export interface BookFilter {
   metadata?: MetadataFilter;
   /** Released in these years (both ends included; either may be left open). */
   years?: YearRange;
+  /** Rated for readers of at most this age (unrated books are left out). */
+  maxAgeRating?: number;
   /** true: only soft-deleted; false: only present; undefined: both. */
   deleted?: boolean;
   /** Text anywhere in the title, the series name or an author's name, ignoring case. */
@@ -476,6 +478,7 @@ export class BookQueryRepository {
       filter.condition ? bookConditionSql(this.database, filter.condition) : undefined,
       filter.metadata ? metadataMatches(this.database, books.metadata, filter.metadata) : undefined,
       filter.years ? inYears(books.year, filter.years) : undefined,
+      filter.maxAgeRating === undefined ? undefined : bookAgeAtMost(this.database, books.metadata, filter.maxAgeRating),
       filter.deleted === undefined ? undefined : eq(books.deleted, filter.deleted),
       filter.q
         ? and(bookTextCandidates(this.database, filter.q), or(containsLowerCased(books.searchText, filter.q), containsIgnoringCase(series.name, filter.q)))

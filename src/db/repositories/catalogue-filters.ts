@@ -41,6 +41,41 @@ export function inYears(year: SQLWrapper, { from, to }: YearRange): SQL | undefi
   return and(from === undefined ? undefined : gte(year, from), to === undefined ? undefined : lte(year, to));
 }
 
+/** The book's age rating (metadata `ageRating`), NULL when it has none. */
+export function ageRatingOf(database: Database, metadata: SQLWrapper): SQL {
+  return database.dialect === "postgres" ? sql`(${metadata}->>'ageRating')::integer` : sql`json_extract(${metadata}, '$.ageRating')`;
+}
+
+/** A rated book, for readers of at most this age (an unrated book never is: nothing says it suits them). */
+export function bookAgeAtMost(database: Database, metadata: SQLWrapper, age: number): SQL {
+  return lte(ageRatingOf(database, metadata), age);
+}
+
+/**
+ * The series suits readers of at most this age: its present books that are rated all are, and
+ * at least one is (the series' rating is its highest book's, as Komga's "at most" restriction
+ * reads a series' rating; a series without any rating is left out).
+ */
+export function seriesAgeAtMost(database: Database, seriesId: SQLWrapper, age: number): SQL {
+  const { books } = database.tables;
+  const db = database.handle();
+  const rated = (condition: SQL) =>
+    exists(db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, seriesId), eq(books.deleted, false), condition)));
+  return and(rated(bookAgeAtMost(database, books.metadata, age)), not(rated(sql`${ageRatingOf(database, books.metadata)} > ${age}`)))!;
+}
+
+/** The series carries one of these sharing tags (an admin's filter; visibility is seriesVisible's). */
+export function seriesTaggedWith(database: Database, seriesId: SQLWrapper, sharingTagIds: string[]): SQL {
+  const { seriesSharingTags } = database.tables;
+  return exists(
+    database
+      .handle()
+      .select({ one: sql`1` })
+      .from(seriesSharingTags)
+      .where(and(eq(seriesSharingTags.seriesId, seriesId), inArray(seriesSharingTags.sharingTagId, sharingTagIds))),
+  );
+}
+
 /** The book's read status for the user: no progress, progress not completed, completed. */
 export function bookReadStatus(database: Database, bookId: SQLWrapper, { userId, statuses }: ReadStatusFilter): SQL {
   const { readProgress } = database.tables;

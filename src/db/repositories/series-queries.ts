@@ -10,7 +10,7 @@ import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
-import { inYears, metadataMatches, seriesOnDeck, seriesReadStatus, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
+import { inYears, metadataMatches, seriesAgeAtMost, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -48,6 +48,10 @@ export interface SeriesFilter {
   q?: string;
   /** The series' year lies in this range. */
   years?: YearRange;
+  /** Suits readers of at most this age (see seriesAgeAtMost). */
+  maxAgeRating?: number;
+  /** Carries one of these sharing tags (admins' filter). */
+  sharingTagIds?: string[];
   /** Series on deck for this user (see seriesOnDeck). */
   onDeckFor?: string;
   /** Only series holding at least one present book (lists). */
@@ -167,7 +171,10 @@ export class SeriesQueryRepository {
       filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
       filter.libraryIds ? inArray(series.libraryId, filter.libraryIds) : undefined,
       filter.publishers ? inArray(sql`lower(${series.publisher})`, filter.publishers.map((name) => name.toLowerCase())) : undefined,
-      filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
+      // The series' own columns before the subqueries over its books: SQLite tests the terms in
+      // this order, so a year range spares the books of every series outside it (issue 32).
+      filter.years ? inYears(series.year, filter.years) : undefined,
+      filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.bookMetadata
         ? exists(
             this.db
@@ -176,10 +183,11 @@ export class SeriesQueryRepository {
               .where(and(eq(books.seriesId, series.id), eq(books.deleted, false), metadataMatches(this.database, books.metadata, filter.bookMetadata))),
           )
         : undefined,
+      filter.sharingTagIds ? seriesTaggedWith(this.database, series.id, filter.sharingTagIds) : undefined,
+      filter.maxAgeRating === undefined ? undefined : seriesAgeAtMost(this.database, series.id, filter.maxAgeRating),
+      filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
-      filter.years ? inYears(series.year, filter.years) : undefined,
       filter.onDeckFor ? seriesOnDeck(this.database, series.id, filter.onDeckFor) : undefined,
-      filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
       filter.seriesVisible,
       filter.condition ? seriesConditionSql(this.database, filter.condition) : undefined,
     );

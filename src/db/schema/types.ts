@@ -22,6 +22,8 @@ export interface StoredBookMetadata {
   language?: string;
   genres?: string[];
   tags?: string[];
+  /** The youngest age the book is meant for (see BookMetadata.ageRating). */
+  ageRating?: number;
   identifiers?: Record<string, string>;
   month?: number;
   day?: number;

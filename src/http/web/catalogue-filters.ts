@@ -1,7 +1,9 @@
 /**
  * The filters of the web's series grid and of a series' books, kept in the page's URL so a
  * filtered view can be bookmarked or shared: `status` (repeatable: unread, in-progress, read),
- * `genre`, `tag`, `publisher` (series only), `language`, `author`, `year_from`, `year_to`.
+ * `genre`, `tag`, `publisher` (series only), `language`, `author`, `year_from`, `year_to`,
+ * `age_rating` (at most this age, like Komga's), `sharing_tag` (series only, admins only: for
+ * anyone else it is ignored, as the sharing tags are the admins' business).
  * One query schema, one parse into the catalogue's series and book filters, and the values
  * back as query parameters (for the next page's URL) and for the form.
  */
@@ -22,6 +24,19 @@ const text = t.Optional(t.String({ maxLength: 200 }));
 const year = t.Optional(t.String({ pattern: "^[0-9]{0,4}$", error: "a year is a number of up to 4 digits" }));
 const yearOf = (value: string | undefined) => (value ? Number(value) : null);
 
+/** The ages the age-rating filter offers (ComicInfo's ratings as ages, src/formats/comicinfo.ts). */
+export const AGE_OPTIONS: readonly { value: number; label: string }[] = [
+  { value: 0, label: "Everyone" },
+  { value: 3, label: "3 and under (early childhood)" },
+  { value: 6, label: "Up to 6" },
+  { value: 8, label: "Up to 8 (PG)" },
+  { value: 10, label: "Up to 10" },
+  { value: 13, label: "Up to 13 (teen)" },
+  { value: 15, label: "Up to 15" },
+  { value: 17, label: "Up to 17 (mature)" },
+  { value: 18, label: "Up to 18 (adults)" },
+];
+
 /** Query fields of a filtered page (spread into its query schema). */
 export const FILTER_QUERY = {
   // Checked by filterValues: Elysia answers a query list item that fails its schema with a 500.
@@ -33,6 +48,8 @@ export const FILTER_QUERY = {
   author: text,
   year_from: year,
   year_to: year,
+  age_rating: t.Optional(t.String({ pattern: "^[0-9]{0,2}$", error: "an age rating is a number of up to 2 digits" })),
+  sharing_tag: t.Optional(t.String({ maxLength: 64 })),
 };
 
 const FILTER_SCHEMA = t.Object(FILTER_QUERY);
@@ -48,12 +65,15 @@ export interface CatalogueFilterValues {
   author: string;
   yearFrom: number | null;
   yearTo: number | null;
+  ageRating: number | null;
+  /** A sharing tag's id; always "" for a caller who is not an admin. */
+  sharingTag: string;
 }
 
 const isStatus = (value: string): value is StatusParam => Object.hasOwn(STATUS_PARAMS, value);
 
-/** The filters of a request; an unknown read status is a 400. */
-export function filterValues(query: FilterQuery): CatalogueFilterValues {
+/** The filters of a request (`admin`: the caller may filter by sharing tag); an unknown read status is a 400. */
+export function filterValues(query: FilterQuery, admin = false): CatalogueFilterValues {
   const status = query.status ?? [];
   if (!status.every(isStatus)) throw new DomainError("BadRequest", "status must be unread, in-progress or read");
   return {
@@ -65,6 +85,8 @@ export function filterValues(query: FilterQuery): CatalogueFilterValues {
     author: query.author?.trim() ?? "",
     yearFrom: yearOf(query.year_from),
     yearTo: yearOf(query.year_to),
+    ageRating: yearOf(query.age_rating),
+    sharingTag: admin ? (query.sharing_tag?.trim() ?? "") : "",
   };
 }
 
@@ -84,6 +106,8 @@ export function filterParams(values: CatalogueFilterValues): Record<string, stri
     author: values.author,
     year_from: values.yearFrom,
     year_to: values.yearTo,
+    age_rating: values.ageRating,
+    sharing_tag: values.sharingTag,
   };
 }
 
@@ -103,10 +127,22 @@ function metadataOf(values: CatalogueFilterValues) {
 const readStatusOf = (values: CatalogueFilterValues, userId: string) =>
   values.status.length > 0 ? { userId, statuses: values.status.map((status) => STATUS_PARAMS[status]) } : undefined;
 
-export function seriesFilterOf(values: CatalogueFilterValues, userId: string): Pick<SeriesFilter, "readStatus" | "bookMetadata" | "publishers" | "years"> {
-  return { readStatus: readStatusOf(values, userId), bookMetadata: metadataOf(values), publishers: listOf(values.publisher), years: yearsOf(values) };
+const ageOf = (values: CatalogueFilterValues) => values.ageRating ?? undefined;
+
+export function seriesFilterOf(
+  values: CatalogueFilterValues,
+  userId: string,
+): Pick<SeriesFilter, "readStatus" | "bookMetadata" | "publishers" | "years" | "maxAgeRating" | "sharingTagIds"> {
+  return {
+    readStatus: readStatusOf(values, userId),
+    bookMetadata: metadataOf(values),
+    publishers: listOf(values.publisher),
+    years: yearsOf(values),
+    maxAgeRating: ageOf(values),
+    sharingTagIds: listOf(values.sharingTag),
+  };
 }
 
-export function bookFilterOf(values: CatalogueFilterValues, userId: string): Pick<BookFilter, "readStatus" | "metadata" | "years"> {
-  return { readStatus: readStatusOf(values, userId), metadata: metadataOf(values), years: yearsOf(values) };
+export function bookFilterOf(values: CatalogueFilterValues, userId: string): Pick<BookFilter, "readStatus" | "metadata" | "years" | "maxAgeRating"> {
+  return { readStatus: readStatusOf(values, userId), metadata: metadataOf(values), years: yearsOf(values), maxAgeRating: ageOf(values) };
 }

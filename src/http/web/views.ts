@@ -135,8 +135,21 @@ export function urlWith(path: string, query: Record<string, string | number | st
   return url.pathname + url.search;
 }
 
+/**
+ * `it.fieldState(it.fieldErrors, field, hint)`: the attributes of a form field, given the
+ * sentences of the fields the server refused (forms.ts formProblem): a refused field is invalid,
+ * described by its error (partials/field-error, id `<field>-error`) and its hint, and the first
+ * refused one takes the focus. Raw output (`<%~`): field names and hint ids are the template's own.
+ */
+function fieldState(problems: Record<string, string> | undefined, field: string, hint?: string): string {
+  const refused = problems?.[field] !== undefined;
+  const describedBy = [...(refused ? [`${field}-error`] : []), ...(hint ? [hint] : [])].join(" ");
+  const focus = refused && Object.keys(problems!)[0] === field ? " autofocus" : "";
+  return `${refused ? ' aria-invalid="true"' : ""}${describedBy ? ` aria-describedby="${describedBy}"` : ""}${focus}`;
+}
+
 /** `it.minPasswordLength`: the `minlength` of every field that sets a password, the rule the server checks. */
-const helpers = { asset: assetUrl, urlWith, minPasswordLength: MIN_PASSWORD_LENGTH };
+const helpers = { asset: assetUrl, urlWith, fieldState, minPasswordLength: MIN_PASSWORD_LENGTH };
 
 /**
  * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the

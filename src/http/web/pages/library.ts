@@ -11,7 +11,7 @@ import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { parseSort } from "../../sorting";
 import type { WebPageGuard } from "../page-guard";
-import { FILTER_QUERY, filterParams, filterValues, isFiltered, seriesFilterOf, STATUS_OPTIONS } from "../catalogue-filters";
+import { AGE_OPTIONS, FILTER_QUERY, filterParams, filterValues, isFiltered, seriesFilterOf, STATUS_OPTIONS } from "../catalogue-filters";
 import { page, renderTemplate, htmlResponse, urlWith, wantsFragment } from "../views";
 
 const GRID_PAGE_SIZE = 48;
@@ -26,6 +26,9 @@ const SORT_OPTIONS = [
   { value: "year,asc", label: "Year (oldest)" },
 ];
 
+/** The sharing tags the filter offers, at most (the admin's sharing-tag page pages beyond). */
+const MAX_SHARING_TAGS = 500;
+
 export function libraryPage(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-library-page" }).use(guard).get(
     "/libraries/:id",
@@ -33,7 +36,8 @@ export function libraryPage(services: Services, guard: WebPageGuard) {
       const pageNumber = query.page ?? 1;
       const sort = SORT_OPTIONS.some((option) => option.value === query.sort) ? query.sort! : "name,asc";
       const q = query.q?.trim() ?? "";
-      const filters = filterValues(query);
+      const admin = viewer.user.role === "admin";
+      const filters = filterValues(query, admin);
       const [library, { rows, total }] = await Promise.all([
         // As the caller may see it (a library whose every series is hidden from them is a 404).
         services.libraries.get(viewer.user, params.id),
@@ -54,8 +58,12 @@ export function libraryPage(services: Services, guard: WebPageGuard) {
         return htmlResponse(renderTemplate("partials/series-grid-page", { ...data, fragment: true }), 200, pushUrl);
       }
       // The values the filters offer: those of the library's books the viewer can see.
-      const facets = await services.catalogueMetadata.facets(viewer.user, { libraryIds: [library.id] });
-      return page("pages/library", { ...data, facets, statusOptions: STATUS_OPTIONS, clearUrl: path });
+      const [facets, sharingTags] = await Promise.all([
+        services.catalogueMetadata.facets(viewer.user, { libraryIds: [library.id] }),
+        // Admins also filter by sharing tag (every tag: there are few, and the form offers them all).
+        admin ? services.sharingTags.list(0, MAX_SHARING_TAGS).then((tags) => tags.rows) : [],
+      ]);
+      return page("pages/library", { ...data, facets, sharingTags, statusOptions: STATUS_OPTIONS, ageOptions: AGE_OPTIONS, clearUrl: path });
     },
     {
       page: "user",

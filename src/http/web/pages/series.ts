@@ -10,7 +10,7 @@ import type { ReaderSettings, ReadingDirection } from "../../../db";
 import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
-import { bookFilterOf, FILTER_QUERY, filterParams, filterValues, isFiltered, STATUS_OPTIONS } from "../catalogue-filters";
+import { AGE_OPTIONS, bookFilterOf, FILTER_QUERY, filterParams, filterValues, isFiltered, STATUS_OPTIONS } from "../catalogue-filters";
 import { htmlResponse, page, renderTemplate, urlWith, wantsFragment } from "../views";
 
 const BOOK_PAGE_SIZE = 100;
@@ -96,6 +96,8 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           filters,
           facets,
           statusOptions: STATUS_OPTIONS,
+          ageOptions: AGE_OPTIONS,
+          sharingTags: [],
           clearUrl: urlWith(path, { view: state.view }),
         });
       },

@@ -1,11 +1,17 @@
-/** First run: GET/POST /setup creates the first admin while no user exists, then signs them in. */
+/**
+ * First run, step one: GET/POST /setup creates the first admin while no user exists, signs them
+ * in and goes on to step two, /setup/library (the first library, ./admin/libraries.ts).
+ */
 import { Elysia, t } from "elysia";
 import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import type { Services } from "../../../services";
 import { sessionCookie } from "../../browser-session";
-import { inputProblem, optionalText } from "../forms";
+import { formProblem, optionalText } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page } from "../views";
+
+/** The form's fields as its sentences name them (see formProblem); the password is never shown again. */
+const FIELD_LABELS = { username: "The username", email: "The email address", password: "The password" };
 
 const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 
@@ -27,10 +33,11 @@ export function setupPage(services: Services, guard: WebPageGuard) {
         try {
           const admin = await services.users.createFirstAdmin(body.username, optionalText(body.email), body.password);
           const session = await services.cookieSessions.start(admin);
-          return redirectTo(request, "/admin/libraries", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
+          return redirectTo(request, "/setup/library", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
         } catch (error) {
-          const problem = inputProblem(error);
-          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, error: problem, username: body.username, email: body.email }, 422);
+          const problem = formProblem(error, FIELD_LABELS);
+          const refused = { error: problem.message, fieldErrors: problem.fields, username: body.username, email: body.email };
+          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, ...refused }, 422);
         }
       },
       {

@@ -1,12 +1,16 @@
 /**
  * Admin: libraries and their scans. GET/POST /admin/libraries (list with live scan progress,
- * create with the folder picker), GET/POST /admin/libraries/:id (edit, scanning config),
+ * create with the folder picker; after a create with a scan, ?library= names the library whose
+ * first scan the notice follows), GET/POST /setup/library (the first run's second step, the same
+ * form), GET/POST /admin/libraries/:id (edit, scanning config),
  * POST /admin/libraries/:id/delete, .../scan (?mode=deep), .../cancel, GET /admin/folders (the
  * picker's fragment), GET /admin/scans/events (scan events as HTML fragments for htmx's SSE
- * extension: event `scan-<libraryId>` carries that library's progress partial, event
- * `thumbnails` the line of the thumbnails still being made, which every ended scan shows).
+ * extension: event `scan-<libraryId>` carries that library's progress partial, `scan-notice-<libraryId>`
+ * the notice following a first scan, event `thumbnails` the line of the thumbnails still being
+ * made, which every ended scan shows; the stream opens with the thumbnails line and every
+ * library's scan as it is).
  */
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Static } from "elysia";
 import type { ReadingDirection, SeriesStrategy } from "../../../../db";
 import type { ScanEvent } from "../../../../events/scan-events";
 import type { LibraryDto, LibraryInput } from "../../../../library/libraries";
@@ -15,7 +19,7 @@ import { RECENT_COUNT_MS } from "../../../../library/thumbnails";
 import type { Services } from "../../../../services";
 import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../../../event-stream";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../../../params";
-import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
+import { CsrfOnlyBody, formProblem, inputProblem, NoticeQuery, optionalText, type FormProblem } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { htmlResponse, page, renderTemplate, type Viewer } from "../../views";
 import { DIRECTION_LABELS } from "../series";
@@ -47,6 +51,12 @@ const LibraryForm = t.Object({
   _csrf: t.Optional(t.String()),
 });
 
+/** The library form's fields as its sentences name them (see formProblem). */
+const FIELD_LABELS = { name: "The name", path: "The folder on the server" };
+
+/** After adding a library with a scan, the list follows that first scan in its notice. */
+const ListQuery = t.Object({ ...NoticeQuery.properties, library: t.Optional(t.String({ maxLength: 64 })) });
+
 const ScanModeQuery = t.Object({ mode: t.Optional(t.Union([t.Literal("normal"), t.Literal("deep")])) });
 
 const choices = { directions: DIRECTION_LABELS, strategies: STRATEGY_LABELS };
@@ -54,17 +64,49 @@ const choices = { directions: DIRECTION_LABELS, strategies: STRATEGY_LABELS };
 export function adminLibraryPages(services: Services, guard: WebPageGuard) {
   const { libraries, scans } = services;
 
-  async function listPage(viewer: Viewer, extra: { notice?: string; error?: string; form?: Partial<LibraryInput> } = {}, status = 200) {
+  /** What a form that was refused shows: the problem, a sentence per field, and what was typed. */
+  type Refused = { error?: string; fieldErrors?: FormProblem["fields"]; form?: Partial<LibraryInput> & { scanNow?: boolean } };
+  const refused = (problem: FormProblem, form: Refused["form"]): Refused => ({ error: problem.message, fieldErrors: problem.fields, form });
+
+  async function listPage(viewer: Viewer, extra: { notice?: string; firstScanOf?: string } & Refused = {}, status = 200) {
     const all = await libraries.list(viewer.user);
     const entries = await Promise.all(all.map(async (library) => ({ library, scan: await scans.status(library.id) })));
+    const firstScan = entries.find((entry) => entry.library.id === extra.firstScanOf)?.scan;
     return page(
       "pages/admin/libraries",
-      { title: "Libraries", viewer, section: "/admin/libraries", libraries: entries, form: extra.form ?? {}, ...choices, ...extra },
+      { title: "Libraries", viewer, section: "/admin/libraries", libraries: entries, firstScan, ...choices, ...extra, form: extra.form ?? {} },
       status,
     );
   }
 
-  function editPage(viewer: Viewer, library: LibraryDto, form: LibraryDto, extra: { notice?: string; error?: string } = {}, status = 200) {
+  function setupLibraryPage(viewer: Viewer, extra: Refused = {}, status = 200) {
+    return page("pages/setup-library", { title: "First-run setup: your first library", viewer, ...choices, ...extra, form: extra.form ?? {} }, status);
+  }
+
+  /**
+   * Adds the library a form describes and starts its scan when asked; the answer is the page to
+   * go to (the libraries list, following that first scan) or, for a refused form, undefined and
+   * the problem for `again`, which shows the form again with what was typed.
+   */
+  async function createFromForm(body: Static<typeof LibraryForm>, request: Request, again: (refusal: Refused) => Promise<Response> | Response) {
+    const input: LibraryInput = {
+      name: body.name,
+      path: body.path.trim(),
+      defaultReadingDirection: body.defaultReadingDirection,
+      seriesStrategy: body.seriesStrategy,
+    };
+    let created;
+    try {
+      created = await libraries.create(input);
+    } catch (error) {
+      return again(refused(formProblem(error, FIELD_LABELS), { ...input, scanNow: body.scanNow === "true" }));
+    }
+    if (!body.scanNow) return redirectTo(request, "/admin/libraries?notice=created");
+    await scans.request(created.id, undefined, "manual");
+    return redirectTo(request, `/admin/libraries?notice=created-scanning&library=${created.id}`);
+  }
+
+  function editPage(viewer: Viewer, library: LibraryDto, form: LibraryDto, extra: { notice?: string; error?: string; fieldErrors?: FormProblem["fields"] } = {}, status = 200) {
     const scanning = form.scanningConfig;
     return page(
       "pages/admin/library",
@@ -78,14 +120,15 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
    * series and book counts, swapped out of band into the card's head (they were read when the
    * page loaded, before the scan added anything). A library gone meanwhile keeps its old counts.
    */
-  async function scanMessage(viewer: Viewer, event: ScanEvent<ScanStatusDto>): Promise<string> {
+  async function scanMessage(viewer: Viewer, event: Pick<ScanEvent<ScanStatusDto>, "data"> & { id?: number }): Promise<string> {
     const { libraryId, status } = event.data;
     let html = renderTemplate("partials/scan-progress", { scan: event.data });
     if (status !== "pending" && status !== "running") {
       const library = await libraries.get(viewer.user, libraryId).catch(() => undefined);
       if (library) html += renderTemplate("partials/library-counts", { library, oob: true });
     }
-    return sseMessage(event.id, `scan-${libraryId}`, html);
+    // The same state for the notice that follows a library's first scan (a page without it ignores the event).
+    return sseMessage(event.id, `scan-${libraryId}`, html) + sseMessage(undefined, `scan-notice-${libraryId}`, renderTemplate("partials/scan-notice", { scan: event.data }));
   }
 
   /** The thumbnail queue's line, the same in every library's scan area (the queue is the server's). */
@@ -95,30 +138,20 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
 
   return new Elysia({ name: "web-admin-libraries" })
     .use(guard)
-    .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
+    .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""], firstScanOf: query.library }), {
       page: "admin",
-      query: NoticeQuery,
+      query: ListQuery,
     })
-    .post(
-      "/admin/libraries",
-      async ({ viewer, body, request }) => {
-        const input: LibraryInput = {
-          name: body.name,
-          path: body.path.trim(),
-          defaultReadingDirection: body.defaultReadingDirection,
-          seriesStrategy: body.seriesStrategy,
-        };
-        let created;
-        try {
-          created = await libraries.create(input);
-        } catch (error) {
-          return listPage(viewer, { error: inputProblem(error), form: input }, 422);
-        }
-        if (body.scanNow) await scans.request(created.id, undefined, "manual");
-        return redirectTo(request, `/admin/libraries?notice=${body.scanNow ? "created-scanning" : "created"}`);
-      },
-      { page: "admin", body: LibraryForm },
-    )
+    .post("/admin/libraries", ({ viewer, body, request }) => createFromForm(body, request, (refusal) => listPage(viewer, refusal, 422)), {
+      page: "admin",
+      body: LibraryForm,
+    })
+    // The first run's second step (the first, /setup, made the admin): the first library.
+    .get("/setup/library", ({ viewer }) => setupLibraryPage(viewer), { page: "admin" })
+    .post("/setup/library", ({ viewer, body, request }) => createFromForm(body, request, (refusal) => setupLibraryPage(viewer, refusal, 422)), {
+      page: "admin",
+      body: LibraryForm,
+    })
     .get(
       "/admin/libraries/:id",
       async ({ viewer, params, query }) => {
@@ -146,7 +179,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
         try {
           await libraries.update(library.id, input);
         } catch (error) {
-          const problem = inputProblem(error);
+          const problem = formProblem(error, FIELD_LABELS);
           const attempted = {
             ...library,
             name: body.name,
@@ -155,7 +188,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
             seriesStrategy: body.seriesStrategy ?? library.seriesStrategy,
             scanningConfig: { ...library.scanningConfig, ...input.scanningConfig },
           };
-          return editPage(viewer, library, attempted, { error: problem }, 422);
+          return editPage(viewer, library, attempted, { error: problem.message, fieldErrors: problem.fields }, 422);
         }
         return redirectTo(request, `/admin/libraries/${library.id}?notice=saved`);
       },
@@ -196,8 +229,10 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     .get(
       "/admin/folders",
       async ({ query }) => {
-        const listing = await services.folders.list(query.path?.trim() || "/");
-        return htmlResponse(renderTemplate("partials/folder-picker", { listing }));
+        const path = query.path?.trim();
+        // No folder typed yet: the likely places to start from.
+        if (!path) return htmlResponse(renderTemplate("partials/folder-picker", { places: await services.folders.places() }));
+        return htmlResponse(renderTemplate("partials/folder-picker", { listing: await services.folders.list(path) }));
       },
       { page: "admin", query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })) }) },
     )
@@ -217,6 +252,14 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
             // (after the page counted it) is not heard again. Then each change a process making
             // thumbnails announces, down to zero, when the line goes.
             inOrder(async () => thumbnailsMessage(await services.thumbnails.countPending(RECENT_COUNT_MS)));
+            // Then each library's scan as it is now (without an id: the events' numbering goes
+            // on): a scan that moved on, or ended, between the page and the stream is not missed
+            // (a first scan, started just before the page it is followed on, often is).
+            inOrder(async () => {
+              const all = await libraries.list(viewer.user);
+              const states = await Promise.all(all.map((library) => scans.status(library.id)));
+              return (await Promise.all(states.map((data) => scanMessage(viewer, { data })))).join("");
+            });
             const fromScans = services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => inOrder(() => scanMessage(viewer, event)), close);
             const fromThumbnails = services.thumbnailEvents.subscribe(({ pending }) => inOrder(() => thumbnailsMessage(pending)));
             return () => {
