@@ -185,6 +185,12 @@ export function defineSchema(d: SchemaKit) {
        * SeriesSettlement after every change of the series' books; null for a soft-deleted book.
        */
       seriesPosition: d.integer("series_position"),
+      /**
+       * The collections and read lists the book's metadata names (SeriesGroup, StoryArc,
+       * AlternateSeries) changed since they were last applied to the shared lists: set when a
+       * scan writes such a change, cleared by MetadataLists once applied (src/library/metadata-lists.ts).
+       */
+      listsPending: d.boolean("lists_pending").notNull().default(false),
       volume: d.integer("volume"),
       year: d.integer("year"),
       summary: d.text("summary"),
