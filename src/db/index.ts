@@ -113,7 +113,7 @@ export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "./repositories/series-settlement";
+export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementDecision, SettlementSeries } from "./repositories/series-settlement";
 export type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";

@@ -25,17 +25,17 @@ export class SeriesSettlement {
     private readonly log: Logger,
   ) {}
 
-  /** Settles each of these series (those gone meanwhile are skipped); returns the renames. */
+  /**
+   * Settles each of these series (those gone meanwhile are skipped), each read and written in
+   * one transaction, and only when something changes; returns the renames.
+   */
   async settle(seriesIds: Iterable<string>, signal?: AbortSignal): Promise<SeriesRename[]> {
     const renames: SeriesRename[] = [];
     for (const seriesId of new Set(seriesIds)) {
       signal?.throwIfAborted();
-      const found = await this.repositories.settlement.read(seriesId);
-      if (!found || found.books.length === 0) continue;
-      const { fields, positions } = settledSeries(found.series, found.books);
-      const rename = await this.repositories.settlement.write(seriesId, fields, positions);
+      const rename = await this.repositories.settlement.settle(seriesId, settledSeries);
       if (rename) {
-        this.log.info("series renamed by its books' metadata", { ...rename, libraryId: found.series.libraryId });
+        this.log.info("series renamed by its books' metadata", { ...rename });
         renames.push(rename);
       }
     }
