@@ -124,7 +124,7 @@ export type { ListKind, ListViewer, ReadingListChanges, ReadingListFilter, Readi
 export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
-export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
+export type { AnalysisState, BookMetadataRow } from "./repositories/book-queries";
 export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter, YearRange } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
 export type { BookCondition, BookLeaf, ConditionTree, DateTest, NumberTest, SeriesCondition, SeriesLeaf, TextTest } from "./repositories/condition-trees";

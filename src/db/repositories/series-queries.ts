@@ -10,7 +10,7 @@ import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
-import { inYears, metadataMatches, seriesOnDeck, seriesReadStatus, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
+import { inYears, metadataMatches, progressStarted, seriesOnDeck, seriesReadStatus, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -134,7 +134,7 @@ export class SeriesQueryRepository {
       .select({
         seriesId: books.seriesId,
         booksReadCount: sql<number>`sum(case when ${readProgress.completed} = ${true} then 1 else 0 end)`,
-        booksInProgressCount: sql<number>`sum(case when ${readProgress.completed} = ${false} then 1 else 0 end)`,
+        booksInProgressCount: sql<number>`sum(case when ${progressStarted(this.database)} then 1 else 0 end)`,
       })
       .from(readProgress)
       .innerJoin(books, eq(books.id, readProgress.bookId))

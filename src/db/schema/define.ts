@@ -222,6 +222,8 @@ export function defineSchema(d: SchemaKit) {
     (t) => [
       d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
+      // A series' reading order (BookQueries' inSeriesOrder).
+      d.index("books_series_position_idx").on(t.seriesId, t.seriesPosition),
       d.index("books_hash_idx").on(t.fileHash),
       d.index("books_partial_md5_idx").on(t.partialMd5),
       d.index("books_file_name_md5_idx").on(t.fileNameMd5),
