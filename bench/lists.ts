@@ -10,6 +10,8 @@
  * rule). The tables are written through the schema of the checkout measured (--source), so an
  * older version with other columns is measured on its own schema. Beside the latencies, the
  * CPU time the server (and its PostgreSQL backends) spent per request in the one-client run.
+ * For each API list, what checking its answer against the route's response schema costs
+ * (./response-check.ts, issue 34), as a share of that list's CPU per request.
  * Last, the web series grid as the admin, unfiltered and filtered by read status + genre + a
  * decade (issue 32: the filtered p99 within 2x the unfiltered one).
  *
@@ -29,6 +31,7 @@ import postgres from "postgres";
 import type * as pgSchema from "../src/db/schema/pg";
 import { startServerProcess, type ServerProcess } from "../scripts/server-process";
 import { markdownTable, ratio, wrk } from "./measure";
+import { listSchemaOf, responseCheckMicros } from "./response-check";
 import { browserSessionCookie } from "./server";
 
 const { values } = parseArgs({
@@ -255,12 +258,14 @@ async function measure(books: number): Promise<string[][]> {
       const single = await wrk(`${url}${path}`, 1, SECONDS, headers);
       const cpuPerRequest = (cpuMs(server.pid, DATABASE === "postgres" ? pgName : undefined) - cpuBefore) / single.requests;
       const loaded = await wrk(`${url}${path}`, 4, SECONDS, headers);
+      const checkMicros = path.startsWith("/api/v1/") ? await responseCheckMicros(listSchemaOf(path), JSON.parse(text)) : undefined;
       return [
         label,
         total === undefined ? "-" : String(total),
         `p99 ${single.p99Ms.toFixed(1)} ms (${single.errors} errors)`,
         `${cpuPerRequest.toFixed(2)} ms`,
         `p99 ${loaded.p99Ms.toFixed(1)} ms, ${loaded.requestsPerSecond.toFixed(0)} req/s (${loaded.errors} errors)`,
+        checkMicros === undefined ? "-" : `${checkMicros.toFixed(1)} µs (${((checkMicros / 1000 / cpuPerRequest) * 100).toFixed(1)}% of its CPU)`,
       ];
     };
     const rows: string[][] = [];
@@ -303,4 +308,4 @@ async function measure(books: number): Promise<string[][]> {
 const rows: string[][] = [];
 for (const books of values.books!.split(",").map(Number)) rows.push(...(await measure(books)));
 console.log(`\nLists on ${DATABASE}, source ${SOURCE} (${new Date().toISOString()})\n`);
-console.log(markdownTable(["list", "total", "one client", "CPU per request (one client)", "4 clients"], rows));
+console.log(markdownTable(["list", "total", "one client", "CPU per request (one client)", "4 clients", "answer's schema check"], rows));

@@ -113,7 +113,7 @@ export { RELEASED } from "./repositories/lease";
 export type { ClaimedJob, JobKind, JobRecord } from "./repositories/jobs";
 export { transactionConflict, unavailability, type TransactionConflict, type Unavailability } from "./availability";
 export type { BookContent, BookErrorRecord, BookSnapshot, PageRecord, SeriesIdentity } from "./repositories/catalogue";
-export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "./repositories/series-settlement";
+export type { SeriesRename, SettledSeriesFields, SettlementBook, SettlementDecision, SettlementSeries } from "./repositories/series-settlement";
 export type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./schema/types";
 export type { BookErrorView, BookFileView, BookFilter, BookSort, BookView } from "./repositories/book-queries";
 export type { DuplicateGroupRecord } from "./repositories/duplicates";
@@ -124,7 +124,7 @@ export type { ListKind, ListViewer, ReadingListChanges, ReadingListFilter, Readi
 export type { ProgressPosition, ProgressRecord } from "./repositories/progress";
 export type { KoreaderKeyRecord } from "./repositories/koreader-keys";
 export type { BookEdit, CoverOwner, SeriesEdit } from "./repositories/metadata-edits";
-export type { AnalysisState, BookMetadataRow, BookOrderKey } from "./repositories/book-queries";
+export type { AnalysisState, BookMetadataRow } from "./repositories/book-queries";
 export type { AuthorFilter, MetadataFilter, ReadStatus, ReadStatusFilter, YearRange } from "./repositories/catalogue-filters";
 export { sortName } from "./repositories/catalogue";
 export type { BookCondition, BookLeaf, ConditionTree, DateTest, NumberTest, SeriesCondition, SeriesLeaf, TextTest } from "./repositories/condition-trees";

@@ -2,7 +2,7 @@
  * SQLite dumps (./dumps.ts): `VACUUM INTO` writes a consistent, compact copy through a
  * read-only connection of its own, in a worker thread (./sqlite-copy-worker.ts), so a running
  * server (WAL mode) goes on reading and writing, and the process that copies goes on serving.
- * A restore replaces the file by renaming a checked copy over it.
+ * A restore replaces the file by renaming a checked copy over it (see replace for its log).
  */
 import { Database as SqliteClient } from "bun:sqlite";
 import { chmod, rename, rm, stat } from "node:fs/promises";
@@ -66,11 +66,51 @@ export class SqliteDumps implements DatabaseDumps {
     if (found !== schemaVersion) throw new Error(`the backup's database has schema version ${found}, its manifest says ${schemaVersion}`);
     await chmod(file, 0o600);
     // The write-ahead log and index of the database being replaced (a crashed server's, or a
-    // running one's under --force) belong to it: opened with the new file they would be
-    // replayed into it. A process still holding them keeps its unlinked copies.
-    for (const suffix of ["-wal", "-shm", "-journal"]) await rm(`${this.file}${suffix}`, { force: true });
-    await rename(file, this.file);
+    // running one's under --force) belong to it: left at its name, they would be replayed into
+    // the restored file. They were deleted before the rename, so a crash or a failed rename in
+    // between left the old database without the commits its log held. Now the log is first
+    // folded into the old file (when it opens), then moved aside, not deleted, so until the
+    // rename the old database is whole (its log under another name at worst); and removed only
+    // once the restored file is in place. A process still holding them keeps its own copies.
+    foldWriteAheadLog(this.file);
+    const aside = `${this.file}.replaced-${process.pid}-${Date.now()}`;
+    for (const suffix of SIDE_FILES) await renameIfPresent(`${this.file}${suffix}`, `${aside}${suffix}`);
+    try {
+      await rename(file, this.file);
+    } catch (error) {
+      // Not swapped: the old database gets its files back, as it was.
+      for (const suffix of SIDE_FILES) await renameIfPresent(`${aside}${suffix}`, `${this.file}${suffix}`);
+      throw error;
+    }
+    for (const suffix of SIDE_FILES) await rm(`${aside}${suffix}`, { force: true });
   }
+}
+
+/** The files SQLite keeps beside a database: its write-ahead log, its index, a rollback journal. */
+const SIDE_FILES = ["-wal", "-shm", "-journal"];
+
+/**
+ * Checkpoints the database's write-ahead log into the file itself and empties it, as far as
+ * readers allow; a database that is missing or will not open (damaged: why it is being
+ * restored) is left as it is.
+ */
+function foldWriteAheadLog(file: string): void {
+  let client: SqliteClient | undefined;
+  try {
+    client = new SqliteClient(file, { readwrite: true });
+    client.exec("PRAGMA busy_timeout = 0");
+    client.query("PRAGMA wal_checkpoint(TRUNCATE)").all();
+  } catch {
+    // Nothing to fold, or nothing that can be: the log is moved aside whole.
+  } finally {
+    client?.close();
+  }
+}
+
+async function renameIfPresent(from: string, to: string): Promise<void> {
+  await rename(from, to).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOENT") throw error;
+  });
 }
 
 /** VACUUM INTO `target`, in a worker thread of its own so that this thread goes on serving. */

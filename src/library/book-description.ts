@@ -45,6 +45,7 @@ export function describeBook(libraryRoot: string, filePath: string, analysis: Bo
   const fatal = analysis.result === null || pages.length === 0;
   const stored: StoredBookMetadata = {
     series: values.series,
+    title: values.title,
     readingDirection: values.readingDirection,
     authors: values.authors,
     publisher: values.publisher,

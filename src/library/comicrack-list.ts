@@ -7,6 +7,7 @@
  *
  * Parsed with the project's XML module (src/formats/xml.ts: no DTDs, no entities). `Volume` is
  * the series' volume, which lists write as its start year; `Number` may be "1", "1.5", "½"...
+ * and is read as the scanner reads a book's number (parseBookNumber, ./metadata/merge.ts).
  */
 import { BookAnalysisError } from "../formats/contract";
 import { attribute, childElement, childElements, decodeXmlBytes, parseXml } from "../formats/xml";
@@ -47,11 +48,4 @@ export function parseComicRackList(bytes: Uint8Array): ComicRackList {
     year: attribute(book, "Year")?.trim() || null,
   }));
   return { name, books };
-}
-
-/** A list's issue number as a sort number ("1" -> 1, "1.5" -> 1.5, "½" -> 0.5), or null. */
-export function entryNumber(number: string): number | null {
-  if (number === "½") return 0.5;
-  const value = Number.parseFloat(number);
-  return Number.isFinite(value) ? value : null;
 }

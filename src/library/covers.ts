@@ -70,11 +70,14 @@ export class CoverService {
    * An uploaded cover, else the stored thumbnail, else one made now (from the cover image, else
    * the first page); undefined when the book has nothing readable to make one from.
    */
-  private async ownImage(book: Pick<BookView, "id" | "customCoverPath" | "thumbnailPath">): Promise<ImageFile | undefined> {
+  private async ownImage(book: Pick<BookView, "id" | "customCoverPath" | "thumbnailPath" | "coverPage">): Promise<ImageFile | undefined> {
     const existing =
       (book.customCoverPath ? await imageFile(this.settings.covers, book.customCoverPath) : undefined) ??
       (book.thumbnailPath ? await imageFile(this.settings.thumbnails, book.thumbnailPath) : undefined);
     if (existing) return existing;
+    // A book without pages has nothing to make one from (its analysis error says why): no
+    // database call for it, which a series trying its first books one by one would make for each.
+    if (book.coverPage === null) return undefined;
     const made = await this.thumbnails.generate(book.id);
     return made ? await imageFile(this.settings.thumbnails, made) : undefined;
   }
@@ -87,7 +90,7 @@ export class CoverService {
     const series = await this.series.get(caller, seriesId);
     const uploaded = series.customCoverPath ? await imageFile(this.settings.covers, series.customCoverPath) : undefined;
     if (uploaded) return uploaded;
-    const bookIds = (await this.series.orderedBookIds(series.id)).slice(0, SERIES_COVER_CANDIDATES);
+    const bookIds = await this.series.orderedBookIds(series.id, SERIES_COVER_CANDIDATES);
     // The series is visible to the caller, and so are its books.
     for (const book of await this.repositories.books.named({ ids: bookIds }, caller.id)) {
       const image = await this.ownImage(book);

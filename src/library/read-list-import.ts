@@ -4,13 +4,14 @@
  * dropped silently. Matching, as Komga does it: the series by name, ignoring case (also
  * "Name (Volume)", the way libraries often name a volume's folder); when several series share
  * the name, the one whose year is the entry's Volume (a start year) or Year; then the book by
- * its number.
+ * its number, read as the scanner reads book numbers; an entry without a number matches nothing.
  */
 import type { ReadingListRecord, Repositories } from "../db";
 import { DomainError } from "../errors";
 import type { AccessService } from "../access/visibility";
 import type { Caller } from "./books";
-import { entryNumber, parseComicRackList, type ComicRackEntry } from "./comicrack-list";
+import { parseComicRackList, type ComicRackEntry } from "./comicrack-list";
+import { parseBookNumber } from "./metadata/merge";
 import { MAX_LIST_ITEMS, type ReadingListService } from "./reading-lists";
 
 export interface UnmatchedEntry extends ComicRackEntry {
@@ -56,7 +57,10 @@ function match(entry: ComicRackEntry, candidates: Candidate[]): string | { reaso
   const names = new Set([entry.series, entry.volume ? `${entry.series} (${entry.volume})` : ""].map((name) => name.toLowerCase()));
   const ofSeries = candidates.filter((candidate) => names.has(candidate.seriesName.toLowerCase()));
   if (ofSeries.length === 0) return { reason: "no such series" };
-  const number = entryNumber(entry.number);
+  // Read as the scanner reads book numbers, so the same text finds the same book; an entry
+  // without a number names no book by number (an unnumbered book is not "number empty").
+  const number = parseBookNumber(entry.number).numberSort;
+  if (number === null) return { reason: "no such number" };
   const numbered = ofSeries.filter((candidate) => candidate.numberSort === number);
   const years = [entry.volume, entry.year].flatMap((year) => (year ? [Number(year)] : []));
   const ofYear = numbered.filter((candidate) => candidate.seriesYear !== null && years.includes(candidate.seriesYear));

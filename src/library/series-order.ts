@@ -17,7 +17,7 @@ export interface SeriesOrderKey {
   filePath: string;
 }
 
-export function compareSeriesOrder(a: SeriesOrderKey, b: SeriesOrderKey): number {
+function compareSeriesOrder(a: SeriesOrderKey, b: SeriesOrderKey): number {
   return (
     (a.numberSort === null ? 1 : 0) - (b.numberSort === null ? 1 : 0) ||
     (a.numberSort ?? 0) - (b.numberSort ?? 0) ||

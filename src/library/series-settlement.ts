@@ -11,6 +11,7 @@
  * - every book's position in the series' order (./series-order.ts).
  * Fields an admin locked are never written; a rename is returned for the scan to report.
  */
+import { basename, extname } from "node:path";
 import type { Repositories, SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "../db";
 import type { Logger } from "../logging/logger";
 import { inSeriesOrder } from "./series-order";
@@ -25,17 +26,17 @@ export class SeriesSettlement {
     private readonly log: Logger,
   ) {}
 
-  /** Settles each of these series (those gone meanwhile are skipped); returns the renames. */
+  /**
+   * Settles each of these series (those gone meanwhile are skipped), each read and written in
+   * one transaction, and only when something changes; returns the renames.
+   */
   async settle(seriesIds: Iterable<string>, signal?: AbortSignal): Promise<SeriesRename[]> {
     const renames: SeriesRename[] = [];
     for (const seriesId of new Set(seriesIds)) {
       signal?.throwIfAborted();
-      const found = await this.repositories.settlement.read(seriesId);
-      if (!found || found.books.length === 0) continue;
-      const { fields, positions } = settledSeries(found.series, found.books);
-      const rename = await this.repositories.settlement.write(seriesId, fields, positions);
+      const rename = await this.repositories.settlement.settle(seriesId, settledSeries);
       if (rename) {
-        this.log.info("series renamed by its books' metadata", { ...rename, libraryId: found.series.libraryId });
+        this.log.info("series renamed by its books' metadata", { ...rename });
         renames.push(rename);
       }
     }
@@ -65,7 +66,7 @@ export function settledSeries(
   if (predatesRule) return { fields: null, positions };
 
   const first = ordered[0]!;
-  const fallback = fallbackSeriesFields(series.strategy, series, { series: first.metadata.series, title: first.title });
+  const fallback = fallbackSeriesFields(series.strategy, series, { series: first.metadata.series, title: fileTitle(first) });
   const firstOf = <T>(pick: (book: SettlementBook) => T | null | undefined): T | null =>
     ordered.map(pick).find((value) => value !== null && value !== undefined && value !== "") ?? null;
   return {
@@ -78,6 +79,17 @@ export function settledSeries(
     },
     positions,
   };
+}
+
+/**
+ * The title the book's file gives, else its file name, as ./series-strategies.ts groups it: never
+ * the `title` column, which an admin may edit (an edit would rename the series at the next
+ * settlement). A book catalogued before the file's title was kept apart has only the column
+ * until a deep scan re-reads it.
+ */
+function fileTitle(book: SettlementBook): string {
+  if (book.metadata.title !== undefined) return book.metadata.title;
+  return book.metadata.sources?.title !== undefined ? book.title : basename(book.filePath, extname(book.filePath));
 }
 
 /**

@@ -72,7 +72,7 @@ export function seriesFor(strategy: SeriesStrategy, input: SeriesInput): SeriesI
  * What a series is called and published by when its books do not settle it: for a series of
  * a folder, the folder's name (calibre's without its id) and, under publisher_hierarchy, the
  * publisher folder's; for a series of a name (flat, a calibre series, books at the root), the
- * name its first book was grouped under.
+ * name its first book was grouped under: its series name, else its file's title, else its file name.
  */
 export function fallbackSeriesFields(
   strategy: SeriesStrategy,

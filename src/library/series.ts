@@ -7,7 +7,6 @@ import type { BookFilter, BookView, Repositories, SeriesEdit, SeriesFilter, Seri
 import { sortName } from "../db";
 import { notFound } from "../errors";
 import type { AccessService } from "../access/visibility";
-import { inSeriesOrder } from "./series-order";
 import type { Caller } from "./books";
 
 export class SeriesService {
@@ -53,11 +52,8 @@ export class SeriesService {
   }
 
   /**
-   * The series' present books in reading order (./series-order.ts): by number, then the
-   * unnumbered in natural order of their names ("Part 2" before "Part 10"); `only` those
-   * matching filters. SQL cannot sort naturally on both databases, so
-   * the order is computed over the series' order keys (small rows, one series) and only the
-   * requested page of books is then loaded.
+   * The series' present books in reading order (./series-order.ts, as their stored
+   * `seriesPosition`); `only` those matching filters. One indexed query cuts the page.
    */
   async books(
     caller: Caller,
@@ -66,15 +62,7 @@ export class SeriesService {
     only: Pick<BookFilter, "readStatus" | "metadata" | "years" | "maxAgeRating"> = {},
   ): Promise<{ rows: BookView[]; total: number }> {
     await this.get(caller, seriesId);
-    const ordered = await this.orderedBookIds(seriesId, only);
-    const ids = ordered.slice(page.offset, page.offset + page.limit);
-    if (ids.length === 0) return { total: ordered.length, rows: [] };
-    return { total: ordered.length, rows: await this.repositories.books.named({ ids }, caller.id) };
-  }
-
-  /** The id of the series' first present book in reading order. */
-  async firstBookId(seriesId: string): Promise<string | undefined> {
-    return (await this.orderedBookIds(seriesId))[0];
+    return this.repositories.books.find({ ...only, seriesId, deleted: false }, caller.id, page, { field: "seriesPosition", direction: "asc" });
   }
 
   /**
@@ -100,7 +88,8 @@ export class SeriesService {
 
   /**
    * On deck: for each series the caller has read some of, with no book in progress, the next
-   * unread book in reading order; the series read most recently first.
+   * unread book in reading order; the series read most recently first. A constant number of
+   * queries: the page of series, then their next books at once.
    */
   async onDeck(caller: Caller, page: { offset: number; limit: number }): Promise<{ rows: BookView[]; total: number }> {
     const seriesVisible = await this.access.seriesVisibility(caller);
@@ -108,16 +97,18 @@ export class SeriesService {
       field: "lastRead",
       direction: "desc",
     });
-    const unread = { userId: caller.id, statuses: ["UNREAD" as const] };
-    const nextIds = await Promise.all(series.map(async (entry) => (await this.orderedBookIds(entry.id, { readStatus: unread }))[0]));
-    const ids = nextIds.filter((id): id is string => id !== undefined);
+    const next = await this.repositories.books.firstUnread(
+      series.map((entry) => entry.id),
+      caller.id,
+    );
+    const ids = series.flatMap((entry) => next.get(entry.id) ?? []);
     const books = await this.repositories.books.named({ ids }, caller.id);
     const byId = new Map(books.map((book) => [book.id, book]));
     return { total, rows: ids.map((id) => byId.get(id)).filter((book): book is BookView => book !== undefined) };
   }
 
-  /** The present books of a series in reading order (./series-order.ts, as their `seriesPosition`); `only` those matching filters. */
-  async orderedBookIds(seriesId: string, only: Pick<BookFilter, "readStatus" | "metadata" | "years" | "maxAgeRating"> = {}): Promise<string[]> {
-    return inSeriesOrder(await this.repositories.books.orderKeys({ ...only, seriesId, deleted: false })).map((key) => key.id);
+  /** The ids of the present books of a series in reading order (./series-order.ts, as their `seriesPosition`), at most `limit`. */
+  orderedBookIds(seriesId: string, limit?: number): Promise<string[]> {
+    return this.repositories.books.idsInSeriesOrder(seriesId, limit);
   }
 }

@@ -202,13 +202,19 @@ export class ThumbnailQueue {
 
   /** Makes the book's thumbnail now, for a request that needs it: its path under the folder, or null on failure. */
   async generate(bookId: string): Promise<string | null> {
-    // Made now, so the queue need not make it again (and change the file under a client's ETag).
-    this.gathered.delete(bookId);
-    await this.repositories.jobs.dropPending("thumbnail", bookId);
-    return this.make(bookId).catch((error) => {
+    // Failed before in this process: not tried again (nor asked of the database) until a scan re-reads it.
+    if (this.failedBooks.has(bookId)) return null;
+    const made = await this.make(bookId).catch((error) => {
       if (error instanceof TransientFailure) return null;
       throw error;
     });
+    // Made now, so the queue need not make it again (and change the file under a client's
+    // ETag). Only once made: a book not made (gone, no pages, failed) keeps its queued job.
+    if (made) {
+      this.gathered.delete(bookId);
+      await this.repositories.jobs.dropPending("thumbnail", bookId);
+    }
+    return made;
   }
 
   /** One making per book at a time: a request and the queue asking together share the work (and the .tmp file). */

@@ -6,6 +6,8 @@
  * <Matchers />. Unmatched entries are reported by name; sharing tags decide what matches.
  */
 import { beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { comicInfo, libraryRoot, makeCbz, scan } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { buildListWorld, cbl, type CblEntry as Entry, type ListWorld, type SeriesKey, type UserKey } from "./support";
 
@@ -84,5 +86,20 @@ forEachDatabase("read lists from ComicRack .cbl files", (server) => {
     }
     expect((await server().json("GET", "/api/v1/readlists", undefined, world.headers.alice)).body.total).toBe(before);
     expect((await server().fetch("/api/v1/readlists/import", { method: "POST", body: cbl("x", EVENT) })).status).toBe(401);
+  });
+
+  test("entry numbers read as the scanner reads book numbers: an empty one matches no unnumbered book", async () => {
+    // Delta: an unnumbered special and issue 3 (ComicInfo Number "3 (variant)": 3 to the scanner).
+    const root = libraryRoot(server(), "Lists");
+    await makeCbz(join(root, "Delta", "Delta Special.cbz"), { seed: 50, pages: 2, comicInfo: comicInfo({ Series: "Delta", Title: "Delta Special" }) });
+    await makeCbz(join(root, "Delta", "Delta Three.cbz"), { seed: 51, pages: 2, comicInfo: comicInfo({ Series: "Delta", Number: "3 (variant)", Title: "Delta Three" }) });
+    expect((await scan(server(), world.headers.admin, world.libraryId)).status).toBe("completed");
+    const response = await upload("alice", cbl("Numbers", [{ series: "Delta", number: "" }, { series: "Delta", number: "3 (variant)" }]));
+    expect(response.status).toBe(201);
+    const body = await response.json();
+    // Before: the empty number matched the special (unnumbered as the empty number read).
+    expect(body.unmatched).toEqual([{ series: "Delta", number: "", volume: "2020", year: "2020", reason: "no such number" }]);
+    const titles = (await server().json("GET", `/api/v1/readlists/${body.readList.id}/books`, undefined, world.headers.alice)).body.data.map((book: { title: string }) => book.title);
+    expect(titles).toEqual(["Delta Three"]);
   });
 });

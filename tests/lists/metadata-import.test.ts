@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, expect, test } from "bun:test";
 import { adminSession, bearer, createUser, login } from "../helpers/auth";
 import { fixture } from "../helpers/fixtures";
-import { comicInfo, createLibrary, libraryRoot, makeCbz, scanToCompletion } from "../helpers/library";
+import { comicInfo, createLibrary, libraryRoot, makeCbz, scan, scanToCompletion } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 
 forEachDatabase("lists from ComicInfo at scan", (server) => {
@@ -20,6 +20,7 @@ forEachDatabase("lists from ComicInfo at scan", (server) => {
   let libraryId: string;
   const bookIds: Record<string, string> = {};
   const seriesIds: Record<string, string> = {};
+  let root: string;
 
   const listsOf = async (kind: "collections" | "readlists", headers: Record<string, string>) => {
     const lists = (await server().json("GET", `/api/v1/${kind}?pageSize=500`, undefined, headers)).body.data as { id: string; name: string }[];
@@ -35,7 +36,7 @@ forEachDatabase("lists from ComicInfo at scan", (server) => {
     const session = await adminSession(server());
     adminToken = session.token;
     admin = bearer(adminToken);
-    const root = libraryRoot(server(), "Arcs");
+    root = libraryRoot(server(), "Arcs");
     await makeCbz(join(root, "Captain Science", "Captain Science 1.cbz"), { seed: 1, comicInfo: readFileSync(fixture("samples/comicinfo/comicbox-comicinfo.xml"), "utf8") });
     await makeCbz(join(root, "Hellboy", "Hellboy 1.cbz"), { seed: 2, comicInfo: readFileSync(fixture("samples/comicinfo/kavita-ComicInfo2.xml"), "utf8") });
     await makeCbz(join(root, "Other", "Other 3.cbz"), {
@@ -80,5 +81,26 @@ forEachDatabase("lists from ComicInfo at scan", (server) => {
     const seen = await listsOf("readlists", restricted);
     expect(seen["Captain Arc"]).toEqual([bookIds["Captain Science 1"]!]);
     expect(Object.keys(await listsOf("collections", restricted))).toEqual(["Hellboy"]);
+  });
+
+  test("an admin's edits of imported lists hold over rescans (deep too); a new book naming the arc is still added", async () => {
+    const listId = async (kind: "collections" | "readlists", name: string) =>
+      ((await server().json("GET", `/api/v1/${kind}?q=${encodeURIComponent(name)}`, undefined, admin)).body.data as { id: string; name: string }[]).find((list) => list.name === name)!.id;
+    const [o3, o4, captain] = [bookIds["Other 3"]!, bookIds["Other 4"]!, bookIds["Captain Science 1"]!];
+    // Reordered with one book removed, another list renamed, a collection deleted.
+    expect((await server().json("PATCH", `/api/v1/readlists/${await listId("readlists", "Captain Arc")}`, { bookIds: [o4, o3] }, admin)).status).toBe(200);
+    expect((await server().json("PATCH", `/api/v1/readlists/${await listId("readlists", "Other Arc")}`, { name: "Renamed Arc" }, admin)).status).toBe(200);
+    expect((await server().json("DELETE", `/api/v1/collections/${await listId("collections", "Hellboy")}`, undefined, admin)).status).toBe(204);
+    const edited = { "Captain Arc": [o4, o3], "Captain Science Alternate": [captain], "Renamed Arc": [captain] };
+    await scanToCompletion(server(), adminToken, libraryId);
+    expect((await scan(server(), admin, libraryId, "deep")).status).toBe("completed");
+    expect(await listsOf("readlists", admin)).toEqual(edited);
+    expect(await listsOf("collections", admin)).toEqual({ Heroes: [seriesIds.Other!] });
+
+    await makeCbz(join(root, "Other", "Other 5.cbz"), { seed: 5, comicInfo: comicInfo({ Series: "Other", Number: 5, StoryArc: "Captain Arc", StoryArcNumber: 2, SeriesGroup: "Heroes" }) });
+    await scanToCompletion(server(), adminToken, libraryId);
+    const o5 = ((await server().json("GET", `/api/v1/series/${seriesIds.Other}/books`, undefined, admin)).body.data as { id: string; number: number }[]).find((book) => book.number === 5)!.id;
+    expect(await listsOf("readlists", admin)).toEqual({ ...edited, "Captain Arc": [o4, o3, o5] });
+    expect(await listsOf("collections", admin)).toEqual({ Heroes: [seriesIds.Other!] });
   });
 });

@@ -28,6 +28,9 @@ forEachDatabase(
       // A series whose first book cannot be read at all, its second can.
       await makeCbz(join(root, "Broken First", "Broken First 01.cbz"), { pages: 0, seed: 1 });
       await makeCbz(join(root, "Broken First", "Broken First 02.cbz"), { pages: 2, seed: 2 });
+      // A series whose first dozen books cannot be read, its last can.
+      for (let number = 1; number <= 12; number++) await makeCbz(join(root, "Mostly Broken", `Mostly Broken ${String(number).padStart(2, "0")}.cbz`), { pages: 0, seed: 100 + number });
+      await makeCbz(join(root, "Mostly Broken", "Mostly Broken 13.cbz"), { pages: 2, seed: 113 });
       // Two READY EPUBs without any image: no cover, no page picture.
       placeFixture("epub/readium/epub30-test-0201.epub", join(root, "Plain Text", "one.epub"));
       placeFixture("epub/idpf-built/hefty-water.epub", join(root, "Plain Text", "two.epub"));
@@ -66,6 +69,16 @@ forEachDatabase(
       const links = [...(await feed.text()).matchAll(/href="([^"]*thumbnail[^"]*)"/g)].map((match) => match[1]!.replaceAll("&amp;", "&"));
       expect(links.length).toBeGreaterThan(0);
       for (const link of links) expect({ link, status: (await image(new URL(link, "http://x").pathname)).status }).toEqual({ link, status: 200 });
+    });
+
+    test("a series whose first books have no pages finds its picture without a database write per book", async () => {
+      const { database } = server().server.services;
+      const last = await image(`/api/v1/books/${ids["Mostly Broken/Mostly Broken 13.cbz"]}/thumbnail`);
+      const before = database.transactionOutcomes().committed;
+      const answer = await image(`/api/v1/series/${series["Mostly Broken"]}/thumbnail`);
+      expect(answer).toEqual(last);
+      // Before: each pageless book first dropped its queued thumbnail job, a transaction each (12).
+      expect(database.transactionOutcomes().committed - before).toBe(0);
     });
 
     test("a book with nothing readable, and a series of such books, show an image of their title", async () => {

@@ -48,7 +48,7 @@ export interface BookFilter {
   q?: string;
   /** Extra condition on the series (sharing-tag visibility), built by the access repository. */
   seriesVisible?: SQL | undefined;
-  /** Only books this user has started (reached page 2, or read into an EPUB) and not completed ("continue reading"). */
+  /** Only books this user has started and not completed ("continue reading"; see progressStarted). */
   inProgressFor?: string;
   /** Only books KOReader knows by this document id (partial MD5 or file-name MD5). */
   koreaderDocument?: string;
@@ -66,17 +66,19 @@ export type AnalysisState = "ready" | "error" | "pending";
  * `lastRead`: by the caller's progress time, books without progress last; `releaseDate`: by
  * year, month and day of the metadata, books without a year last; `number`: by the book's own
  * number, unnumbered books last; `numberOrPosition`: by the number the book is shown with (its
- * own, else its place in its series, as the Komga API shows it; see numberOrPosition).
+ * own, else its place in its series, as the Komga API shows it; see numberOrPosition);
+ * `seriesPosition`: a series' reading order (see inSeriesOrder).
  */
-export type BookSort = "series" | "title" | "createdAt" | "number" | "numberOrPosition" | "lastRead" | "releaseDate";
+export type BookSort = "series" | "title" | "createdAt" | "number" | "numberOrPosition" | "lastRead" | "releaseDate" | "seriesPosition";
 
-/** What ordering a series' books naturally needs (see BookService.seriesBooks). */
-export interface BookOrderKey {
-  id: string;
-  numberSort: number | null;
-  title: string;
-  titleSort: string | null;
-  filePath: string;
+/**
+ * A series' reading order: the books' stored places (`series_position`, kept by SeriesSettlement
+ * from src/library/series-order.ts; served by books_series_position_idx), then the books a scan
+ * has not placed yet (until it ends) by their default order keys.
+ */
+function inSeriesOrder(database: Database, order: typeof asc): SQL[] {
+  const { books } = database.tables;
+  return [asc(sql`${books.seriesPosition} is null`), order(books.seriesPosition), order(books.orderNumber), order(books.orderTitle), order(books.id)];
 }
 
 export interface BookErrorView {
@@ -187,6 +189,8 @@ export class BookQueryRepository {
               ? [asc(sql`${readProgress.updatedAt} is null`), order(readProgress.updatedAt), asc(books.id)]
               : sort.field === "releaseDate"
                 ? [asc(sql`${books.year} is null`), order(releaseDateKey(this.database)), asc(books.id)]
+              : sort.field === "seriesPosition"
+                ? inSeriesOrder(this.database, order)
               : // The stored order keys, which books_list_order_idx serves (no sort of the whole catalogue).
                 [order(books.orderSeries), order(books.orderNumber), order(books.orderTitle), order(books.id)];
     // Two steps: sort and cut the page on narrow rows (ids and sort keys), then read the full
@@ -408,14 +412,39 @@ export class BookQueryRepository {
       .orderBy(asc(e.occurredAt), asc(e.id));
   }
 
-  /** Every book matching the filter with the fields that order it, unpaged (one series' worth). */
-  async orderKeys(filter: BookFilter): Promise<BookOrderKey[]> {
-    const { books, series } = this.database.tables;
-    return this.db
-      .select({ id: books.id, numberSort: books.numberSort, title: books.title, titleSort: books.titleSort, filePath: books.filePath })
+  /** The ids of the series' present books in reading order (see inSeriesOrder), at most `limit`. */
+  async idsInSeriesOrder(seriesId: string, limit?: number): Promise<string[]> {
+    const { books } = this.database.tables;
+    const query = this.db
+      .select({ id: books.id })
       .from(books)
-      .innerJoin(series, eq(series.id, books.seriesId))
-      .where(this.conditions(filter));
+      .where(and(eq(books.seriesId, seriesId), eq(books.deleted, false)))
+      .orderBy(...inSeriesOrder(this.database, asc))
+      .$dynamic();
+    if (limit !== undefined) query.limit(limit);
+    return (await query).map((row) => row.id);
+  }
+
+  /**
+   * For each of these series, its first present book in reading order the user has not read
+   * (UNREAD, see bookReadStatus): one grouped query, whatever the number of series. Returned by
+   * series id; a series whose unread books are all still unplaced (mid-scan) has none.
+   */
+  async firstUnread(seriesIds: string[], userId: string): Promise<Map<string, string>> {
+    if (seriesIds.length === 0) return new Map();
+    const { books } = this.database.tables;
+    const firsts = this.db
+      .select({ seriesId: books.seriesId, position: sql<number>`min(${books.seriesPosition})`.as("first_position") })
+      .from(books)
+      .where(and(inArray(books.seriesId, seriesIds), eq(books.deleted, false), bookReadStatus(this.database, books.id, { userId, statuses: ["UNREAD"] })))
+      .groupBy(books.seriesId)
+      .as("firsts");
+    const rows = await this.db
+      .select({ id: books.id, seriesId: books.seriesId })
+      .from(books)
+      .innerJoin(firsts, and(eq(firsts.seriesId, books.seriesId), eq(firsts.position, books.seriesPosition)))
+      .where(eq(books.deleted, false));
+    return new Map(rows.map((row) => [row.seriesId, row.id]));
   }
 
   /** The metadata of every book matching the filter, unpaged, in series then number order. */
@@ -466,7 +495,7 @@ export class BookQueryRepository {
 
   /** Conditions on books joined with their series (only `q` and `seriesVisible` read the series). */
   private conditions(filter: BookFilter): SQL | undefined {
-    const { books, series, readProgress } = this.database.tables;
+    const { books, series } = this.database.tables;
     return and(
       filter.ids ? inArray(books.id, filter.ids) : undefined,
       filter.libraryId ? eq(books.libraryId, filter.libraryId) : undefined,
@@ -487,23 +516,7 @@ export class BookQueryRepository {
       filter.koreaderDocument
         ? or(eq(books.partialMd5, filter.koreaderDocument), eq(books.fileNameMd5, filter.koreaderDocument))
         : undefined,
-      filter.inProgressFor
-        ? inArray(
-            books.id,
-            this.db
-              .select({ id: readProgress.bookId })
-              .from(readProgress)
-              // Started means past the first page (or into an EPUB's first chapter): a book opened
-              // for a glance is not one being read.
-              .where(
-                and(
-                  eq(readProgress.userId, filter.inProgressFor),
-                  eq(readProgress.completed, false),
-                  or(gte(readProgress.page, 2), sql`${readProgress.progression} > 0`),
-                ),
-              ),
-          )
-        : undefined,
+      filter.inProgressFor ? bookReadStatus(this.database, books.id, { userId: filter.inProgressFor, statuses: ["IN_PROGRESS"] }) : undefined,
     );
   }
 }

@@ -76,35 +76,55 @@ export function seriesTaggedWith(database: Database, seriesId: SQLWrapper, shari
   );
 }
 
-/** The book's read status for the user: no progress, progress not completed, completed. */
+/**
+ * The one definition of a book being read (a `read_progress` row): started, past its first page
+ * or into an EPUB (progression above 0), and not completed. A book opened for a glance (page 1,
+ * no progression) is not started: it stays unread for every read status, the books in progress
+ * ("continue reading"), the series' counts and on deck alike.
+ */
+export function progressStarted(database: Database): SQL {
+  const { readProgress } = database.tables;
+  return and(eq(readProgress.completed, false), or(gte(readProgress.page, 2), sql`${readProgress.progression} > 0`))!;
+}
+
+/** The progress row makes its book not unread: completed or started (see progressStarted). */
+export function progressCounts(database: Database): SQL {
+  return or(eq(database.tables.readProgress.completed, true), progressStarted(database))!;
+}
+
+/** The book's read status for the user: no progress that counts (see progressStarted), started, completed. */
 export function bookReadStatus(database: Database, bookId: SQLWrapper, { userId, statuses }: ReadStatusFilter): SQL {
   const { readProgress } = database.tables;
-  const progress = (completed?: boolean) =>
+  const progress = (state: SQL) =>
     exists(
       database
         .handle()
         .select({ one: sql`1` })
         .from(readProgress)
-        .where(and(eq(readProgress.bookId, bookId), eq(readProgress.userId, userId), completed === undefined ? undefined : eq(readProgress.completed, completed))),
+        .where(and(eq(readProgress.bookId, bookId), eq(readProgress.userId, userId), state)),
     );
   const byStatus: Record<ReadStatus, () => SQL> = {
-    UNREAD: () => not(progress()),
-    IN_PROGRESS: () => progress(false),
-    READ: () => progress(true),
+    UNREAD: () => not(progress(progressCounts(database))),
+    IN_PROGRESS: () => progress(progressStarted(database)),
+    READ: () => progress(eq(readProgress.completed, true)),
   };
   return or(...statuses.map((status) => byStatus[status]()), sql`false`)!;
 }
 
 /**
- * The series' read status for the user, over its present books: unread when none has progress,
- * read when all are completed, in progress otherwise (Komga's rule).
+ * The series' read status for the user, over its present books: unread when none has progress
+ * that counts (see progressStarted), read when all are completed, in progress otherwise (Komga's rule).
  */
 export function seriesReadStatus(database: Database, seriesId: SQLWrapper, { userId, statuses }: ReadStatusFilter): SQL {
   const { books, readProgress } = database.tables;
   const db = database.handle();
   const progressOfUser = and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId));
   const anyProgress = exists(
-    db.select({ one: sql`1` }).from(books).innerJoin(readProgress, progressOfUser).where(and(eq(books.seriesId, seriesId), eq(books.deleted, false))),
+    db
+      .select({ one: sql`1` })
+      .from(books)
+      .innerJoin(readProgress, progressOfUser)
+      .where(and(eq(books.seriesId, seriesId), eq(books.deleted, false), progressCounts(database))),
   );
   const anyUnfinished = exists(
     db
@@ -123,16 +143,23 @@ export function seriesReadStatus(database: Database, seriesId: SQLWrapper, { use
 
 /**
  * The series is "on deck" for the user: some of its present books are read, none is in
- * progress, and one is still unread (the next book waits; Komga's rule).
+ * progress, and one is still unread (the next book waits; Komga's rule), "in progress" and
+ * "unread" as bookReadStatus has them (see progressStarted).
  */
 export function seriesOnDeck(database: Database, seriesId: SQLWrapper, userId: string): SQL {
   const { books, readProgress } = database.tables;
   const db = database.handle();
   const ofSeries = and(eq(books.seriesId, seriesId), eq(books.deleted, false));
   const progressOfUser = and(eq(readProgress.bookId, books.id), eq(readProgress.userId, userId));
-  const booksWith = (completed: boolean) => exists(db.select({ one: sql`1` }).from(books).innerJoin(readProgress, progressOfUser).where(and(ofSeries, eq(readProgress.completed, completed))));
-  const anyUnread = exists(db.select({ one: sql`1` }).from(books).leftJoin(readProgress, progressOfUser).where(and(ofSeries, sql`${readProgress.bookId} is null`)));
-  return and(booksWith(true), not(booksWith(false)), anyUnread)!;
+  const booksWith = (state: SQL) => exists(db.select({ one: sql`1` }).from(books).innerJoin(readProgress, progressOfUser).where(and(ofSeries, state)));
+  const anyUnread = exists(
+    db
+      .select({ one: sql`1` })
+      .from(books)
+      .leftJoin(readProgress, and(progressOfUser, progressCounts(database)))
+      .where(and(ofSeries, sql`${readProgress.bookId} is null`)),
+  );
+  return and(booksWith(eq(readProgress.completed, true)), not(booksWith(progressStarted(database))), anyUnread)!;
 }
 
 /** The book's metadata (a JSON column) holds one of the values of every list given. */

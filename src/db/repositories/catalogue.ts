@@ -71,6 +71,7 @@ export type BookContent = Omit<
   | "orderTitle"
   | "fileNameMd5"
   | "seriesPosition"
+  | "listsPending"
 >;
 
 /**
@@ -125,6 +126,7 @@ function newBookRow(id: string, libraryId: string, content: BookContent, now: Da
     ...content,
     fileNameMd5: fileNameMd5(content.filePath),
     searchText: bookSearchText(content.title, content.metadata),
+    listsPending: listEntries(content.metadata) !== listEntries(undefined),
     lockedFields: [],
     thumbnailPath: null,
     customCoverPath: null,
@@ -133,6 +135,11 @@ function newBookRow(id: string, libraryId: string, content: BookContent, now: Da
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** The lists a book's metadata names (see MetadataLists), comparable as a string. */
+function listEntries(metadata: StoredBookMetadata | undefined): string {
+  return JSON.stringify([metadata?.collections ?? [], metadata?.readingLists ?? []]);
 }
 
 /**
@@ -283,6 +290,8 @@ export class CatalogueRepository {
           updatedAt: now,
         };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];
+        // Left set when already pending: the lists are applied once after the scan.
+        if (changes.metadata && listEntries(changes.metadata) !== listEntries(current?.metadata)) changes.listsPending = true;
         changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, content.metadata);
         await this.db.update(books).set(changes).where(eq(books.id, id));
         await this.db.delete(bookPages).where(eq(bookPages.bookId, id));
@@ -373,6 +382,29 @@ export class CatalogueRepository {
       .select({ id: b.id, filePath: b.filePath })
       .from(b)
       .where(and(eq(b.libraryId, libraryId), eq(b.deleted, false), or(isNull(b.partialMd5), isNull(b.fileNameMd5))));
+  }
+
+  /**
+   * Present books of the library whose metadata's lists changed since they were last applied
+   * (`listsPending`), in series then number order: what MetadataLists applies after a scan.
+   */
+  async booksWithListsPending(libraryId: string): Promise<{ id: string; seriesId: string; numberSort: number | null; metadata: StoredBookMetadata }[]> {
+    const b = this.database.tables.books;
+    return this.db
+      .select({ id: b.id, seriesId: b.seriesId, numberSort: b.numberSort, metadata: b.metadata })
+      .from(b)
+      .where(and(eq(b.libraryId, libraryId), eq(b.deleted, false), eq(b.listsPending, true)))
+      .orderBy(b.seriesId, sql`${b.numberSort} is null`, b.numberSort, b.id);
+  }
+
+  /** These books' lists are applied (see booksWithListsPending). */
+  async listsApplied(ids: string[]): Promise<void> {
+    const b = this.database.tables.books;
+    await this.database.transaction(async () => {
+      for (let start = 0; start < ids.length; start += 500) {
+        await this.db.update(b).set({ listsPending: false }).where(inArray(b.id, ids.slice(start, start + 500)));
+      }
+    });
   }
 
   async setDocumentIds(id: string, partialMd5: string, filePath: string): Promise<void> {

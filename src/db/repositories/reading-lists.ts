@@ -62,7 +62,7 @@ export interface ReadingListFilter {
 }
 
 /** The lists `userId` is shown: the shared ones and their own (admins too see no one else's). */
-export function listShownTo(database: Database, userId: string): SQL {
+function listShownTo(database: Database, userId: string): SQL {
   const lists = database.tables.readingLists;
   return or(isNull(lists.ownerId), eq(lists.ownerId, userId))!;
 }
@@ -290,13 +290,6 @@ export class ReadingListRepository {
             .innerJoin(series, eq(series.id, books.seriesId))
             .where(and(inArray(books.id, ids), eq(books.deleted, false), seriesVisible));
     return new Set(rows.map((row) => row.id));
-  }
-
-  /** The owner (or null: shared) of a list of that kind, or undefined when there is none. */
-  async ownerOf(kind: ListKind, id: string): Promise<{ ownerId: string | null } | undefined> {
-    const lists = this.database.tables.readingLists;
-    const [row] = await this.db.select({ ownerId: lists.ownerId }).from(lists).where(and(eq(lists.id, id), eq(lists.kind, kind)));
-    return row;
   }
 
   /**

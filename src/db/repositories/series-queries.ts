@@ -10,7 +10,7 @@ import type { ReadingDirection } from "./libraries";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
-import { inYears, metadataMatches, seriesAgeAtMost, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
+import { inYears, metadataMatches, progressStarted, seriesAgeAtMost, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -138,7 +138,7 @@ export class SeriesQueryRepository {
       .select({
         seriesId: books.seriesId,
         booksReadCount: sql<number>`sum(case when ${readProgress.completed} = ${true} then 1 else 0 end)`,
-        booksInProgressCount: sql<number>`sum(case when ${readProgress.completed} = ${false} then 1 else 0 end)`,
+        booksInProgressCount: sql<number>`sum(case when ${progressStarted(this.database)} then 1 else 0 end)`,
       })
       .from(readProgress)
       .innerJoin(books, eq(books.id, readProgress.bookId))

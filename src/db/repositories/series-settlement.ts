@@ -24,6 +24,8 @@ export interface SettlementSeries extends SettledSeriesFields {
   libraryId: string;
   strategy: SeriesStrategy;
   folderPath: string | null;
+  /** Fields an admin locked: never written. */
+  lockedFields: string[];
 }
 
 export interface SettlementBook {
@@ -40,11 +42,33 @@ export interface SettlementBook {
 
 export interface SeriesRename {
   seriesId: string;
+  libraryId: string;
   from: string;
   to: string;
 }
 
+/** From a series and its present books: the fields they settle (null: none) and the positions that changed. */
+export type SettlementDecision = (
+  series: SettlementSeries,
+  books: readonly SettlementBook[],
+) => { fields: SettledSeriesFields | null; positions: ReadonlyMap<string, number> };
+
+interface SettlementState {
+  series: SettlementSeries;
+  books: SettlementBook[];
+}
+
 const SETTLED_FIELDS: readonly (keyof SettledSeriesFields)[] = ["name", "summary", "publisher", "year", "readingDirection"];
+
+/** What `decide` changes of the series: the settled fields not locked that differ, the positions. */
+function changesOf({ series, books }: SettlementState, decide: SettlementDecision) {
+  const { fields, positions } = decide(series, books);
+  const changes: Partial<SettledSeriesFields> = {};
+  for (const field of SETTLED_FIELDS) {
+    if (fields && !series.lockedFields.includes(field) && series[field] !== fields[field]) Object.assign(changes, { [field]: fields[field] });
+  }
+  return { fields: changes, positions, none: Object.keys(changes).length === 0 && positions.size === 0 };
+}
 
 export class SeriesSettlementRepository {
   constructor(private readonly database: Database) {}
@@ -53,8 +77,30 @@ export class SeriesSettlementRepository {
     return this.database.handle();
   }
 
-  /** The series and its present books, or undefined when the series is gone. */
-  async read(seriesId: string): Promise<{ series: SettlementSeries; books: SettlementBook[] } | undefined> {
+  /**
+   * Settles the series: `decide` gives, from the series and its present books, the fields
+   * (null: none) and the books' positions that changed; the fields not locked that differ and
+   * those positions are written. The series is read first outside any transaction, and when
+   * nothing would change (every series on a rescan of an unchanged library) nothing is written
+   * and no transaction taken; otherwise it is read again and written in one transaction, its row
+   * locked on PostgreSQL, so that a change committed meanwhile is decided on, not overwritten.
+   * A series gone or without present books is left alone. Returns the rename when the name changed.
+   */
+  async settle(seriesId: string, decide: SettlementDecision): Promise<SeriesRename | null> {
+    const before = await this.read(seriesId);
+    if (!before || changesOf(before, decide).none) return null;
+    return this.database.transaction(async () => {
+      const s = this.database.tables.series;
+      await lockingRead(this.database, this.db.select({ id: s.id }).from(s).where(eq(s.id, seriesId)));
+      const found = await this.read(seriesId);
+      if (!found) return null;
+      const { fields, positions } = changesOf(found, decide);
+      return this.write(found.series, fields, positions);
+    });
+  }
+
+  /** The series and its present books, or undefined when the series is gone or has none. */
+  private async read(seriesId: string): Promise<SettlementState | undefined> {
     const { series: s, books: b, libraries: l } = this.database.tables;
     const [series] = await this.db
       .select({
@@ -67,6 +113,7 @@ export class SeriesSettlementRepository {
         publisher: s.publisher,
         year: s.year,
         readingDirection: s.readingDirection,
+        lockedFields: s.lockedFields,
       })
       .from(s)
       .innerJoin(l, eq(l.id, s.libraryId))
@@ -86,52 +133,33 @@ export class SeriesSettlementRepository {
       })
       .from(b)
       .where(and(eq(b.seriesId, seriesId), eq(b.deleted, false)));
-    return { series, books };
+    return books.length > 0 ? { series, books } : undefined;
   }
 
-  /**
-   * Writes the settled fields (those not locked by an admin; null `fields`: none) and the
-   * books' new positions, in one transaction. Returns the rename when the name changed.
-   */
-  async write(seriesId: string, fields: SettledSeriesFields | null, positions: ReadonlyMap<string, number>): Promise<SeriesRename | null> {
+  /** Writes the changed fields (see changesOf) and the books' new positions. */
+  private async write(series: SettlementSeries, fields: Partial<SettledSeriesFields>, positions: ReadonlyMap<string, number>): Promise<SeriesRename | null> {
     const { series: s, books: b } = this.database.tables;
-    return this.database.transaction(async () => {
-      let rename: SeriesRename | null = null;
-      if (fields) {
-        const [current] = await lockingRead(
-          this.database,
-          this.db
-            .select({ name: s.name, summary: s.summary, publisher: s.publisher, year: s.year, readingDirection: s.readingDirection, lockedFields: s.lockedFields })
-            .from(s)
-            .where(eq(s.id, seriesId)),
-        );
-        if (!current) return null;
-        const locked = new Set(current.lockedFields);
-        const changes: Partial<typeof s.$inferInsert> = {};
-        for (const field of SETTLED_FIELDS) {
-          if (!locked.has(field) && current[field] !== fields[field]) Object.assign(changes, { [field]: fields[field] });
-        }
-        if (changes.name !== undefined) {
-          rename = { seriesId, from: current.name, to: changes.name };
-          if (!locked.has("nameSort")) changes.nameSort = sortName(changes.name);
-        }
-        if (Object.keys(changes).length > 0) await this.db.update(s).set({ ...changes, updatedAt: new Date() }).where(eq(s.id, seriesId));
-        // The books' default order starts with their series' sort name.
-        if (changes.nameSort !== undefined) await refreshOrderKeys(this.database, eq(b.seriesId, seriesId));
-      }
-      // One statement per 500 books (a fresh scan places every book once): a CASE over the ids.
-      const changed = [...positions];
-      for (let start = 0; start < changed.length; start += 500) {
-        const chunk = changed.slice(start, start + 500);
-        // Positions are integers computed here, written as literals (typed for PostgreSQL's CASE).
-        const cases = sql.join(chunk.map(([bookId, position]) => sql`when ${b.id} = ${bookId} then ${sql.raw(String(Math.trunc(position)))}`), sql` `);
-        await this.db
-          .update(b)
-          .set({ seriesPosition: sql`case ${cases} end` })
-          .where(and(eq(b.seriesId, seriesId), inArray(b.id, chunk.map(([bookId]) => bookId))));
-      }
-      return rename;
-    });
+    let rename: SeriesRename | null = null;
+    const changes: Partial<typeof s.$inferInsert> = { ...fields };
+    if (fields.name !== undefined) {
+      rename = { seriesId: series.id, libraryId: series.libraryId, from: series.name, to: fields.name };
+      if (!series.lockedFields.includes("nameSort")) changes.nameSort = sortName(fields.name);
+    }
+    if (Object.keys(changes).length > 0) await this.db.update(s).set({ ...changes, updatedAt: new Date() }).where(eq(s.id, series.id));
+    // The books' default order starts with their series' sort name.
+    if (changes.nameSort !== undefined) await refreshOrderKeys(this.database, eq(b.seriesId, series.id));
+    // One statement per 500 books (a fresh scan places every book once): a CASE over the ids.
+    const changed = [...positions];
+    for (let start = 0; start < changed.length; start += 500) {
+      const chunk = changed.slice(start, start + 500);
+      // Positions are integers computed here, written as literals (typed for PostgreSQL's CASE).
+      const cases = sql.join(chunk.map(([bookId, position]) => sql`when ${b.id} = ${bookId} then ${sql.raw(String(Math.trunc(position)))}`), sql` `);
+      await this.db
+        .update(b)
+        .set({ seriesPosition: sql`case ${cases} end` })
+        .where(and(eq(b.seriesId, series.id), inArray(b.id, chunk.map(([bookId]) => bookId))));
+    }
+    return rename;
   }
 
   /** Every series of the library. */

@@ -185,6 +185,12 @@ export function defineSchema(d: SchemaKit) {
        * SeriesSettlement after every change of the series' books; null for a soft-deleted book.
        */
       seriesPosition: d.integer("series_position"),
+      /**
+       * The collections and read lists the book's metadata names (SeriesGroup, StoryArc,
+       * AlternateSeries) changed since they were last applied to the shared lists: set when a
+       * scan writes such a change, cleared by MetadataLists once applied (src/library/metadata-lists.ts).
+       */
+      listsPending: d.boolean("lists_pending").notNull().default(false),
       volume: d.integer("volume"),
       year: d.integer("year"),
       summary: d.text("summary"),
@@ -216,6 +222,8 @@ export function defineSchema(d: SchemaKit) {
     (t) => [
       d.uniqueIndex("books_library_path_uq").on(t.libraryId, t.filePath),
       d.index("books_series_idx").on(t.seriesId, t.numberSort),
+      // A series' reading order (BookQueries' inSeriesOrder).
+      d.index("books_series_position_idx").on(t.seriesId, t.seriesPosition),
       d.index("books_hash_idx").on(t.fileHash),
       d.index("books_partial_md5_idx").on(t.partialMd5),
       d.index("books_file_name_md5_idx").on(t.fileNameMd5),

@@ -16,6 +16,11 @@ export interface LibraryScanningConfig {
 export interface StoredBookMetadata {
   /** The book's own series name (from its highest source): it votes for its series' name. */
   series?: string;
+  /**
+   * The title the file gives (from its highest source), apart from the `title` column an admin
+   * may edit: a series named after its first book's title (no series name anywhere) keeps it.
+   */
+  title?: string;
   readingDirection?: ReadingDirection;
   authors?: Author[];
   publisher?: string;

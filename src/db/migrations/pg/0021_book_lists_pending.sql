@@ -1,0 +1,1 @@
+ALTER TABLE "books" ADD COLUMN "lists_pending" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `books` ADD `lists_pending` integer DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+CREATE INDEX `books_series_position_idx` ON `books` (`series_id`,`series_position`);
