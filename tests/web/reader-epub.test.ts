@@ -206,7 +206,8 @@ forEachDatabase("EPUB reader", (server) => {
   test("table of contents, a chapter, font size and theme; the position is saved as a locator and resumed", async () => {
     const alice = library.books["book.epub"]!;
     await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
-      await openFromBookPage(page, alice.id, /^Read$/);
+      // Read, or Continue when the first test's position (saved as its page closed) has landed.
+      await openFromBookPage(page, alice.id);
       await epubReady(page);
       const codeBytes = await readerCodeBytes(page);
       console.log(`EPUB reader code: ${codeBytes} bytes gzipped`);

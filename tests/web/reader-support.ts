@@ -96,8 +96,11 @@ export async function readerLibrary(server: TestServer, layout: Record<string, s
   return { adminToken: token, books };
 }
 
-/** Opens the book page and follows its Read (or Continue) button, as a person would. */
-export async function openFromBookPage(page: Page, bookId: string, button: RegExp = /^(Read|Continue)/) {
+/**
+ * Opens the book page and follows its Read (or Continue) button, as a person would. The default
+ * takes "Read" exactly ("Read lists" in the menu is no reader) or any "Continue ...".
+ */
+export async function openFromBookPage(page: Page, bookId: string, button: RegExp = /^(Read$|Continue)/) {
   await page.goto(`/books/${bookId}`);
   await Promise.all([page.waitForURL((url) => url.pathname === `/read/${bookId}`), page.getByRole("link", { name: button }).first().click()]);
 }
