@@ -25,7 +25,7 @@ import { adminSession, basic, bearer, createUser, login, PASSWORD } from "../hel
 import { libraryRoot, scannedLibrary } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import { referencePartialMd5 } from "../koreader/support";
-import { KomgaBook, KomgaBookPage, KomgaLibrary, KomgaSeries, KomgaUser, SpringPage } from "./schemas";
+import { KomgaBook, KomgaBookPage, KomgaLibrary, KomgaSeries, KomgaUser, R2Locator, R2Positions, SpringPage } from "./schemas";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const Nullable = <S extends TSchema>(schema: S) => T.Union([schema, T.Null()]);
@@ -228,26 +228,7 @@ const WPPublication = T.Object({
   landmarks: T.Optional(T.Array(WPLink)),
   pageList: T.Optional(T.Array(WPLink)),
 });
-/** KC book/Readium.kt:13-18, 21-25, 28-35: href and type have defaults but are NOT nullable (a null fails). */
-const R2Locator = T.Object({
-  href: T.Optional(T.String()),
-  type: T.Optional(T.String()),
-  title: T.Optional(Nullable(T.String())),
-  locations: T.Optional(
-    Nullable(
-      T.Object({
-        fragment: T.Optional(Nullable(Strings)),
-        position: T.Optional(Nullable(T.Integer())),
-        progression: T.Optional(Nullable(T.Number())),
-        totalProgression: T.Optional(Nullable(T.Number())),
-      }),
-    ),
-  ),
-  text: T.Optional(Nullable(T.Object({ after: T.Optional(Nullable(T.String())), before: T.Optional(Nullable(T.String())), highlight: T.Optional(Nullable(T.String())) }))),
-  koboSpan: T.Optional(Nullable(T.String())),
-});
-/** KC book/Readium.kt:45-48 */
-const R2Positions = T.Object({ total: T.Integer(), positions: T.Array(R2Locator) });
+/** KC book/Readium.kt: R2Locator and R2Positions are ./schemas.ts's (href and type have defaults but are NOT nullable). */
 /** KC book/Readium.kt:7-10, 38-42 */
 const R2Progression = T.Object({ modified: KInstant, device: T.Object({ id: T.String(), name: T.String() }), locator: R2Locator });
 

@@ -214,12 +214,12 @@ export const CollectionPage = SpringPage(
   T.Object({ id: T.String(), name: T.String(), ordered: T.Boolean(), seriesIds: Strings, createdDate: Instant, lastModifiedDate: Instant, filtered: T.Boolean() }),
 );
 
-/** Fails the test with ajv's errors when `value` does not match. */
 /**
  * komga-client's Readium types (Snd-R/komga-client src/commonMain/kotlin/snd/komga/client/book/
- * Readium.kt): R2Locator's href and type have defaults, its other fields are nullable.
+ * Readium.kt:13-35): R2Locator's href and type have defaults but are not nullable (a null
+ * fails); its other fields are nullable.
  */
-const R2Locator = T.Object({
+export const R2Locator = T.Object({
   href: T.Optional(T.String()),
   type: T.Optional(T.String()),
   title: T.Optional(Nullable(T.String())),
@@ -233,11 +233,14 @@ const R2Locator = T.Object({
       }),
     ),
   ),
+  text: T.Optional(Nullable(T.Object({ after: T.Optional(Nullable(T.String())), before: T.Optional(Nullable(T.String())), highlight: T.Optional(Nullable(T.String())) }))),
+  koboSpan: T.Optional(Nullable(T.String())),
 });
 export const R2Positions = T.Object({ total: T.Integer(), positions: T.Array(R2Locator) });
 export const R2Progression = T.Object({ modified: Instant, device: T.Object({ id: T.String(), name: T.String() }), locator: R2Locator });
 export const StringList = Strings;
 
+/** Fails the test with ajv's errors when `value` does not match. */
 export function decode<S extends TSchema>(schema: S, value: unknown): any {
   const validate = ajv.compile(schema);
   if (!validate(value)) expect({ errors: validate.errors, value }).toBeUndefined();
