@@ -7,12 +7,11 @@
  * request for the same list, measured in the same run (bench/lists.ts), so the share holds on a
  * machine whose speed varies.
  */
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
 // Loads the OpenAPI plugin and then puts back our own format checks, as the server does.
 import "../src/http/openapi";
 import { answers, BookDtoSchema, LibraryDtoSchema, Paginated, SeriesDtoSchema } from "../src/http/api/schemas";
-import { t } from "elysia";
 import { median } from "./measure";
 
 /** The response schemas of the lists bench/lists.ts measures, by the path's start. */
