@@ -127,9 +127,14 @@ async function seed(db: Inserter, tables: Tables, count: number): Promise<{ tagI
     const id = crypto.randomUUID();
     seriesIds.push(id);
     const name = `Series ${String(s).padStart(3, "0")}`;
-    seriesRows.push({ id, libraryId, seriesKey: name, name, nameSort: name.toLowerCase(), year: yearOf(s), lockedFields: [], createdAt: now, updatedAt: now });
+    // The series' genre as the settlement of its books writes it (columns an older checkout lacks are ignored).
+    seriesRows.push({ id, libraryId, seriesKey: name, name, nameSort: name.toLowerCase(), year: yearOf(s), genres: [genreOf(s)], lockedFields: [], createdAt: now, updatedAt: now });
   }
   for (let i = 0; i < seriesRows.length; i += 500) await insert(tables.series, seriesRows.slice(i, i + 500));
+  // And its row of series_metadata_values (issue 32), when the checkout measured has the table.
+  const values = (tables as Partial<Record<"seriesMetadataValues", unknown>>).seriesMetadataValues;
+  const valueRows = seriesRows.map(({ id }, s) => ({ seriesId: id, kind: "genre", key: genreOf(s).toLowerCase(), value: genreOf(s), role: "" }));
+  for (let i = 0; values && i < valueRows.length; i += 500) await insert(values, valueRows.slice(i, i + 500));
   // A sharing tag on every other series, for the reader (see measure).
   const tagId = crypto.randomUUID();
   await insert(tables.sharingTags, [{ id: tagId, name: "half", createdAt: now, updatedAt: now }]);

@@ -66,15 +66,13 @@ export class CatalogueMetadataService {
   async facets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
-    const authors = new Map<string, Author>();
-    for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
     return {
-      genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
-      tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
-      publishers: distinct(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
-      languages: distinct(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
+      genres: distinctIgnoringCase(rows.flatMap((row) => row.metadata.genres ?? [])),
+      tags: distinctIgnoringCase(rows.flatMap((row) => row.metadata.tags ?? [])),
+      publishers: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
+      languages: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
       releaseYears: [...new Set(rows.flatMap((row) => (row.year === null ? [] : [row.year])))].sort((a, b) => b - a),
-      authors: [...authors.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role)),
+      authors: distinctAuthors(rows.flatMap((row) => row.metadata.authors ?? [])),
     };
   }
 }
@@ -88,8 +86,8 @@ function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
   const times = (pick: (row: BookMetadataRow) => Date) => rows.map((row) => pick(row).getTime());
   return {
     authors: [...authors.values()],
-    genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
-    tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
+    genres: distinctIgnoringCase(rows.flatMap((row) => row.metadata.genres ?? [])),
+    tags: distinctIgnoringCase(rows.flatMap((row) => row.metadata.tags ?? [])),
     language: rows.find((row) => row.metadata.language)?.metadata.language ?? null,
     releaseDate: dates.length === 0 ? null : dates.reduce((first, date) => (dateKey(date) < dateKey(first) ? date : first)),
     summary: withSummary?.summary ?? null,
@@ -99,8 +97,18 @@ function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
   };
 }
 
+/** Distinct authors (name ignoring case, and role; the first spelling wins), sorted by name then role. */
+export function distinctAuthors(authors: readonly Author[]): Author[] {
+  const byKey = new Map<string, Author>();
+  for (const author of authors) {
+    const key = `${author.name.toLowerCase()}\u0000${author.role}`;
+    if (!byKey.has(key)) byKey.set(key, { name: author.name, role: author.role });
+  }
+  return [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
+}
+
 /** Distinct values ignoring case (the first spelling wins), sorted. */
-function distinct(values: string[]): string[] {
+export function distinctIgnoringCase(values: readonly string[]): string[] {
   const byKey = new Map<string, string>();
   for (const value of values) if (!byKey.has(value.toLowerCase())) byKey.set(value.toLowerCase(), value);
   return [...byKey.values()].sort((a, b) => a.localeCompare(b));

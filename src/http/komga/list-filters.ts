@@ -123,7 +123,7 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesL
   if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
   const libraryIds = ids(criteria.libraryIds);
   if (libraryIds?.length === 0) return null;
-  const bookMetadata =
+  const metadata =
     criteria.genres || criteria.tags || criteria.authors || criteria.languages
       ? { genres: criteria.genres, tags: criteria.tags, authors: criteria.authors, languages: criteria.languages }
       : undefined;
@@ -132,7 +132,7 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesL
     libraryIds,
     publishers: criteria.publishers,
     readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
-    bookMetadata,
+    metadata,
     condition: inCollections,
   };
 }
