@@ -246,8 +246,9 @@ export class CatalogueRepository {
   /** A new series, or nothing when its library has one of that key: prepared once (columnPlaceholders). */
   private readonly insertSeriesIfNew = preparedOnce(() => {
     const s = this.database.tables.series;
-    // The book counts start from their defaults; the database's triggers keep them.
-    const { presentBookCount, deletedBookCount, ...columns } = getTableColumns(s);
+    // The book counts start from their defaults; the database's triggers keep them. The
+    // metadata its books settle (or an admin sets) starts empty too.
+    const { presentBookCount, deletedBookCount, genres, tags, authors, ageRating, language, status, links, ...columns } = getTableColumns(s);
     const statement = this.database.root
       .insert(s)
       .values(columnPlaceholders(columns))

@@ -33,7 +33,7 @@ export const SeriesEditBody = t.Object(
     authors: t.Optional(t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 500 }), role: t.String({ minLength: 1, maxLength: 100 }) }), { maxItems: 500 })),
     ageRating: t.Optional(t.Union([t.Integer({ minimum: 0, maximum: 99 }), t.Null()])),
     language: t.Optional(t.Union([t.String({ pattern: LANGUAGE_TAG, maxLength: 35 }), t.Null()])),
-    status: t.Optional(t.Union([t.UnionEnum(SERIES_STATUSES), t.Null()])),
+    status: t.Optional(t.Union([...SERIES_STATUSES.map((status) => t.Literal(status)), t.Null()])),
     links: t.Optional(
       t.Array(t.Object({ label: t.String({ minLength: 1, maxLength: 200 }), url: t.String({ pattern: WEB_ADDRESS, maxLength: 2000, error: "a link's url is an http or https address" }) }), {
         maxItems: 50,
