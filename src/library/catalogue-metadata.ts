@@ -1,7 +1,8 @@
 /**
  * Metadata gathered over many books: what the books of each series say together (authors,
- * genres, tags, first release, the first summary), and the catalogue's distinct genres, tags,
- * publishers, languages, release years and authors as a caller sees it (filter lists).
+ * genres, tags, first release, the first summary), and the catalogue's distinct genres, tags and
+ * age ratings (the series', from series_metadata_values), publishers, languages, release years
+ * and authors (the books') as a caller sees it (filter lists).
  * Always through the caller's sharing-tag visibility.
  */
 import type { BookMetadataRow, Repositories } from "../db";
@@ -31,8 +32,11 @@ export interface SeriesBooksMetadata {
 }
 
 export interface CatalogueFacets {
+  /** The series' own (as they show them), not each book's. */
   genres: string[];
   tags: string[];
+  /** The series' age ratings, youngest first. */
+  ageRatings: number[];
   publishers: string[];
   languages: string[];
   releaseYears: number[];
@@ -66,9 +70,12 @@ export class CatalogueMetadataService {
   async facets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
+    const ofSeries = { libraryIds: filter.libraryIds, ids: filter.seriesIds, withPresentBooks: true, seriesVisible };
+    const sorted = (values: string[]) => values.sort((a, b) => a.localeCompare(b));
     return {
-      genres: distinctIgnoringCase(rows.flatMap((row) => row.metadata.genres ?? [])),
-      tags: distinctIgnoringCase(rows.flatMap((row) => row.metadata.tags ?? [])),
+      genres: sorted(await this.repositories.series.valuesOf("genre", ofSeries)),
+      tags: sorted(await this.repositories.series.valuesOf("tag", ofSeries)),
+      ageRatings: await this.repositories.series.ageRatingsOf(ofSeries),
       publishers: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
       languages: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
       releaseYears: [...new Set(rows.flatMap((row) => (row.year === null ? [] : [row.year])))].sort((a, b) => b - a),

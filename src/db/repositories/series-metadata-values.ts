@@ -43,8 +43,11 @@ export async function replaceSeriesValues(database: Database, seriesId: string, 
   if (rows.size > 0) await db.insert(table).values([...rows.values()]);
 }
 
-/** The series holds a value of this kind equal (ignoring case) to one of these; an author matches by name, and by role when given. */
-export function seriesHasValue(database: Database, seriesId: SQLWrapper, kind: SeriesValueKind, values: string[], role?: string): SQL {
+/**
+ * The series holds a value of this kind equal (ignoring case) to one of these (`values`
+ * undefined: any value); an author matches by name, and by role when given.
+ */
+export function seriesHasValue(database: Database, seriesId: SQLWrapper, kind: SeriesValueKind, values: string[] | undefined, role?: string): SQL {
   const table = database.tables.seriesMetadataValues;
   return exists(
     database
@@ -55,7 +58,7 @@ export function seriesHasValue(database: Database, seriesId: SQLWrapper, kind: S
         and(
           eq(table.seriesId, seriesId),
           eq(table.kind, kind),
-          inArray(table.key, values.map(valueKey)),
+          values === undefined ? undefined : inArray(table.key, values.map(valueKey)),
           role === undefined ? undefined : sql`lower(${table.role}) = ${role.toLowerCase()}`,
         ),
       ),

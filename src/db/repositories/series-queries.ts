@@ -11,6 +11,7 @@ import type { SeriesLink, SeriesStatus } from "../schema/types";
 import type { Author } from "../../formats/contract";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
+import { seriesValuesOf } from "./series-metadata-values";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
 import { inYears, progressStarted, seriesMetadataMatches, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
@@ -171,6 +172,22 @@ export class SeriesQueryRepository {
       .from(readProgress)
       .innerJoin(books, eq(books.id, readProgress.bookId))
       .where(and(eq(readProgress.userId, userId), eq(books.seriesId, series.id), eq(books.deleted, false)))})`;
+  }
+
+  /** The distinct genres or tags of the matching series (series_metadata_values; one spelling per value ignoring case). */
+  async valuesOf(kind: "genre" | "tag", filter: SeriesFilter): Promise<string[]> {
+    return (await seriesValuesOf(this.database, kind, this.conditions(filter))).map((row) => row.value);
+  }
+
+  /** The distinct age ratings of the matching series, youngest first. */
+  async ageRatingsOf(filter: SeriesFilter): Promise<number[]> {
+    const { series } = this.database.tables;
+    const rows = await this.db
+      .selectDistinct({ ageRating: series.ageRating })
+      .from(series)
+      .where(and(this.conditions(filter), sql`${series.ageRating} is not null`))
+      .orderBy(asc(series.ageRating));
+    return rows.map((row) => row.ageRating!);
   }
 
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
