@@ -3,14 +3,21 @@
  * series' books (all books' genres, tags and authors; the highest rating; the first book's
  * language), status and links set by an admin; edited through the series PATCH and locked
  * against scans; filtered on through series_metadata_values (the web grid, the search page, the
- * Komga API) and listed by Komga's value lists; the Komga series DTO carries them.
+ * Komga API) and listed by Komga's value lists; the Komga series DTO carries them. The migration
+ * that added them fills them from the books already catalogued.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD, webSignIn } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
+import { databaseOf, queryDatabase } from "../helpers/sql";
 import { decode, KomgaSeries, SpringPage, StringList } from "../komga/schemas";
+import { Database as SqliteClient } from "bun:sqlite";
+import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
+import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { applyMigrations } from "../../src/db/migrate";
 
 forEachDatabase(
   "series metadata",
@@ -146,6 +153,48 @@ forEachDatabase(
       expect(await grid("tag=nothing-has-this")).not.toContain("Star Patrol");
       const search = await (await server().fetch("/search?q=science%20fiction", { headers: { cookie } })).text();
       expect(search).toContain(`/series/${ids["Star Patrol"]}`);
+    });
+
+    // Last: it takes the database back to before the migration and applies it again.
+    test("the migration fills the series' metadata and series_metadata_values from the books catalogued before it", async () => {
+      const target = databaseOf(server());
+      const pg = "postgresUrl" in target;
+      const sql = (text: string) => queryDatabase(target, text);
+      await sql(`delete from ${pg ? "drizzle." : ""}__drizzle_migrations where created_at = (select max(created_at) from ${pg ? "drizzle." : ""}__drizzle_migrations)`);
+      await sql("drop table series_metadata_values");
+      for (const column of ["genres", "tags", "authors", "age_rating", "language", "status", "links"]) await sql(`alter table series drop column ${column}`);
+      if (pg) {
+        const client = postgres(target.postgresUrl, { max: 1, onnotice: () => undefined });
+        await applyMigrations({ dialect: "pg", db: drizzlePg(client) }).finally(() => client.end());
+      } else {
+        const client = new SqliteClient(target.sqliteFile);
+        await applyMigrations({ dialect: "sqlite", db: drizzleSqlite(client) }).finally(() => client.close());
+      }
+      expect(await get(ids["Star Patrol"]!)).toMatchObject({
+        genres: ["Adventure", "Mystery", "Science Fiction"],
+        tags: ["robots", "space"],
+        authors: [
+          { name: "Ann Writer", role: "writer" },
+          { name: "Bo Writer", role: "writer" },
+          { name: "Pat Pencil", role: "penciller" },
+        ],
+        ageRating: 17,
+        language: "en",
+        status: null,
+        links: [],
+      });
+      const rows = await sql(`select kind, key, value, role from series_metadata_values where series_id = '${ids["Star Patrol"]}' order by kind, key, role`);
+      expect(rows).toEqual([
+        { kind: "author", key: "ann writer", value: "Ann Writer", role: "writer" },
+        { kind: "author", key: "bo writer", value: "Bo Writer", role: "writer" },
+        { kind: "author", key: "pat pencil", value: "Pat Pencil", role: "penciller" },
+        { kind: "genre", key: "adventure", value: "Adventure", role: "" },
+        { kind: "genre", key: "mystery", value: "Mystery", role: "" },
+        { kind: "genre", key: "science fiction", value: "Science Fiction", role: "" },
+        { kind: "tag", key: "robots", value: "robots", role: "" },
+        { kind: "tag", key: "space", value: "space", role: "" },
+      ]);
+      expect(await komgaSeriesNames("genre=science%20fiction")).toEqual(["Star Patrol"]);
     });
   },
   { komga_api: { enabled: true } },
