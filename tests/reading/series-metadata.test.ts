@@ -19,6 +19,21 @@ import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { applyMigrations } from "../../src/db/migrate";
 
+/** What the two books of Star Patrol settle on their series. */
+const STAR_PATROL = {
+  genres: ["Adventure", "Mystery", "Science Fiction"],
+  tags: ["robots", "space"],
+  authors: [
+    { name: "Ann Writer", role: "writer" },
+    { name: "Bo Writer", role: "writer" },
+    { name: "Pat Pencil", role: "penciller" },
+  ],
+  ageRating: 17,
+  language: "en",
+  status: null,
+  links: [],
+};
+
 forEachDatabase(
   "series metadata",
   (server) => {
@@ -62,20 +77,7 @@ forEachDatabase(
     }, 120_000);
 
     test("the scan settles genres, tags, authors, the highest age rating and the first book's language on the series", async () => {
-      expect(await get(ids["Star Patrol"]!)).toMatchObject({
-        genres: ["Adventure", "Mystery", "Science Fiction"],
-        tags: ["robots", "space"],
-        authors: [
-          { name: "Ann Writer", role: "writer" },
-          { name: "Bo Writer", role: "writer" },
-          { name: "Pat Pencil", role: "penciller" },
-        ],
-        ageRating: 17,
-        language: "en",
-        status: null,
-        links: [],
-        lockedFields: [],
-      });
+      expect(await get(ids["Star Patrol"]!)).toMatchObject({ ...STAR_PATROL, lockedFields: [] });
       expect(await get(ids["Garden Tales"]!)).toMatchObject({ genres: ["Slice of Life"], tags: [], ageRating: 0, language: "de" });
     });
 
@@ -103,14 +105,10 @@ forEachDatabase(
       };
       const patched = await server().json("PATCH", `/api/v1/series/${id}`, edit, admin);
       expect(patched.status).toBe(200);
+      // Genres once each ignoring case, trimmed, sorted; the rest as sent.
       const expected = {
+        ...edit,
         genres: ["Cozy", "Horticulture"],
-        tags: ["plants"],
-        authors: [{ name: "Greta Green", role: "writer" }],
-        ageRating: 6,
-        language: "en",
-        status: "hiatus",
-        links: [{ label: "Publisher page", url: "https://example.org/garden" }],
         lockedFields: ["ageRating", "authors", "genres", "language", "links", "status", "tags"],
       };
       expect(patched.body).toMatchObject(expected);
@@ -170,19 +168,7 @@ forEachDatabase(
         const client = new SqliteClient(target.sqliteFile);
         await applyMigrations({ dialect: "sqlite", db: drizzleSqlite(client) }).finally(() => client.close());
       }
-      expect(await get(ids["Star Patrol"]!)).toMatchObject({
-        genres: ["Adventure", "Mystery", "Science Fiction"],
-        tags: ["robots", "space"],
-        authors: [
-          { name: "Ann Writer", role: "writer" },
-          { name: "Bo Writer", role: "writer" },
-          { name: "Pat Pencil", role: "penciller" },
-        ],
-        ageRating: 17,
-        language: "en",
-        status: null,
-        links: [],
-      });
+      expect(await get(ids["Star Patrol"]!)).toMatchObject(STAR_PATROL);
       const rows = await sql(`select kind, key, value, role from series_metadata_values where series_id = '${ids["Star Patrol"]}' order by kind, key, role`);
       expect(rows).toEqual([
         { kind: "author", key: "ann writer", value: "Ann Writer", role: "writer" },
