@@ -4005,6 +4005,12 @@ export interface operations {
                     volume?: (string | number) | null;
                     summary?: string | null;
                     year?: (string | number) | null;
+                    genres?: string[];
+                    tags?: string[];
+                    authors?: {
+                        name: string;
+                        role: string;
+                    }[];
                 };
             };
         };

@@ -104,6 +104,20 @@ function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
   };
 }
 
+/**
+ * An edit's genres, tags and authors as kept (a series' or a book's): each value trimmed, once
+ * ignoring case, sorted, as a scan settles them (the filters' rows are one per value). Lists
+ * the edit does not hold stay out.
+ */
+export function editedLists(edit: { genres?: string[]; tags?: string[]; authors?: Author[] }): { genres?: string[]; tags?: string[]; authors?: Author[] } {
+  const values = (list: string[]) => distinctIgnoringCase(list.map((value) => value.trim()).filter(Boolean));
+  return {
+    ...(edit.genres && { genres: values(edit.genres) }),
+    ...(edit.tags && { tags: values(edit.tags) }),
+    ...(edit.authors && { authors: distinctAuthors(edit.authors.map((author) => ({ name: author.name.trim(), role: author.role.trim() }))) }),
+  };
+}
+
 /** Distinct authors (name ignoring case, and role; the first spelling wins), sorted by name then role. */
 export function distinctAuthors(authors: readonly Author[]): Author[] {
   const byKey = new Map<string, Author>();

@@ -6,7 +6,7 @@
 import type { BookFilter, BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, SeriesView } from "../db";
 import { sortName } from "../db";
 import { notFound } from "../errors";
-import { distinctAuthors, distinctIgnoringCase } from "./catalogue-metadata";
+import { editedLists } from "./catalogue-metadata";
 import type { AccessService } from "../access/visibility";
 import type { Caller } from "./books";
 
@@ -38,13 +38,7 @@ export class SeriesService {
   async edit(caller: Caller, id: string, edit: SeriesEdit): Promise<SeriesView> {
     await this.get(caller, id);
     const withSortName = edit.name !== undefined && edit.nameSort === undefined ? { ...edit, nameSort: sortName(edit.name) } : edit;
-    // Each value once ignoring case, sorted, as a scan settles them (the filters' rows are per value).
-    const lists = {
-      ...(edit.genres && { genres: distinctIgnoringCase(edit.genres.map((genre) => genre.trim()).filter(Boolean)) }),
-      ...(edit.tags && { tags: distinctIgnoringCase(edit.tags.map((tag) => tag.trim()).filter(Boolean)) }),
-      ...(edit.authors && { authors: distinctAuthors(edit.authors) }),
-    };
-    if (!(await this.repositories.edits.editSeries(id, { ...withSortName, ...lists }))) throw notFound("series");
+    if (!(await this.repositories.edits.editSeries(id, { ...withSortName, ...editedLists(edit) }))) throw notFound("series");
     return this.get(caller, id);
   }
 

@@ -70,6 +70,8 @@ forEachDatabase(
         seed: 3,
         comicInfo: comicInfo({ Series: "Garden Tales", Number: 1, Genre: "Slice of Life", AgeRating: "Everyone", LanguageISO: "de" }),
       });
+      // No genre, tag or rating: the book an admin gives them (below).
+      await makeCbz(join(root, "Night Shift", "Night Shift 01.cbz"), { seed: 4, comicInfo: comicInfo({ Series: "Night Shift", Number: 1, Writer: "Nia Night" }) });
       libraryId = (await createLibrary(server(), admin, { name: "Meta", path: root })).id;
       expect((await scan(server(), admin, libraryId)).status).toBe("completed");
       const { body } = await server().json("GET", `/api/v1/series?libraryId=${libraryId}`, undefined, admin);
@@ -119,11 +121,28 @@ forEachDatabase(
       expect(await komgaSeriesNames("genre=Horticulture")).toEqual(["Garden Tales"]);
       expect(await komgaSeriesNames("genre=Slice%20of%20Life")).toEqual([]);
       expect(await komgaSeriesNames("status=HIATUS")).toEqual(["Garden Tales"]);
-      expect(await komgaSeriesNames("status=ONGOING")).toEqual(["Star Patrol"]);
+      expect(await komgaSeriesNames("status=ONGOING")).toEqual(["Night Shift", "Star Patrol"]);
       const komgaSeries = decode(KomgaSeries, await komga(`/api/v1/series/${id}`));
       expect(komgaSeries.metadata).toMatchObject({ status: "HIATUS", statusLock: true, ageRating: 6, ageRatingLock: true, genresLock: true, links: [{ label: "Publisher page", url: "https://example.org/garden" }] });
       expect(decode(StringList, await komga("/api/v1/age-ratings"))).toEqual(["6", "17"]);
     }, 120_000);
+
+    test("book PATCH sets its genres, tags and authors, locked across a deep rescan; its series settles from them", async () => {
+      const { body: books } = await server().json("GET", `/api/v1/series/${ids["Night Shift"]}/books`, undefined, admin);
+      const bookId = books.data[0].id;
+      const edit = { genres: ["Noir", " noir "], tags: ["city"], authors: [{ name: "Nia Night", role: "writer" }, { name: "Ink Artist", role: "inker" }] };
+      const patched = await server().json("PATCH", `/api/v1/books/${bookId}`, edit, admin);
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({ authors: [{ name: "Ink Artist", role: "inker" }, { name: "Nia Night", role: "writer" }] });
+      const settled = { genres: ["Noir"], tags: ["city"], authors: [{ name: "Ink Artist", role: "inker" }, { name: "Nia Night", role: "writer" }], lockedFields: [] };
+      expect(await get(ids["Night Shift"]!)).toMatchObject(settled);
+      expect((await scan(server(), admin, libraryId, "deep")).status).toBe("completed");
+      expect(await get(ids["Night Shift"]!)).toMatchObject(settled);
+      expect(await komgaSeriesNames("genre=noir")).toEqual(["Night Shift"]);
+      // The book's search text has the new author.
+      const { body: found } = await server().json("GET", "/api/v1/books?q=ink%20artist", undefined, admin);
+      expect(found.data.map((book: { id: string }) => book.id)).toEqual([bookId]);
+    }, 60_000);
 
     test("PATCH refuses a link that is not http or https, an unknown status and a bad language tag (400), and changes nothing", async () => {
       const id = ids["Star Patrol"]!;

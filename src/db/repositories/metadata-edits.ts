@@ -35,6 +35,9 @@ export interface BookEdit {
   volume?: number | null;
   summary?: string | null;
   year?: number | null;
+  genres?: string[];
+  tags?: string[];
+  authors?: Author[];
 }
 
 export type CoverOwner = "book" | "series";
@@ -72,8 +75,10 @@ export class MetadataEditRepository {
       );
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
-      const searchText = bookSearchText(edit.title ?? current.title, current.metadata);
-      await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
+      const { genres, tags, authors, ...columns } = edit;
+      const metadata = { ...current.metadata, ...(genres && { genres }), ...(tags && { tags }), ...(authors && { authors }) };
+      const searchText = bookSearchText(edit.title ?? current.title, metadata);
+      await this.db.update(b).set({ ...columns, metadata, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
       await refreshOrderKeys(this.database, eq(b.id, id));
       return true;
     });
