@@ -1,6 +1,7 @@
 /**
- * Metadata gathered over many books: what the books of each series say together (authors,
- * genres, tags, first release, the first summary), and the catalogue's distinct genres, tags and
+ * Metadata gathered over many books: what the books of each series say together (tags, first
+ * release, the first summary; the series' genres, authors and language are its own, settled by
+ * ./series-settlement.ts), and the catalogue's distinct genres, tags and
  * age ratings (the series', from series_metadata_values), publishers, languages, release years
  * and authors (the books') as a caller sees it (filter lists).
  * Always through the caller's sharing-tag visibility.
@@ -17,11 +18,9 @@ export interface ReleaseDate {
   day: number;
 }
 
+/** What a series' books say together beyond the series' own fields (Komga's booksMetadata). */
 export interface SeriesBooksMetadata {
-  authors: Author[];
-  genres: string[];
   tags: string[];
-  language: string | null;
   /** The earliest release of the series' books. */
   releaseDate: ReleaseDate | null;
   /** The summary of the first book (in number order) that has one, and that book's number. */
@@ -86,16 +85,11 @@ export class CatalogueMetadataService {
 
 /** `rows` are one series' books in number order. */
 function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
-  const authors = new Map<string, Author>();
-  for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
   const dates = rows.flatMap((row) => releaseDateOf(row) ?? []);
   const withSummary = rows.find((row) => row.summary);
   const times = (pick: (row: BookMetadataRow) => Date) => rows.map((row) => pick(row).getTime());
   return {
-    authors: [...authors.values()],
-    genres: distinctIgnoringCase(rows.flatMap((row) => row.metadata.genres ?? [])),
     tags: distinctIgnoringCase(rows.flatMap((row) => row.metadata.tags ?? [])),
-    language: rows.find((row) => row.metadata.language)?.metadata.language ?? null,
     releaseDate: dates.length === 0 ? null : dates.reduce((first, date) => (dateKey(date) < dateKey(first) ? date : first)),
     summary: withSummary?.summary ?? null,
     summaryNumber: withSummary?.numberSort ?? null,
