@@ -5,7 +5,7 @@
  * read them through the table's (kind, key) index instead of every book's JSON, and the value
  * lists (Komga's /api/v1/genres, /tags) are a scan of this small table.
  */
-import { and, asc, eq, exists, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
 import type { Author } from "../../formats/contract";
 
@@ -45,24 +45,26 @@ export async function replaceSeriesValues(database: Database, seriesId: string, 
 
 /**
  * The series holds a value of this kind equal (ignoring case) to one of these (`values`
- * undefined: any value); an author matches by name, and by role when given.
+ * undefined: any value); an author matches by name, and by role when given. Written as
+ * `series.id IN (the series holding it)`, not a correlated EXISTS: the databases then read the
+ * matching series from the (kind, key) index and look the rest up by id, so the filter drives
+ * the query instead of being tested on every series the other conditions leave (on SQLite, after
+ * the costlier read-status subqueries: 150 ms against 4 at 100,000 books, issue 32).
  */
 export function seriesHasValue(database: Database, seriesId: SQLWrapper, kind: SeriesValueKind, values: string[] | undefined, role?: string): SQL {
   const table = database.tables.seriesMetadataValues;
-  return exists(
-    database
-      .handle()
-      .select({ one: sql`1` })
-      .from(table)
-      .where(
-        and(
-          eq(table.seriesId, seriesId),
-          eq(table.kind, kind),
-          values === undefined ? undefined : inArray(table.key, values.map(valueKey)),
-          role === undefined ? undefined : sql`lower(${table.role}) = ${role.toLowerCase()}`,
-        ),
+  const holding = database
+    .handle()
+    .select({ seriesId: table.seriesId })
+    .from(table)
+    .where(
+      and(
+        eq(table.kind, kind),
+        values === undefined ? undefined : inArray(table.key, values.map(valueKey)),
+        role === undefined ? undefined : sql`lower(${table.role}) = ${role.toLowerCase()}`,
       ),
-  );
+    );
+  return sql`${seriesId} in ${holding}`;
 }
 
 /** The distinct values of a kind over the series `where` admits (one spelling per key), sorted; authors with their roles. */
