@@ -15,7 +15,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
-import { READER_SCRIPTS } from "./assets";
+import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
 import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
 
 /**
@@ -83,6 +83,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         isAdmin: viewer.user.role === "admin",
         shortcuts: "comic",
         readerScript: READER_SCRIPTS.comic,
+        readerModules: READER_MODULES.comic,
+        firstScreenScript: COMIC_FIRST_SCREEN_SCRIPT,
       });
     },
     {
@@ -143,5 +145,6 @@ function epubReader(
     ...extra,
     shortcuts: "epub",
     readerScript: READER_SCRIPTS.epub,
+    readerModules: READER_MODULES.epub,
   });
 }
