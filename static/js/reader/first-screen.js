@@ -24,4 +24,4 @@ stage.style.setProperty("--per-screen", String(pages.length));
 const images = pages.map((page) => createPageImage(page, pageAddress(root.dataset.pagesBase, state.fit, page, pages.length, viewport), sizes[page - 1]));
 for (const image of images) image.fetchPriority = "high";
 stage.replaceChildren(...images);
-whenFirstDrawn(images[0]);
+if (images[0]) whenFirstDrawn(images[0]);

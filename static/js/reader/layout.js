@@ -80,9 +80,10 @@ export function pageAddress(base, fit, page, perScreen, viewport) {
 /** The index of the screen that shows `page`. */
 export const screenOf = (screens, page) => Math.max(0, screens.findIndex((pages) => pages.includes(page)));
 
-/** The pages on the first screen: the start page's screen when paged, the start page in a strip. */
+/** The pages on the first screen: the start page's screen when paged, the start page in a strip; none for a book without pages. */
 export function firstPages(state, sizes, viewport) {
+  if (state.page < 1) return [];
   if (!isPaged(state.mode)) return [state.page];
   const screens = screensOf(sizes, wantsDouble(state.spread, viewport));
-  return screens[screenOf(screens, state.page)];
+  return screens[screenOf(screens, state.page)] ?? [];
 }
