@@ -199,7 +199,7 @@ forEachDatabase(
       expect((await api("GET", `/api/v1/series/${seriesId}`)).body.publisher).toBe(before.publisher);
     }, 60_000);
 
-    test("an admin edits a book from its page: title, number, summary and year show on the book page and through REST, locked", async () => {
+    test("an admin edits a book from its page: title, number, summary, year and tags show on the book page and through REST, locked", async () => {
       const { page } = await open();
       await page.goto(`/books/${bookId}`);
       await page.getByRole("link", { name: "Edit", exact: true }).click();
@@ -209,11 +209,14 @@ forEachDatabase(
       await page.getByLabel("Number").fill("7");
       await page.getByLabel("Summary").fill("Told in a new way.");
       await page.getByLabel("Release year").fill("1952");
+      await page.getByLabel("Tags").fill("rocket, Rocket, moon");
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.getByText("Saved. Edited fields are locked").waitFor();
       expect(await page.locator("#edit-title-lock").textContent()).toContain("Locked");
       const { body: book } = await api("GET", `/api/v1/books/${bookId}`);
       expect(book).toMatchObject({ title: "First Flight", number: 7, summary: "Told in a new way.", year: 1952 });
+      expect(book.lockedFields).toContain("tags");
+      expect(await page.locator("#edit-tags").inputValue()).toBe("moon, rocket");
       expect(await page.locator("#edit-number-lock").textContent()).toContain("Locked");
       await page.goto(`/books/${bookId}`);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("First Flight");

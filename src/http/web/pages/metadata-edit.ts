@@ -111,14 +111,8 @@ const NOTICES: Record<string, string> = {
 /** Pages used as a cover are read at this width at most: the cover service shrinks them further. */
 const COVER_SOURCE_WIDTH = 1200;
 
-const SERIES_FIELDS: readonly EditField[] = [
-  { name: "name", label: "Name", kind: "text", perRecord: true },
-  { name: "nameSort", label: "Sort name", kind: "text", perRecord: true, hint: "Where the series sorts among others; follows a new name unless you change it too." },
-  { name: "summary", label: "Summary", kind: "textarea" },
-  { name: "publisher", label: "Publisher", kind: "text" },
-  { name: "year", label: "Year", kind: "integer" },
-  { name: "readingDirection", label: "Reading direction", kind: "direction", hint: "How the reader turns its pages for everyone who has not chosen otherwise." },
-  { name: "status", label: "Status", kind: "status" },
+/** Genres, tags and authors: a series' and a book's alike (the same schema in both PATCH bodies). */
+const LIST_FIELDS: readonly EditField[] = [
   { name: "genres", label: "Genres", kind: "list", hint: "Separated by commas.", problem: "Genres are up to 200 values of up to 200 characters." },
   { name: "tags", label: "Tags", kind: "list", hint: "Separated by commas.", problem: "Tags are up to 200 values of up to 200 characters." },
   {
@@ -128,6 +122,17 @@ const SERIES_FIELDS: readonly EditField[] = [
     hint: "One per line, as role: name (writer: Alan Moore). Without a role, a writer.",
     problem: "Each author needs a name and a role of up to 100 characters.",
   },
+];
+
+const SERIES_FIELDS: readonly EditField[] = [
+  { name: "name", label: "Name", kind: "text", perRecord: true },
+  { name: "nameSort", label: "Sort name", kind: "text", perRecord: true, hint: "Where the series sorts among others; follows a new name unless you change it too." },
+  { name: "summary", label: "Summary", kind: "textarea" },
+  { name: "publisher", label: "Publisher", kind: "text" },
+  { name: "year", label: "Year", kind: "integer" },
+  { name: "readingDirection", label: "Reading direction", kind: "direction", hint: "How the reader turns its pages for everyone who has not chosen otherwise." },
+  { name: "status", label: "Status", kind: "status" },
+  ...LIST_FIELDS,
   { name: "ageRating", label: "Age rating", kind: "integer", hint: "The youngest age it is meant for (0 to 99)." },
   { name: "language", label: "Language", kind: "text", hint: "A language tag such as en, fr or pt-BR.", problem: "Language must be a language tag such as en, fr or pt-BR." },
   {
@@ -146,6 +151,7 @@ const BOOK_FIELDS: readonly EditField[] = [
   { name: "volume", label: "Volume", kind: "integer" },
   { name: "summary", label: "Summary", kind: "textarea" },
   { name: "year", label: "Release year", kind: "integer", hint: "The series takes its year from its first book's." },
+  ...LIST_FIELDS,
 ];
 
 /** The reading directions a "direction" field offers, with their labels. */
@@ -262,6 +268,9 @@ function bookTarget(services: Services): EditTarget {
           volume: text(book.volume),
           summary: text(book.summary),
           year: text(book.year),
+          genres: listText("list", book.metadata.genres ?? []),
+          tags: listText("list", book.metadata.tags ?? []),
+          authors: listText("authors", book.metadata.authors ?? []),
         },
         lockedFields: book.lockedFields,
         hasCustomCover: book.customCoverPath !== null,
