@@ -52,7 +52,7 @@ export async function createApiKey(
   try {
     return await answer(services, request, viewer, section, { created: await services.apiKeys.create(section.userId, form.name, null, form.scope) });
   } catch (error) {
-    return answer(services, request, viewer, section, { error: inputProblem(error) }, 422);
+    return answer(services, request, viewer, section, { error: inputProblem(error, viewer.translator) }, 422);
   }
 }
 

@@ -243,7 +243,7 @@ async function coverChange(viewer: Viewer, target: EditTarget, id: string, reque
     await change();
   } catch (error) {
     const known = error instanceof DomainError && COVER_PROBLEMS.has(error.kind);
-    const coverError = sentence(known ? error.message : inputProblem(error));
+    const coverError = sentence(known ? error.message : inputProblem(error, viewer.translator));
     return editPage(viewer, target, id, await target.load(viewer.user, id), { coverError }, known && error.kind === "PayloadTooLarge" ? 413 : 422);
   }
   return backToEdit(request, target, id, notice);
@@ -275,7 +275,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
           try {
             await target.edit(viewer.user, params.id, change);
           } catch (error) {
-            return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error)) }, 422);
+            return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error, viewer.translator)) }, 422);
           }
         }
         return backToEdit(request, target, params.id, "saved");

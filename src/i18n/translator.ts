@@ -1,0 +1,90 @@
+/**
+ * Messages and formats in one locale: `t(id, values)` formats the catalog's ICU MessageFormat
+ * message (plural rules, placeholders) with intl-messageformat, and the date, number and size
+ * helpers use `Intl` for the same locale. Compiled messages and `Intl` formatters are cached per
+ * locale, so a page pays for a message's parse once per process.
+ */
+import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
+import { catalogOf, SOURCE_LOCALE, sourceCatalog } from "./catalogs";
+
+export type MessageValues = Record<string, PrimitiveType>;
+
+const SIZE_UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+const TIME_UNITS = ["minute", "hour", "day"] as const;
+
+export class Translator {
+  private readonly compiled = new Map<string, IntlMessageFormat>();
+  private readonly dateFormats = new Map<string, Intl.DateTimeFormat>();
+  private readonly numberFormats = new Map<string, Intl.NumberFormat>();
+
+  constructor(readonly locale: string) {}
+
+  /** The message `id` with its placeholders filled; an id this catalog lacks is English, an unknown id throws. */
+  t = (id: string, values?: MessageValues): string => {
+    let message = this.compiled.get(id);
+    if (!message) {
+      const own = catalogOf(this.locale)[id];
+      const source = own ?? sourceCatalog()[id];
+      if (source === undefined) throw new Error(`no message "${id}" in the English catalog`);
+      message = new IntlMessageFormat(source, own === undefined ? SOURCE_LOCALE : this.locale);
+      this.compiled.set(id, message);
+    }
+    return String(message.format(values));
+  };
+
+  /** A date (and with `time`, its time) as this locale writes it. */
+  date = (value: Date | string | number, style: "date" | "dateTime" = "date"): string => {
+    const key = style;
+    let format = this.dateFormats.get(key);
+    if (!format) {
+      format = new Intl.DateTimeFormat(this.locale, style === "date" ? { dateStyle: "medium" } : { dateStyle: "medium", timeStyle: "short" });
+      this.dateFormats.set(key, format);
+    }
+    return format.format(new Date(value));
+  };
+
+  /** A number with this locale's digit grouping. */
+  number = (value: number): string => this.numberFormat("decimal").format(value);
+
+  /** A file size in bytes, in the largest unit under 1024 ("1.5 MB", "1,5 Mo"). */
+  size = (bytes: number): string => {
+    let unit = 0;
+    let value = bytes;
+    while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return this.numberFormat(SIZE_UNITS[unit]!).format(value);
+  };
+
+  /** A duration in the largest unit that fits ("12 minutes", "5.3 hours", "3 days"); under a minute it is 0 minutes. */
+  duration = (seconds: number): string => {
+    if (seconds < 3600) return this.numberFormat("minute").format(Math.floor(seconds / 60));
+    if (seconds < 2 * 86_400) return this.numberFormat("hour").format(seconds / 3600);
+    return this.numberFormat("day").format(Math.floor(seconds / 86_400));
+  };
+
+  private numberFormat(unit: "decimal" | (typeof SIZE_UNITS)[number] | (typeof TIME_UNITS)[number]): Intl.NumberFormat {
+    let format = this.numberFormats.get(unit);
+    if (!format) {
+      format =
+        unit === "decimal"
+          ? new Intl.NumberFormat(this.locale)
+          : new Intl.NumberFormat(this.locale, { style: "unit", unit, unitDisplay: unit === "byte" || TIME_UNITS.includes(unit as never) ? "long" : "short", maximumFractionDigits: unit === "byte" ? 0 : 1 });
+      this.numberFormats.set(unit, format);
+    }
+    return format;
+  }
+}
+
+const translators = new Map<string, Translator>();
+
+/** The one translator of a locale (its caches live as long as the process). */
+export function translatorFor(locale: string): Translator {
+  let translator = translators.get(locale);
+  if (!translator) {
+    translator = new Translator(locale);
+    translators.set(locale, translator);
+  }
+  return translator;
+}
