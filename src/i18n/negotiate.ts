@@ -4,7 +4,7 @@
  * the server's default (`application.default_locale`).
  */
 import Negotiator from "negotiator";
-import { AVAILABLE_LOCALES, isAvailableLocale } from "./catalogs";
+import { AVAILABLE_LOCALES } from "./catalogs";
 
 /**
  * Tags browsers send for a catalog whose tag they would not match: negotiator matches `fr-CA`
@@ -20,10 +20,11 @@ export interface LocaleSources {
   defaultLocale: string;
 }
 
-export function negotiateLocale({ userLocale, acceptLanguage, defaultLocale }: LocaleSources): string {
-  if (userLocale && isAvailableLocale(userLocale)) return userLocale;
+/** The page's locale among `available` (the catalogs; another list only in tests of the rules). */
+export function negotiateLocale({ userLocale, acceptLanguage, defaultLocale }: LocaleSources, available: readonly string[] = AVAILABLE_LOCALES): string {
+  if (userLocale && available.includes(userLocale)) return userLocale;
   if (acceptLanguage) {
-    const candidates = [...AVAILABLE_LOCALES, ...Object.keys(REGION_TAGS).filter((tag) => isAvailableLocale(REGION_TAGS[tag]!))];
+    const candidates = [...available, ...Object.keys(REGION_TAGS).filter((tag) => available.includes(REGION_TAGS[tag]!))];
     const [best] = new Negotiator({ headers: { "accept-language": acceptLanguage } }).languages(candidates);
     if (best) return REGION_TAGS[best] ?? best;
   }
