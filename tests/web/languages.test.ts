@@ -111,6 +111,7 @@ forEachDatabase("languages", (server: () => TestServer) => {
     expect(await page.locator("html").getAttribute("lang")).toBe(chosen);
     expect(await page.locator("#language").inputValue()).toBe(chosen);
     expect((await api("GET", "/api/v1/auth/me")).body.locale).toBe(chosen);
+    await page.goto("/account");
     await page.locator("#language").selectOption("");
     await page.locator("form[action='/account/language'] button[type=submit]").click();
     await page.waitForURL((url) => url.searchParams.get("notice") === "language-saved");
