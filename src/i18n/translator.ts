@@ -2,35 +2,89 @@
  * Messages and formats in one locale: `t(id, values)` formats the catalog's ICU MessageFormat
  * message (plural rules, placeholders) with intl-messageformat, and the date, number and size
  * helpers use `Intl` for the same locale. Compiled messages and `Intl` formatters are cached per
- * locale, so a page pays for a message's parse once per process.
+ * locale, so a page pays for a message's parse once per process; and formatted messages are
+ * kept by their values (a grid repeats the same few counts), since formatting a plural costs
+ * microseconds (Intl.PluralRules.select alone is 2.5 µs in Bun): bench/i18n-render.ts.
  */
 import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
 import { catalogOf, SOURCE_LOCALE, sourceCatalog } from "./catalogs";
 
 export type MessageValues = Record<string, PrimitiveType>;
 
+/** Formatted messages kept per translator, at most; then the cache starts again. */
+const MAX_FORMATTED = 20_000;
+
+type Formatters = NonNullable<ConstructorParameters<typeof IntlMessageFormat>[3]>["formatters"];
+
+/**
+ * intl-messageformat's `Intl` objects for one locale, cached without its memoizer's key
+ * serialization, and plural categories of small whole numbers remembered.
+ */
+function formattersFor(locale: string): Formatters {
+  const numbers = new Map<string, Intl.NumberFormat>();
+  const dates = new Map<string, Intl.DateTimeFormat>();
+  const plurals = new Map<string, Intl.PluralRules>();
+  const cached = <F>(cache: Map<string, F>, options: object | undefined, make: () => F): F => {
+    const key = options ? JSON.stringify(options) : "";
+    let format = cache.get(key);
+    if (!format) {
+      format = make();
+      cache.set(key, format);
+    }
+    return format;
+  };
+  return {
+    getNumberFormat: (_locales, options) => cached(numbers, options, () => new Intl.NumberFormat(locale, options)),
+    getDateTimeFormat: (_locales, options) => cached(dates, options, () => new Intl.DateTimeFormat(locale, options)),
+    getPluralRules: (_locales, options) =>
+      cached(plurals, options, () => {
+        const rules = new Intl.PluralRules(locale, options);
+        const categories: Intl.LDMLPluralRule[] = [];
+        const select = (count: number) => (Number.isInteger(count) && count >= 0 && count < 1000 ? (categories[count] ??= rules.select(count)) : rules.select(count));
+        return Object.assign(Object.create(rules), { select }) as Intl.PluralRules;
+      }),
+  };
+}
+
 const SIZE_UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
 const TIME_UNITS = ["minute", "hour", "day"] as const;
 
 export class Translator {
   private readonly compiled = new Map<string, IntlMessageFormat>();
+  private readonly formatted = new Map<string, string>();
+  private readonly formatters: Formatters;
   private readonly dateFormats = new Map<string, Intl.DateTimeFormat>();
   private readonly numberFormats = new Map<string, Intl.NumberFormat>();
 
-  constructor(readonly locale: string) {}
+  constructor(readonly locale: string) {
+    this.formatters = formattersFor(locale);
+  }
 
   /** The message `id` with its placeholders filled; an id this catalog lacks is English, an unknown id throws. */
   t = (id: string, values?: MessageValues): string => {
+    let key = id;
+    if (values) for (const name in values) key += `\u0000${name}\u0001${values[name]}`;
+    let text = this.formatted.get(key);
+    if (text === undefined) {
+      text = String(this.message(id).format(values));
+      if (this.formatted.size >= MAX_FORMATTED) this.formatted.clear();
+      this.formatted.set(key, text);
+    }
+    return text;
+  };
+
+  private message(id: string): IntlMessageFormat {
     let message = this.compiled.get(id);
     if (!message) {
       const own = catalogOf(this.locale)[id];
       const source = own ?? sourceCatalog()[id];
       if (source === undefined) throw new Error(`no message "${id}" in the English catalog`);
-      message = new IntlMessageFormat(source, own === undefined ? SOURCE_LOCALE : this.locale);
+      const locale = own === undefined ? SOURCE_LOCALE : this.locale;
+      message = new IntlMessageFormat(source, locale, undefined, { formatters: locale === this.locale ? this.formatters : undefined });
       this.compiled.set(id, message);
     }
-    return String(message.format(values));
-  };
+    return message;
+  }
 
   /** A date (and with `time`, its time) as this locale writes it. */
   date = (value: Date | string | number, style: "date" | "dateTime" = "date"): string => {
