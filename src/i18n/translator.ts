@@ -86,6 +86,27 @@ export class Translator {
     return message;
   }
 
+  /**
+   * A message for a script of the page, which formats it without a library: its placeholders
+   * stay as `{name}` for the script to fill, and with `count`, one text per plural category of
+   * this locale (`{"one": "# selected", "other": "# selected"}`, `#` the number) for the script
+   * to choose with `Intl.PluralRules`. Such messages use plain placeholders, and a plural only
+   * on `count`.
+   */
+  clientMessage = (id: string, placeholders: string[] = [], count = false): string | Record<string, string> => {
+    const values: MessageValues = Object.fromEntries(placeholders.map((name) => [name, `{${name}}`]));
+    if (!count) return this.t(id, values);
+    const rules = new Intl.PluralRules(this.locale);
+    const forms: Record<string, string> = {};
+    for (const category of rules.resolvedOptions().pluralCategories) {
+      // A number of this category (every category has one under 200), written back as `#`.
+      let sample = 0;
+      while (sample < 200 && rules.select(sample) !== category) sample++;
+      forms[category] = this.t(id, { ...values, count: sample }).replace(this.number(sample), "#");
+    }
+    return forms;
+  };
+
   /** A date (and with `time`, its time) as this locale writes it. */
   date = (value: Date | string | number, style: "date" | "dateTime" = "date"): string => {
     const key = style;

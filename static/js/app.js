@@ -1,8 +1,32 @@
 // Behaviour shared by every page, without inline handlers (the Content-Security-Policy forbids
 // them): the theme switch, the side menu, copy buttons, closing the live search popup, and the
-// keyboard shortcuts ("/" search, "g h" home, "?" the list of shortcuts).
+// keyboard shortcuts ("/" search, "g h" home, "?" the list of shortcuts). Also `pageMessage`, the
+// words of every page script, in the page's language.
 (function () {
   "use strict";
+
+  var messages = null;
+
+  /**
+   * A message of the layout's #page-messages block (src/http/web/views.ts pageMessages) with its
+   * `{name}` placeholders filled from `values`; a message with plural forms takes the form of
+   * `count` by Intl.PluralRules, its `#` the number as the page's language writes it.
+   */
+  function pageMessage(id, values, count) {
+    if (!messages) {
+      var block = document.getElementById("page-messages");
+      messages = block ? JSON.parse(block.textContent) : {};
+    }
+    var message = messages[id] || id;
+    if (typeof message === "object") {
+      var lang = document.documentElement.lang;
+      message = (message[new Intl.PluralRules(lang).select(count)] || message.other).replace("#", count.toLocaleString(lang));
+    }
+    return message.replace(/\{(\w+)\}/g, function (placeholder, name) {
+      return values && name in values ? String(values[name]) : placeholder;
+    });
+  }
+  window.pageMessage = pageMessage;
 
   var THEMES = ["system", "light", "dark"];
 
@@ -20,8 +44,9 @@
       // Not remembered, still applied.
     }
     document.querySelectorAll(".theme-switch").forEach(function (button) {
-      button.setAttribute("aria-label", "Theme: " + theme + " (switch)");
-      button.title = "Theme: " + theme;
+      var label = pageMessage("theme." + theme);
+      button.setAttribute("aria-label", label);
+      button.title = label;
     });
   }
 
@@ -87,7 +112,7 @@
       var source = document.getElementById(copyButton.getAttribute("data-copy-from"));
       if (source && navigator.clipboard) {
         navigator.clipboard.writeText(source.textContent.trim()).then(function () {
-          copyButton.textContent = "Copied";
+          copyButton.textContent = pageMessage("copied");
         });
       }
       return;

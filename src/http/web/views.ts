@@ -160,6 +160,33 @@ const helpers = { asset: assetUrl, urlWith, fieldState, minPasswordLength: MIN_P
  * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the
  * layout and of such a page writes it), else empty.
  */
+/**
+ * The messages the page's scripts show (static/js), for the layout's `#page-messages` JSON block:
+ * the scripts read their words there instead of carrying English (`pageMessage` in app.js).
+ * Safe inside `<script type="application/json">`: no `<` survives.
+ */
+function pageMessages(translator: Translator): string {
+  const { clientMessage } = translator;
+  const messages = {
+    "theme.light": clientMessage("script.theme.light"),
+    "theme.dark": clientMessage("script.theme.dark"),
+    "theme.system": clientMessage("script.theme.system"),
+    copied: clientMessage("script.copied"),
+    signingIn: clientMessage("script.oidc.signingIn"),
+    signInFailed: clientMessage("script.oidc.failed", ["reason"]),
+    signInRefused: clientMessage("script.oidc.refused", ["status"]),
+    selected: clientMessage("script.selection.count", [], true),
+    itemPosition: clientMessage("readingListItems.namePositionOfTotal", ["name", "position", "total"]),
+    moved: clientMessage("script.order.moved", ["name", "position", "total"]),
+    notSaved: clientMessage("script.order.notSaved", ["name"]),
+    alreadyFirst: clientMessage("script.order.alreadyFirst", ["name"]),
+    alreadyLast: clientMessage("script.order.alreadyLast", ["name"]),
+  };
+  return JSON.stringify(messages).replace(/</g, "\\u003c");
+}
+
+const pageMessagesOf = new Map<string, string>();
+
 export function renderTemplate(name: string, data: TemplateData): string {
   const translator = "translator" in data ? (data.translator as Translator) : (data.viewer as Viewer).translator;
   return eta.render(name, {
@@ -170,6 +197,14 @@ export function renderTemplate(name: string, data: TemplateData): string {
     number: translator.number,
     size: translator.size,
     locale: translator.locale,
+    pageMessages: () => {
+      let messages = pageMessagesOf.get(translator.locale);
+      if (messages === undefined) {
+        messages = pageMessages(translator);
+        pageMessagesOf.set(translator.locale, messages);
+      }
+      return messages;
+    },
     nonceAttribute: data.nonce ? ` nonce="${data.nonce}"` : "",
   });
 }
