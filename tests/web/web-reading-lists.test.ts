@@ -194,13 +194,13 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     await page.locator(".list-edit summary").click();
     await page.getByRole("textbox", { name: "Name" }).fill("   ");
     await page.getByRole("button", { name: "Save" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("name must not be blank");
+    expect(await page.getByRole("alert").textContent()).toBe("The name is required.");
     await page.getByRole("textbox", { name: "Name" }).evaluate((input) => input.removeAttribute("maxlength"));
     await page.getByRole("textbox", { name: "Name" }).fill("x".repeat(201));
     await page.getByRole("button", { name: "Save" }).click();
     // The page with the blank name's alert stays until the answer replaces it.
-    await page.waitForFunction(() => document.querySelector("[role=alert]")?.textContent !== "name must not be blank");
-    expect(await page.getByRole("alert").textContent()).toBe("name must be at most 200 characters");
+    await page.waitForFunction(() => document.querySelector("[role=alert]")?.textContent !== "The name is required.");
+    expect(await page.getByRole("alert").textContent()).toBe("The name must have at most 200 characters.");
     expect((await api("alice", "GET", `/api/v1/collections/${id}`)).body.name).toBe("Mine");
     await page.getByRole("textbox", { name: "Name" }).fill("Mine, renamed");
     await page.getByRole("button", { name: "Save" }).click();

@@ -1,7 +1,6 @@
 /** What a form page needs beside rendering: telling a person what was wrong with their input. */
 import { t } from "elysia";
 import { DomainError } from "../../errors";
-import { MIN_PASSWORD_LENGTH } from "../../auth/passwords";
 import { hasMessage } from "../../i18n/catalogs";
 import type { Translator } from "../../i18n/translator";
 
@@ -58,14 +57,21 @@ const FIELD_PROBLEMS: Record<string, string> = {
   "must not be blank": "required",
 };
 
-/** Problems that end with a value of their own ("overlaps /comics", "must be at least 8 characters"). */
-const FIELD_PROBLEM_PREFIXES: [string, string][] = [
-  ["overlaps ", "overlaps"],
-  ["must be at least ", "tooShort"],
+/** Problems with a value of their own ("overlaps /comics", "must be at most 200 characters"): the number is `{limit}`. */
+const FIELD_PROBLEM_PATTERNS: [RegExp, string][] = [
+  [/^overlaps /, "overlaps"],
+  [/^must be at least (\d+) characters/, "tooShort"],
+  [/^must be at most (\d+) characters/, "tooLong"],
 ];
 
-function fieldProblemId(problem: string): string {
-  return FIELD_PROBLEMS[problem] ?? FIELD_PROBLEM_PREFIXES.find(([prefix]) => problem.startsWith(prefix))?.[1] ?? "invalid";
+function fieldProblemMessage(problem: string): { id: string; limit: number } {
+  const known = FIELD_PROBLEMS[problem];
+  if (known) return { id: known, limit: 0 };
+  for (const [pattern, id] of FIELD_PROBLEM_PATTERNS) {
+    const match = pattern.exec(problem);
+    if (match) return { id, limit: Number(match[1] ?? 0) };
+  }
+  return { id: "invalid", limit: 0 };
 }
 
 /**
@@ -81,7 +87,8 @@ export function formProblem(error: unknown, translator: Translator): FormProblem
   const fields: Record<string, string> = {};
   for (const [field, problem] of Object.entries(named)) {
     if (!hasMessage(`field.${field}`)) continue;
-    fields[field] = translator.t(`fieldProblem.${fieldProblemId(problem)}`, { field: translator.t(`field.${field}`), minLength: MIN_PASSWORD_LENGTH });
+    const { id, limit } = fieldProblemMessage(problem);
+    fields[field] = translator.t(`fieldProblem.${id}`, { field: translator.t(`field.${field}`), limit });
   }
   const code = error.code && hasMessage(`apiError.${error.code}`) ? error.code : error.kind;
   const message = Object.keys(fields).length > 0 ? Object.values(fields).join(" ") : translator.t(`apiError.${code}`);
