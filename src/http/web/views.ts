@@ -196,6 +196,7 @@ export function renderTemplate(name: string, data: TemplateData): string {
     date: translator.date,
     number: translator.number,
     size: translator.size,
+    html: translator.html,
     locale: translator.locale,
     pageMessages: () => {
       let messages = pageMessagesOf.get(translator.locale);

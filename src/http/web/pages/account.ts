@@ -45,7 +45,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
 
   const keySection = (viewer: Viewer, request: Request): ApiKeySection => ({
     userId: viewer.user.id,
-    owner: "you",
+    owner: null,
     basePath: "/account/api-keys",
     page: (apiKeys, status) => accountPage(viewer, request, { apiKeys }, status),
   });
