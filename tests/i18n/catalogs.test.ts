@@ -11,6 +11,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { IntlMessageFormat } from "intl-messageformat";
+import { filesUnder } from "../helpers/files";
 import { literalTexts } from "./template-text";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -37,11 +38,11 @@ function placeholders(message: string, locale: string): string[] {
   return [...names].sort();
 }
 
-function filesUnder(folder: string, extensions: string[]): string[] {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && extensions.some((extension) => entry.name.endsWith(extension)))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
+/** The files under `folder` with one of these endings, by their full paths. */
+const filesEndingIn = (folder: string, extensions: string[]) =>
+  filesUnder(folder)
+    .filter((file) => extensions.some((extension) => file.endsWith(extension)))
+    .map((file) => join(folder, file));
 
 describe.each(locales)("catalog %s", (locale) => {
   const messages = catalog(locale);
@@ -72,9 +73,9 @@ describe.each(locales)("catalog %s", (locale) => {
 
 test("every id of the English catalog is used by a template, a page module or a script", () => {
   const sources = [
-    ...filesUnder(join(ROOT, "templates"), [".eta"]),
-    ...filesUnder(join(ROOT, "src"), [".ts"]).filter((file) => !file.includes("/i18n/messages/")),
-    ...filesUnder(join(ROOT, "static"), [".js"]),
+    ...filesEndingIn(join(ROOT, "templates"), [".eta"]),
+    ...filesEndingIn(join(ROOT, "src"), [".ts"]).filter((file) => !file.includes("/i18n/messages/")),
+    ...filesEndingIn(join(ROOT, "static"), [".js"]),
   ].map((file) => readFileSync(file, "utf8"));
   const literals = new Set<string>();
   // Ids built from a prefix and a value (`apiError.${code}`): every id with the prefix counts as used.
@@ -89,7 +90,7 @@ test("every id of the English catalog is used by a template, a page module or a 
 
 test("no template shows words that are not from the catalogs", () => {
   const folder = join(ROOT, "templates");
-  const found = filesUnder(folder, [".eta"]).flatMap((file) =>
+  const found = filesEndingIn(folder, [".eta"]).flatMap((file) =>
     literalTexts(readFileSync(file, "utf8")).map(({ line, text }) => `${relative(folder, file)}:${line}: ${text}`),
   );
   expect(found).toEqual([]);
