@@ -1622,6 +1622,30 @@ export interface components {
              * @enum {string}
              */
             readingDirection: "ltr" | "rtl" | "ttb" | "webtoon";
+            genres: string[];
+            tags: string[];
+            /** @description Of all its books, or as an admin set them */
+            authors: ({
+                name: string;
+                role: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The youngest age the series is meant for: its highest book's, or an admin's */
+            ageRating: number | null;
+            language: string | null;
+            /**
+             * @default ongoing
+             * @enum {string|null}
+             */
+            status: "ongoing" | "ended" | "abandoned" | "hiatus" | null;
+            links: ({
+                label: string;
+                /** @description http or https */
+                url: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             bookCount: number;
             booksReadCount: number;
             booksInProgressCount: number;
@@ -4046,6 +4070,12 @@ export interface operations {
                     volume?: (string | number) | null;
                     summary?: string | null;
                     year?: (string | number) | null;
+                    genres?: string[];
+                    tags?: string[];
+                    authors?: {
+                        name: string;
+                        role: string;
+                    }[];
                 };
             };
         };
@@ -5220,6 +5250,19 @@ export interface operations {
                     year?: (string | number) | null;
                     /** @enum {string|null} */
                     readingDirection?: "ltr" | "rtl" | "ttb" | "webtoon" | null;
+                    genres?: string[];
+                    tags?: string[];
+                    authors?: {
+                        name: string;
+                        role: string;
+                    }[];
+                    ageRating?: (string | number) | null;
+                    language?: string | null;
+                    status?: "ongoing" | "ended" | "abandoned" | "hiatus" | null;
+                    links?: {
+                        label: string;
+                        url: string;
+                    }[];
                 };
             };
         };

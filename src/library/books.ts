@@ -5,6 +5,7 @@
  */
 import type { BookEdit, BookErrorView, BookFileView, BookFilter, BookSort, BookView, Repositories, UserRecord } from "../db";
 import { DomainError, notFound } from "../errors";
+import { editedLists } from "./catalogue-metadata";
 import type { AccessService } from "../access/visibility";
 import { BOOK_ERROR_TYPES, type BookErrorType } from "../formats/contract";
 import type { LibraryScanner } from "./scanner";
@@ -84,7 +85,7 @@ export class BookService {
    */
   async edit(caller: Caller, id: string, edit: Omit<BookEdit, "numberSort">): Promise<BookView> {
     const book = await this.get(caller, id);
-    const withSortNumber: BookEdit = edit.number !== undefined ? { ...edit, numberSort: edit.number } : edit;
+    const withSortNumber: BookEdit = { ...(edit.number !== undefined ? { ...edit, numberSort: edit.number } : edit), ...editedLists(edit) };
     if (!(await this.repositories.edits.editBook(id, withSortNumber))) throw notFound("book");
     await this.scanner.settleSeries([book.seriesId]);
     return this.get(caller, id);

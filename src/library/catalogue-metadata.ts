@@ -1,7 +1,9 @@
 /**
- * Metadata gathered over many books: what the books of each series say together (authors,
- * genres, tags, first release, the first summary), and the catalogue's distinct genres, tags,
- * publishers, languages, release years and authors as a caller sees it (filter lists).
+ * Metadata gathered over many books: what the books of each series say together (tags, first
+ * release, the first summary; the series' genres, authors and language are its own, settled by
+ * ./series-settlement.ts), and the catalogue's distinct genres, tags and
+ * age ratings (the series', from series_metadata_values), publishers, languages, release years
+ * and authors (the books') as a caller sees it (filter lists).
  * Always through the caller's sharing-tag visibility.
  */
 import type { BookMetadataRow, Repositories } from "../db";
@@ -16,11 +18,9 @@ export interface ReleaseDate {
   day: number;
 }
 
+/** What a series' books say together beyond the series' own fields (Komga's booksMetadata). */
 export interface SeriesBooksMetadata {
-  authors: Author[];
-  genres: string[];
   tags: string[];
-  language: string | null;
   /** The earliest release of the series' books. */
   releaseDate: ReleaseDate | null;
   /** The summary of the first book (in number order) that has one, and that book's number. */
@@ -31,8 +31,11 @@ export interface SeriesBooksMetadata {
 }
 
 export interface CatalogueFacets {
+  /** The series' own (as they show them), not each book's. */
   genres: string[];
   tags: string[];
+  /** The series' age ratings, youngest first. */
+  ageRatings: number[];
   publishers: string[];
   languages: string[];
   releaseYears: number[];
@@ -66,31 +69,27 @@ export class CatalogueMetadataService {
   async facets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
-    const authors = new Map<string, Author>();
-    for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
+    const ofSeries = { libraryIds: filter.libraryIds, ids: filter.seriesIds, withPresentBooks: true, seriesVisible };
+    const sorted = (values: string[]) => values.sort((a, b) => a.localeCompare(b));
     return {
-      genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
-      tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
-      publishers: distinct(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
-      languages: distinct(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
+      genres: sorted(await this.repositories.series.valuesOf("genre", ofSeries)),
+      tags: sorted(await this.repositories.series.valuesOf("tag", ofSeries)),
+      ageRatings: await this.repositories.series.ageRatingsOf(ofSeries),
+      publishers: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
+      languages: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
       releaseYears: [...new Set(rows.flatMap((row) => (row.year === null ? [] : [row.year])))].sort((a, b) => b - a),
-      authors: [...authors.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role)),
+      authors: distinctAuthors(rows.flatMap((row) => row.metadata.authors ?? [])),
     };
   }
 }
 
 /** `rows` are one series' books in number order. */
 function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
-  const authors = new Map<string, Author>();
-  for (const row of rows) for (const author of row.metadata.authors ?? []) authors.set(`${author.name}\u0000${author.role}`, author);
   const dates = rows.flatMap((row) => releaseDateOf(row) ?? []);
   const withSummary = rows.find((row) => row.summary);
   const times = (pick: (row: BookMetadataRow) => Date) => rows.map((row) => pick(row).getTime());
   return {
-    authors: [...authors.values()],
-    genres: distinct(rows.flatMap((row) => row.metadata.genres ?? [])),
-    tags: distinct(rows.flatMap((row) => row.metadata.tags ?? [])),
-    language: rows.find((row) => row.metadata.language)?.metadata.language ?? null,
+    tags: distinctIgnoringCase(rows.flatMap((row) => row.metadata.tags ?? [])),
     releaseDate: dates.length === 0 ? null : dates.reduce((first, date) => (dateKey(date) < dateKey(first) ? date : first)),
     summary: withSummary?.summary ?? null,
     summaryNumber: withSummary?.numberSort ?? null,
@@ -99,8 +98,32 @@ function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {
   };
 }
 
+/**
+ * An edit's genres, tags and authors as kept (a series' or a book's): each value trimmed, once
+ * ignoring case, sorted, as a scan settles them (the filters' rows are one per value). Lists
+ * the edit does not hold stay out.
+ */
+export function editedLists(edit: { genres?: string[]; tags?: string[]; authors?: Author[] }): { genres?: string[]; tags?: string[]; authors?: Author[] } {
+  const values = (list: string[]) => distinctIgnoringCase(list.map((value) => value.trim()).filter(Boolean));
+  return {
+    ...(edit.genres && { genres: values(edit.genres) }),
+    ...(edit.tags && { tags: values(edit.tags) }),
+    ...(edit.authors && { authors: distinctAuthors(edit.authors.map((author) => ({ name: author.name.trim(), role: author.role.trim() }))) }),
+  };
+}
+
+/** Distinct authors (name ignoring case, and role; the first spelling wins), sorted by name then role. */
+export function distinctAuthors(authors: readonly Author[]): Author[] {
+  const byKey = new Map<string, Author>();
+  for (const author of authors) {
+    const key = `${author.name.toLowerCase()}\u0000${author.role}`;
+    if (!byKey.has(key)) byKey.set(key, { name: author.name, role: author.role });
+  }
+  return [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
+}
+
 /** Distinct values ignoring case (the first spelling wins), sorted. */
-function distinct(values: string[]): string[] {
+export function distinctIgnoringCase(values: readonly string[]): string[] {
   const byKey = new Map<string, string>();
   for (const value of values) if (!byKey.has(value.toLowerCase())) byKey.set(value.toLowerCase(), value);
   return [...byKey.values()].sort((a, b) => a.localeCompare(b));

@@ -6,8 +6,11 @@
  * - the name: the series name carried by more than half of the books, each book's from its
  *   highest source (ComicInfo, EPUB OPF, PDF properties, then its file name; a folder name is
  *   no vote), else the strategy's fallback (the folder's name for a series of a folder);
- * - year, publisher, summary and reading direction: from the first book in series order that
- *   has one (each book's value already comes from its highest source);
+ * - year, publisher, summary, reading direction and language: from the first book in series
+ *   order that has one (each book's value already comes from its highest source);
+ * - genres, tags and authors: those of all its books (one spelling per value ignoring case, the
+ *   first met; sorted), as Komga aggregates a series' book metadata; the age rating: the highest
+ *   of its books' (a series suits the readers all its books suit);
  * - every book's position in the series' order (./series-order.ts).
  * Fields an admin locked are never written; a rename is returned for the scan to report.
  */
@@ -15,6 +18,7 @@ import { basename, extname } from "node:path";
 import type { Repositories, SeriesRename, SettledSeriesFields, SettlementBook, SettlementSeries } from "../db";
 import type { Logger } from "../logging/logger";
 import { inSeriesOrder } from "./series-order";
+import { distinctAuthors, distinctIgnoringCase } from "./catalogue-metadata";
 import { fallbackSeriesFields, normaliseSeriesName } from "./series-strategies";
 
 /** Where a book's series name may come from to count as a vote (a folder name is the fallback, not a vote). */
@@ -76,6 +80,11 @@ export function settledSeries(
       publisher: firstOf((book) => book.metadata.publisher) ?? fallback.publisher,
       year: firstOf((book) => book.year),
       readingDirection: firstOf((book) => book.metadata.readingDirection),
+      genres: distinctIgnoringCase(ordered.flatMap((book) => book.metadata.genres ?? [])),
+      tags: distinctIgnoringCase(ordered.flatMap((book) => book.metadata.tags ?? [])),
+      authors: distinctAuthors(ordered.flatMap((book) => book.metadata.authors ?? [])),
+      ageRating: highest(ordered.map((book) => book.metadata.ageRating)),
+      language: firstOf((book) => book.metadata.language),
     },
     positions,
   };
@@ -109,4 +118,10 @@ function majorityName(ordered: readonly SettlementBook[]): string | undefined {
     votes.set(key, vote);
   }
   return [...votes.values()].find((vote) => vote.count * 2 > ordered.length)?.spelling;
+}
+
+/** The highest of the numbers given, null when there is none. */
+function highest(values: readonly (number | undefined)[]): number | null {
+  const numbers = values.filter((value): value is number => typeof value === "number");
+  return numbers.length === 0 ? null : Math.max(...numbers);
 }

@@ -6,6 +6,7 @@
 import type { BookFilter, BookView, Repositories, SeriesEdit, SeriesFilter, SeriesSort, SeriesView } from "../db";
 import { sortName } from "../db";
 import { notFound } from "../errors";
+import { editedLists } from "./catalogue-metadata";
 import type { AccessService } from "../access/visibility";
 import type { Caller } from "./books";
 
@@ -37,7 +38,7 @@ export class SeriesService {
   async edit(caller: Caller, id: string, edit: SeriesEdit): Promise<SeriesView> {
     await this.get(caller, id);
     const withSortName = edit.name !== undefined && edit.nameSort === undefined ? { ...edit, nameSort: sortName(edit.name) } : edit;
-    if (!(await this.repositories.edits.editSeries(id, withSortName))) throw notFound("series");
+    if (!(await this.repositories.edits.editSeries(id, { ...withSortName, ...editedLists(edit) }))) throw notFound("series");
     return this.get(caller, id);
   }
 

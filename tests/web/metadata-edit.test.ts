@@ -113,6 +113,64 @@ forEachDatabase(
       expect(await page.locator("#edit-publisher").inputValue()).toBe(FILE_PUBLISHER);
     }, 90_000);
 
+    test("an admin sets status, genres, tags, authors, age rating, language and links: the series page shows them, links only http(s) and without referrer or opener", async () => {
+      const { page } = await open();
+      await page.goto(`/series/${seriesId}/edit`);
+      await page.getByLabel("Status").selectOption("ended");
+      await page.getByLabel("Genres").fill("Science Fiction, Space Opera, science fiction");
+      await page.getByLabel("Tags").fill("golden age");
+      await page.getByLabel("Authors").fill("writer: Walter Gibson\npenciller: Al <Script>");
+      await page.getByLabel("Age rating").fill("8");
+      await page.getByLabel("Language").fill("fr");
+      await page.getByLabel("Links").fill("Not allowed javascript:alert(1)");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.locator("#edit-links-error").waitFor();
+      expect(await page.locator("#edit-links-error").textContent()).toBe("Each link needs a label and an address starting with http:// or https://.");
+      await focusOn(page, "edit-links");
+      expect((await api("GET", `/api/v1/series/${seriesId}`)).body.status).toBeNull();
+
+      await page.getByLabel("Links").fill("Digital Comic Museum https://digitalcomicmuseum.com/\nWiki https://en.wikipedia.org/wiki/Captain_Science");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Saved. Edited fields are locked").waitFor();
+      for (const field of ["status", "genres", "tags", "authors", "ageRating", "language", "links"]) expect(await page.locator(`#edit-${field}-lock`).textContent()).toContain("Locked");
+      expect(await page.locator("#edit-genres").inputValue()).toBe("Science Fiction, Space Opera");
+      const { body: edited } = await api("GET", `/api/v1/series/${seriesId}`);
+      expect(edited).toMatchObject({
+        status: "ended",
+        genres: ["Science Fiction", "Space Opera"],
+        tags: ["golden age"],
+        authors: [
+          { name: "Al <Script>", role: "penciller" },
+          { name: "Walter Gibson", role: "writer" },
+        ],
+        ageRating: 8,
+        language: "fr",
+        links: [
+          { label: "Digital Comic Museum", url: "https://digitalcomicmuseum.com/" },
+          { label: "Wiki", url: "https://en.wikipedia.org/wiki/Captain_Science" },
+        ],
+      });
+
+      await page.goto(`/series/${seriesId}`);
+      const value = (term: string) => page.locator(".detail .meta dt", { hasText: term }).locator("xpath=following-sibling::dd[1]");
+      expect(await value("Status").textContent()).toBe("Ended");
+      expect(await value("Genres").textContent()).toBe("Science Fiction, Space Opera");
+      expect(await value("Tags").textContent()).toBe("golden age");
+      expect(await value("Age rating").textContent()).toBe("8 and over");
+      expect(await value("Language").textContent()).toBe("fr");
+      expect(await value("writer").textContent()).toBe("Walter Gibson");
+      expect(await value("penciller").textContent()).toBe("Al <Script>");
+      const links = page.locator(".detail .meta .links a");
+      expect(await links.count()).toBe(2);
+      expect(await links.first().getAttribute("href")).toBe("https://digitalcomicmuseum.com/");
+      expect(await links.first().getAttribute("rel")).toBe("noopener noreferrer");
+      expect(await links.nth(1).textContent()).toBe("Wiki");
+
+      // The genre filter of the library grid finds it by the edited genre.
+      await page.goto(`/libraries/${libraryId}?genre=space%20opera`);
+      expect(await page.locator("main").textContent()).toContain("Captain Science");
+    }, 90_000);
+
     test("a bad value is said beside its field, which gets the focus; the other typed values are kept and nothing is saved", async () => {
       const { page } = await open();
       await page.goto(`/series/${seriesId}/edit`);

@@ -6,6 +6,7 @@
 import { and, eq, exists, gte, inArray, lte, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../database";
 import type { AnalysisState } from "./book-queries";
+import { seriesHasValue } from "./series-metadata-values";
 
 /** A user's state on a book (or, summed over its present books, on a series). */
 export type ReadStatus = "UNREAD" | "IN_PROGRESS" | "READ";
@@ -49,19 +50,6 @@ export function ageRatingOf(database: Database, metadata: SQLWrapper): SQL {
 /** A rated book, for readers of at most this age (an unrated book never is: nothing says it suits them). */
 export function bookAgeAtMost(database: Database, metadata: SQLWrapper, age: number): SQL {
   return lte(ageRatingOf(database, metadata), age);
-}
-
-/**
- * The series suits readers of at most this age: its present books that are rated all are, and
- * at least one is (the series' rating is its highest book's, as Komga's "at most" restriction
- * reads a series' rating; a series without any rating is left out).
- */
-export function seriesAgeAtMost(database: Database, seriesId: SQLWrapper, age: number): SQL {
-  const { books } = database.tables;
-  const db = database.handle();
-  const rated = (condition: SQL) =>
-    exists(db.select({ one: sql`1` }).from(books).where(and(eq(books.seriesId, seriesId), eq(books.deleted, false), condition)));
-  return and(rated(bookAgeAtMost(database, books.metadata, age)), not(rated(sql`${ageRatingOf(database, books.metadata)} > ${age}`)))!;
 }
 
 /** The series carries one of these sharing tags (an admin's filter; visibility is seriesVisible's). */
@@ -170,6 +158,19 @@ export function metadataMatches(database: Database, metadata: SQLWrapper, filter
     filter.tags ? inList(database, metadata, "tags", lower(filter.tags)) : undefined,
     filter.authors ? or(...filter.authors.map((author) => authorMatches(database, metadata, author)), sql`false`) : undefined,
     filter.languages ? inArray(languageOf(database, metadata), lower(filter.languages)) : undefined,
+  );
+}
+
+/**
+ * The series' own metadata matches (genres, tags, authors through series_metadata_values' index,
+ * the language column): one value of every list given, ignoring case.
+ */
+export function seriesMetadataMatches(database: Database, series: { id: SQLWrapper; language: SQLWrapper }, filter: MetadataFilter): SQL | undefined {
+  return and(
+    filter.genres ? seriesHasValue(database, series.id, "genre", filter.genres) : undefined,
+    filter.tags ? seriesHasValue(database, series.id, "tag", filter.tags) : undefined,
+    filter.authors ? or(...filter.authors.map((author) => seriesHasValue(database, series.id, "author", [author.name], author.role)), sql`false`) : undefined,
+    filter.languages ? inArray(sql`lower(${series.language})`, filter.languages.map((language) => language.toLowerCase())) : undefined,
   );
 }
 

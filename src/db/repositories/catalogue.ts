@@ -13,6 +13,12 @@ import { lockingRead } from "./row-lock";
 import type { StoredBookMetadata } from "../schema/types";
 import type { ReadingDirection } from "./libraries";
 
+/**
+ * Book fields kept in its metadata JSON rather than in columns: an admin's edit writes them
+ * there (MetadataEditRepository.editBook), and a scan keeps a locked one's stored value.
+ */
+export const BOOK_METADATA_FIELDS = ["genres", "tags", "authors"] as const satisfies readonly (keyof StoredBookMetadata)[];
+
 /** What the scanner needs to know of a catalogued file to compare it with the disk. */
 export interface BookSnapshot {
   id: string;
@@ -246,8 +252,9 @@ export class CatalogueRepository {
   /** A new series, or nothing when its library has one of that key: prepared once (columnPlaceholders). */
   private readonly insertSeriesIfNew = preparedOnce(() => {
     const s = this.database.tables.series;
-    // The book counts start from their defaults; the database's triggers keep them.
-    const { presentBookCount, deletedBookCount, ...columns } = getTableColumns(s);
+    // The book counts start from their defaults; the database's triggers keep them. The
+    // metadata its books settle (or an admin sets) starts empty too.
+    const { presentBookCount, deletedBookCount, genres, tags, authors, ageRating, language, status, links, ...columns } = getTableColumns(s);
     const statement = this.database.root
       .insert(s)
       .values(columnPlaceholders(columns))
@@ -290,9 +297,13 @@ export class CatalogueRepository {
           updatedAt: now,
         };
         for (const field of locked) delete (changes as Record<string, unknown>)[field];
+        // Locked metadata values (an admin's genres, tags, authors) stay as stored inside the new metadata.
+        for (const field of BOOK_METADATA_FIELDS) {
+          if (locked.has(field) && changes.metadata && current) changes.metadata = { ...changes.metadata, [field]: current.metadata[field] };
+        }
         // Left set when already pending: the lists are applied once after the scan.
         if (changes.metadata && listEntries(changes.metadata) !== listEntries(current?.metadata)) changes.listsPending = true;
-        changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, content.metadata);
+        changes.searchText = bookSearchText(changes.title ?? current?.title ?? content.title, changes.metadata ?? content.metadata);
         await this.db.update(books).set(changes).where(eq(books.id, id));
         await this.db.delete(bookPages).where(eq(bookPages.bookId, id));
         await this.db.delete(bookErrors).where(eq(bookErrors.bookId, id));

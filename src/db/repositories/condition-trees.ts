@@ -10,6 +10,8 @@ import type { Database } from "../database";
 import { analysisIs, authorMatches, bookReadStatus, hasListValue, languageOf, seriesReadStatus, type ReadStatus } from "./catalogue-filters";
 import type { AnalysisState } from "./book-queries";
 import { inShownList } from "./reading-lists";
+import type { SeriesStatus } from "../schema/types";
+import { seriesHasValue } from "./series-metadata-values";
 
 export type ConditionTree<Leaf> = { allOf: ConditionTree<Leaf>[] } | { anyOf: ConditionTree<Leaf>[] } | { not: ConditionTree<Leaf> } | { always: boolean } | Leaf;
 
@@ -47,6 +49,12 @@ export type SeriesLeaf =
   /** Ignoring case; a series without a publisher has "". */
   | { field: "publisher"; value: string }
   | { field: "readStatus"; userId: string; status: ReadStatus }
+  /** The series' own genres or tags (series_metadata_values) hold this value ignoring case, or any value when none is given. */
+  | { field: "tag" | "genre"; value?: string }
+  /** The series' publication status (one nobody set is ongoing, Komga's default). */
+  | { field: "status"; value: SeriesStatus }
+  /** The series' age rating (an unrated series matches no test but "known" negated). */
+  | { field: "ageRating"; test: NumberTest | { op: "known" } }
   /** The series is in the collection, which `userId` is shown (shared, or theirs). */
   | { field: "collection"; listId: string; userId: string }
   /** One of the series' present books matches. */
@@ -162,6 +170,16 @@ export function seriesConditionSql(database: Database, tree: SeriesCondition): S
         return seriesReadStatus(database, series.id, { userId: leaf.userId, statuses: [leaf.status] });
       case "collection":
         return inShownList(database, "collection", leaf.listId, leaf.userId, series.id);
+      case "tag":
+      case "genre":
+        return seriesHasValue(database, series.id, leaf.field, leaf.value === undefined ? undefined : [leaf.value]);
+      case "status":
+        return sql`coalesce(${series.status}, 'ongoing') = ${leaf.value}`;
+      case "ageRating": {
+        if (leaf.test.op === "known") return sql`${series.ageRating} is not null`;
+        const operator = { is: sql`=`, atLeast: sql`>=`, atMost: sql`<=` }[leaf.test.op];
+        return sql`${series.ageRating} ${operator} ${leaf.test.value}`;
+      }
     }
   });
 }

@@ -7,6 +7,9 @@ import type { Database } from "../database";
 import { bookSearchText, refreshOrderKeys } from "./catalogue";
 import { lockingRead } from "./row-lock";
 import type { ReadingDirection } from "./libraries";
+import { replaceSeriesValues } from "./series-metadata-values";
+import type { SeriesLink, SeriesStatus } from "../schema/types";
+import type { Author } from "../../formats/contract";
 
 export interface SeriesEdit {
   name?: string;
@@ -15,6 +18,13 @@ export interface SeriesEdit {
   publisher?: string | null;
   year?: number | null;
   readingDirection?: ReadingDirection | null;
+  genres?: string[];
+  tags?: string[];
+  authors?: Author[];
+  ageRating?: number | null;
+  language?: string | null;
+  status?: SeriesStatus | null;
+  links?: SeriesLink[];
 }
 
 export interface BookEdit {
@@ -25,6 +35,9 @@ export interface BookEdit {
   volume?: number | null;
   summary?: string | null;
   year?: number | null;
+  genres?: string[];
+  tags?: string[];
+  authors?: Author[];
 }
 
 export type CoverOwner = "book" | "series";
@@ -44,6 +57,7 @@ export class MetadataEditRepository {
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
       await this.db.update(s).set({ ...edit, lockedFields, updatedAt: new Date() }).where(eq(s.id, id));
+      await replaceSeriesValues(this.database, id, { genres: edit.genres, tags: edit.tags, authors: edit.authors });
       if (edit.name !== undefined || edit.nameSort !== undefined) {
         await refreshOrderKeys(this.database, eq(this.database.tables.books.seriesId, id));
       }
@@ -61,8 +75,10 @@ export class MetadataEditRepository {
       );
       if (!current) return false;
       const lockedFields = withLocks(current.lockedFields, edit);
-      const searchText = bookSearchText(edit.title ?? current.title, current.metadata);
-      await this.db.update(b).set({ ...edit, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
+      const { genres, tags, authors, ...columns } = edit;
+      const metadata = { ...current.metadata, ...(genres && { genres }), ...(tags && { tags }), ...(authors && { authors }) };
+      const searchText = bookSearchText(edit.title ?? current.title, metadata);
+      await this.db.update(b).set({ ...columns, metadata, searchText, lockedFields, updatedAt: new Date() }).where(eq(b.id, id));
       await refreshOrderKeys(this.database, eq(b.id, id));
       return true;
     });

@@ -4,13 +4,16 @@
  * started. Lists show only series that still hold a present book (a series whose files all
  * vanished is out of library views, like its soft-deleted books).
  */
-import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
+import type { SeriesLink, SeriesStatus } from "../schema/types";
+import type { Author } from "../../formats/contract";
 import { bytewise } from "./ordering";
 import { containsIgnoringCase, seriesNameCandidates } from "./text-search";
+import { seriesValuesOf } from "./series-metadata-values";
 import { seriesConditionSql, type SeriesCondition } from "./condition-trees";
-import { inYears, metadataMatches, progressStarted, seriesAgeAtMost, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
+import { inYears, progressStarted, seriesMetadataMatches, seriesOnDeck, seriesReadStatus, seriesTaggedWith, type MetadataFilter, type ReadStatusFilter, type YearRange } from "./catalogue-filters";
 
 export interface SeriesView {
   id: string;
@@ -23,6 +26,14 @@ export interface SeriesView {
   year: number | null;
   /** The series' own direction, else its library's default. */
   readingDirection: ReadingDirection;
+  /** What its books say together, or an admin's (src/library/series-settlement.ts). */
+  genres: string[];
+  tags: string[];
+  authors: Author[];
+  ageRating: number | null;
+  language: string | null;
+  status: SeriesStatus | null;
+  links: SeriesLink[];
   lockedFields: string[];
   customCoverPath: string | null;
   /** Present (not soft-deleted) books. */
@@ -42,13 +53,16 @@ export interface SeriesFilter {
   publishers?: string[];
   /** The user's read status of the series (over its present books) is one of these. */
   readStatus?: ReadStatusFilter;
-  /** Holding a present book whose metadata matches. */
-  bookMetadata?: MetadataFilter;
+  /**
+   * The series' own metadata matches: its genres, tags and authors (series_metadata_values:
+   * what its books say together, or what an admin set) and its language.
+   */
+  metadata?: MetadataFilter;
   /** Text anywhere in the name, ignoring case. */
   q?: string;
   /** The series' year lies in this range. */
   years?: YearRange;
-  /** Suits readers of at most this age (see seriesAgeAtMost). */
+  /** Rated for readers of at most this age (the series' rating: its highest book's, or an admin's; an unrated series never is). */
   maxAgeRating?: number;
   /** Carries one of these sharing tags (admins' filter). */
   sharingTagIds?: string[];
@@ -160,12 +174,28 @@ export class SeriesQueryRepository {
       .where(and(eq(readProgress.userId, userId), eq(books.seriesId, series.id), eq(books.deleted, false)))})`;
   }
 
+  /** The distinct genres or tags of the matching series (series_metadata_values; one spelling per value ignoring case). */
+  async valuesOf(kind: "genre" | "tag", filter: SeriesFilter): Promise<string[]> {
+    return (await seriesValuesOf(this.database, kind, this.conditions(filter))).map((row) => row.value);
+  }
+
+  /** The distinct age ratings of the matching series, youngest first. */
+  async ageRatingsOf(filter: SeriesFilter): Promise<number[]> {
+    const { series } = this.database.tables;
+    const rows = await this.db
+      .selectDistinct({ ageRating: series.ageRating })
+      .from(series)
+      .where(and(this.conditions(filter), sql`${series.ageRating} is not null`))
+      .orderBy(asc(series.ageRating));
+    return rows.map((row) => row.ageRating!);
+  }
+
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
     return (await this.views({ ids: [id], seriesVisible }, userId, { offset: 0, limit: 1 }))[0];
   }
 
   private conditions(filter: SeriesFilter): SQL | undefined {
-    const { series, books } = this.database.tables;
+    const { series } = this.database.tables;
     return and(
       filter.ids ? inArray(series.id, filter.ids) : undefined,
       filter.libraryId ? eq(series.libraryId, filter.libraryId) : undefined,
@@ -175,16 +205,9 @@ export class SeriesQueryRepository {
       // this order, so a year range spares the books of every series outside it (issue 32).
       filter.years ? inYears(series.year, filter.years) : undefined,
       filter.withPresentBooks ? sql`${series.presentBookCount} > 0` : undefined,
-      filter.bookMetadata
-        ? exists(
-            this.db
-              .select({ one: sql`1` })
-              .from(books)
-              .where(and(eq(books.seriesId, series.id), eq(books.deleted, false), metadataMatches(this.database, books.metadata, filter.bookMetadata))),
-          )
-        : undefined,
+      filter.metadata ? seriesMetadataMatches(this.database, series, filter.metadata) : undefined,
       filter.sharingTagIds ? seriesTaggedWith(this.database, series.id, filter.sharingTagIds) : undefined,
-      filter.maxAgeRating === undefined ? undefined : seriesAgeAtMost(this.database, series.id, filter.maxAgeRating),
+      filter.maxAgeRating === undefined ? undefined : lte(series.ageRating, filter.maxAgeRating),
       filter.readStatus ? seriesReadStatus(this.database, series.id, filter.readStatus) : undefined,
       filter.q ? and(seriesNameCandidates(this.database, filter.q), containsIgnoringCase(series.name, filter.q)) : undefined,
       filter.onDeckFor ? seriesOnDeck(this.database, series.id, filter.onDeckFor) : undefined,

@@ -9,6 +9,8 @@ import { refreshOrderKeys, sortName } from "./catalogue";
 import type { ReadingDirection, SeriesStrategy } from "./libraries";
 import { lockingRead } from "./row-lock";
 import type { StoredBookMetadata } from "../schema/types";
+import type { Author } from "../../formats/contract";
+import { replaceSeriesValues } from "./series-metadata-values";
 
 /** The series fields a settlement decides. */
 export interface SettledSeriesFields {
@@ -17,6 +19,11 @@ export interface SettledSeriesFields {
   publisher: string | null;
   year: number | null;
   readingDirection: ReadingDirection | null;
+  genres: string[];
+  tags: string[];
+  authors: Author[];
+  ageRating: number | null;
+  language: string | null;
 }
 
 export interface SettlementSeries extends SettledSeriesFields {
@@ -58,14 +65,17 @@ interface SettlementState {
   books: SettlementBook[];
 }
 
-const SETTLED_FIELDS: readonly (keyof SettledSeriesFields)[] = ["name", "summary", "publisher", "year", "readingDirection"];
+const SETTLED_FIELDS: readonly (keyof SettledSeriesFields)[] = ["name", "summary", "publisher", "year", "readingDirection", "genres", "tags", "authors", "ageRating", "language"];
+
+/** Equal values (the lists compared item by item, in order). */
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** What `decide` changes of the series: the settled fields not locked that differ, the positions. */
 function changesOf({ series, books }: SettlementState, decide: SettlementDecision) {
   const { fields, positions } = decide(series, books);
   const changes: Partial<SettledSeriesFields> = {};
   for (const field of SETTLED_FIELDS) {
-    if (fields && !series.lockedFields.includes(field) && series[field] !== fields[field]) Object.assign(changes, { [field]: fields[field] });
+    if (fields && !series.lockedFields.includes(field) && !same(series[field], fields[field])) Object.assign(changes, { [field]: fields[field] });
   }
   return { fields: changes, positions, none: Object.keys(changes).length === 0 && positions.size === 0 };
 }
@@ -113,6 +123,11 @@ export class SeriesSettlementRepository {
         publisher: s.publisher,
         year: s.year,
         readingDirection: s.readingDirection,
+        genres: s.genres,
+        tags: s.tags,
+        authors: s.authors,
+        ageRating: s.ageRating,
+        language: s.language,
         lockedFields: s.lockedFields,
       })
       .from(s)
@@ -146,6 +161,7 @@ export class SeriesSettlementRepository {
       if (!series.lockedFields.includes("nameSort")) changes.nameSort = sortName(fields.name);
     }
     if (Object.keys(changes).length > 0) await this.db.update(s).set({ ...changes, updatedAt: new Date() }).where(eq(s.id, series.id));
+    await replaceSeriesValues(this.database, series.id, { genres: fields.genres, tags: fields.tags, authors: fields.authors });
     // The books' default order starts with their series' sort name.
     if (changes.nameSort !== undefined) await refreshOrderKeys(this.database, eq(b.seriesId, series.id));
     // One statement per 500 books (a fresh scan places every book once): a CASE over the ids.

@@ -6,7 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { SchemaKit } from "./dialects";
-import type { LibraryScanningConfig, ReaderSettings, ReadiumLocator, StoredBookMetadata } from "./types";
+import { SERIES_STATUSES, type LibraryScanningConfig, type ReaderSettings, type ReadiumLocator, type SeriesLink, type StoredBookMetadata } from "./types";
+import type { Author } from "../../formats/contract";
 
 export function defineSchema(d: SchemaKit) {
   const id = () => d.uuid("id").primaryKey();
@@ -144,6 +145,22 @@ export function defineSchema(d: SchemaKit) {
       publisher: d.text("publisher"),
       year: d.integer("year"),
       readingDirection: d.text("reading_direction", { enum: ["ltr", "rtl", "ttb", "webtoon"] }),
+      /**
+       * What the series' present books say together (src/library/series-settlement.ts: genres,
+       * tags and authors of all, the highest age rating, the first book's language), or what an
+       * admin set. Genres, tags and authors are also rows of series_metadata_values, which the
+       * filters and the value lists read.
+       */
+      genres: d.jsonb("genres").$type<string[]>().notNull().default(sql`'[]'`),
+      tags: d.jsonb("tags").$type<string[]>().notNull().default(sql`'[]'`),
+      authors: d.jsonb("authors").$type<Author[]>().notNull().default(sql`'[]'`),
+      /** The youngest age the series is meant for (its highest book's rating). */
+      ageRating: d.integer("age_rating"),
+      language: d.text("language"),
+      /** Publication status (Komga's); only an admin sets it. */
+      status: d.text("status", { enum: SERIES_STATUSES }),
+      /** Web pages about the series (http and https only); only an admin sets them. */
+      links: d.jsonb("links").$type<SeriesLink[]>().notNull().default(sql`'[]'`),
       /** Fields an admin edited; a scan never overwrites them. */
       lockedFields: d.jsonb("locked_fields").$type<string[]>().notNull(),
       customCoverPath: d.text("custom_cover_path"),
@@ -159,6 +176,26 @@ export function defineSchema(d: SchemaKit) {
       updatedAt: updatedAt(),
     },
     (t) => [d.uniqueIndex("series_library_key_uq").on(t.libraryId, t.seriesKey), d.index("series_name_idx").on(t.nameSort)],
+  );
+
+  /**
+   * The series' genres, tags and authors one per row (issue 32), as series.genres, .tags and
+   * .authors hold them, so that a filter by genre is an index lookup instead of reading the JSON
+   * of every book, and the value lists (Komga's /api/v1/genres...) a scan of this table. Written
+   * with those columns, only by SeriesMetadataValues (src/db/repositories/series-metadata-values.ts);
+   * migration 0023 (SQLite 0021) filled it from the books catalogued before. `key` is the value
+   * lower-cased (filters ignore case); `role` is an author's role, "" for the other kinds.
+   */
+  const seriesMetadataValues = d.table(
+    "series_metadata_values",
+    {
+      seriesId: ref("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+      kind: d.text("kind", { enum: ["genre", "tag", "author"] }).notNull(),
+      key: d.text("key").notNull(),
+      value: d.text("value").notNull(),
+      role: d.text("role").notNull().default(""),
+    },
+    (t) => [d.primaryKey({ columns: [t.seriesId, t.kind, t.key, t.role] }), d.index("series_metadata_values_key_idx").on(t.kind, t.key, t.seriesId)],
   );
 
   const books = d.table(
@@ -568,5 +605,5 @@ export function defineSchema(d: SchemaKit) {
     (t) => [d.primaryKey({ columns: [t.userId, t.seriesId] }), d.index("want_to_read_series_idx").on(t.seriesId)],
   );
 
-  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans, readingLists, collectionSeries, readListBooks, wantToRead };
+  return { jobs, jobFires, loginFailures, trustedSignIns, oidcPendingSignIns, users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, seriesMetadataValues, books, bookPages, bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks, scans, readingLists, collectionSeries, readListBooks, wantToRead };
 }

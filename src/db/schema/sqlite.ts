@@ -5,5 +5,5 @@ import { sqliteKit } from "./dialects";
 export const {
   users, refreshTokens, apiKeys, emailVerificationTokens, oidcIdentities, koreaderKeys, libraries, series, books, bookPages,
   bookErrors, readProgress, koreaderUnmatchedProgress, readerDefaults, seriesReaderSettings, sharingTags, seriesSharingTags, userSharingGrants, duplicateGroups, duplicateGroupBooks,
-  scans, loginFailures, trustedSignIns, oidcPendingSignIns, jobFires, jobs, readingLists, collectionSeries, readListBooks, wantToRead,
+  scans, loginFailures, trustedSignIns, oidcPendingSignIns, jobFires, jobs, readingLists, collectionSeries, readListBooks, wantToRead, seriesMetadataValues,
 } = defineSchema(sqliteKit);

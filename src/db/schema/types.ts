@@ -12,6 +12,16 @@ export interface LibraryScanningConfig {
   pollSeconds?: number | null;
 }
 
+/** A series' publication status, as Komga's. */
+export const SERIES_STATUSES = ["ongoing", "ended", "abandoned", "hiatus"] as const;
+export type SeriesStatus = (typeof SERIES_STATUSES)[number];
+
+/** A web page about a series: its label and an http(s) address. */
+export interface SeriesLink {
+  label: string;
+  url: string;
+}
+
 /** Book metadata beyond the columns that lists filter and sort on. */
 export interface StoredBookMetadata {
   /** The book's own series name (from its highest source): it votes for its series' name. */

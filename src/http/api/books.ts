@@ -8,6 +8,7 @@ import { pageRequest, paginated, pagingQuery } from "../paging";
 import { parseSort, sortQuery } from "../sorting";
 import { bookDtoFor, toBookDto, toBookErrorDto } from "./book-dto";
 import { IdParams } from "../params";
+import { SeriesEditBody } from "./series";
 import { answers, BookDtoSchema, ErrorGroupDtoSchema, NoContent, Paginated, Shape, Integer } from "./schemas";
 
 const BooleanText = t.Union([t.Literal("true"), t.Literal("false")]);
@@ -23,6 +24,10 @@ export const BookEditBody = t.Object(
     volume: t.Optional(Count),
     summary: t.Optional(t.Union([t.String({ maxLength: 20_000 }), t.Null()])),
     year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
+    // As a series' (one definition of these lists).
+    genres: SeriesEditBody.properties.genres,
+    tags: SeriesEditBody.properties.tags,
+    authors: SeriesEditBody.properties.authors,
   });
 
 const BookErrorGroupsSchema = Shape({ totalBooksWithErrors: Integer(), groups: t.Array(ErrorGroupDtoSchema) });

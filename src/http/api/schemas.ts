@@ -14,6 +14,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 import { t } from "elysia";
 import { READING_DIRECTIONS, SERIES_STRATEGIES } from "../../library/libraries";
+import { SERIES_STATUSES } from "../../db/schema/types";
 import { ApiKeyScopeSchema } from "../params";
 
 /** An object of an answer: declared fields, more allowed (see the module comment). */
@@ -168,6 +169,10 @@ export const BookDtoSchema = Shape(
   { $id: "BookDto" },
 );
 
+export const SeriesStatusValue = t.UnionEnum(SERIES_STATUSES);
+export const SeriesLinkShape = Shape({ label: t.String(), url: t.String({ description: "http or https" }) });
+export const AuthorShape = Shape({ name: t.String(), role: t.String() });
+
 export const SeriesDtoSchema = Shape(
   {
     id: Id,
@@ -179,6 +184,13 @@ export const SeriesDtoSchema = Shape(
     publisher: Nullable(t.String()),
     year: Nullable(Integer()),
     readingDirection: ReadingDirectionValue,
+    genres: t.Array(t.String()),
+    tags: t.Array(t.String()),
+    authors: t.Array(AuthorShape, { description: "Of all its books, or as an admin set them" }),
+    ageRating: Nullable(Integer({ description: "The youngest age the series is meant for: its highest book's, or an admin's" })),
+    language: Nullable(t.String()),
+    status: Nullable(SeriesStatusValue),
+    links: t.Array(SeriesLinkShape),
     bookCount: Integer(),
     booksReadCount: Integer(),
     booksInProgressCount: Integer(),

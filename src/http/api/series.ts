@@ -9,8 +9,14 @@ import { bookDtoFor } from "./book-dto";
 import { toSeriesDto } from "./series-dto";
 import { IdParams, ReadingDirectionSchema } from "../params";
 import { answers, BookDtoSchema, Paginated, SeriesDtoSchema } from "./schemas";
+import { SERIES_STATUSES } from "../../db/schema/types";
 
 const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
+const ValueList = t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 200 });
+/** An http or https address, the only links a series keeps (the web page renders them as links). */
+const WEB_ADDRESS = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$";
+/** A BCP 47 language tag (en, pt-BR, zh-Hant). */
+const LANGUAGE_TAG = "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$";
 const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
 
 /** What an admin may change of a series (the web's edit page validates its form against it too). */
@@ -22,6 +28,17 @@ export const SeriesEditBody = t.Object(
     publisher: t.Optional(Text(500)),
     year: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 9999 }), t.Null()])),
     readingDirection: t.Optional(t.Union([ReadingDirectionSchema, t.Null()])),
+    genres: t.Optional(ValueList),
+    tags: t.Optional(ValueList),
+    authors: t.Optional(t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 500 }), role: t.String({ minLength: 1, maxLength: 100 }) }), { maxItems: 500 })),
+    ageRating: t.Optional(t.Union([t.Integer({ minimum: 0, maximum: 99 }), t.Null()])),
+    language: t.Optional(t.Union([t.String({ pattern: LANGUAGE_TAG, maxLength: 35 }), t.Null()])),
+    status: t.Optional(t.Union([...SERIES_STATUSES.map((status) => t.Literal(status)), t.Null()])),
+    links: t.Optional(
+      t.Array(t.Object({ label: t.String({ minLength: 1, maxLength: 200 }), url: t.String({ pattern: WEB_ADDRESS, maxLength: 2000, error: "a link's url is an http or https address" }) }), {
+        maxItems: 50,
+      }),
+    ),
   });
 
 export function seriesRoutes(services: Services) {

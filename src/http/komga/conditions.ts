@@ -14,6 +14,7 @@
  */
 import { isUuid, type AnalysisState, type BookCondition, type BookLeaf, type ConditionTree, type DateTest, type ReadStatus, type SeriesCondition, type SeriesLeaf, type TextTest } from "../../db";
 import { DomainError } from "../../errors";
+import type { SeriesStatus } from "../../db/schema/types";
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -129,19 +130,6 @@ function dateOperator(operator: Operator, now: Date): DateTest | "isNull" {
     default:
       throw unsupportedOperator(operator, ["before", "after", "isInTheLast", "isNotInTheLast", "isNull", "isNotNull"]);
   }
-}
-
-/**
- * A numeric field that has no value anywhere in Longbox (the age rating): Komga's NULL, so is,
- * greaterThan, lessThan and isNotNull match nothing, isNot and isNull everything.
- */
-function missingNumber(operator: Operator): { always: boolean } {
-  if (operator.name === "isNull" || operator.name === "isNot") return ALWAYS;
-  if (operator.name === "isNotNull" || operator.name === "is" || operator.name === "greaterThan" || operator.name === "lessThan") {
-    if (operator.name !== "isNotNull") valueOf(operator, isNumber, "a number");
-    return NEVER;
-  }
-  throw unsupportedOperator(operator, ["is", "isNot", "greaterThan", "lessThan", "isNull", "isNotNull"]);
 }
 
 /** A label no Longbox series has (sharing labels, whose Longbox counterparts are not exposed). */
@@ -305,21 +293,27 @@ function seriesLeaf(operator: Operator, userId: string, now: Date): SeriesTree {
     case "releaseDate":
       return seriesReleaseDate(dateOperator(operator, now));
     case "tag":
-      return nullableEquality<SeriesLeaf>(operator, (value) => anyBook({ field: "tag", value }), anyBook({ field: "tag" }));
+      return nullableEquality<SeriesLeaf>(operator, (value) => ({ field: "tag", value }), { field: "tag" });
     case "genre":
-      return nullableEquality<SeriesLeaf>(operator, (value) => anyBook({ field: "genre", value }), anyBook({ field: "genre" }));
+      return nullableEquality<SeriesLeaf>(operator, (value) => ({ field: "genre", value }), { field: "genre" });
     case "sharingLabel":
       return missingLabel(operator);
     case "publisher":
       return equality(operator, isString, "a string", (value): SeriesTree => ({ field: "publisher", value }));
     case "language":
       return equality(operator, isString, "a string", (value) => anyBook({ field: "language", value }));
-    case "ageRating":
-      return missingNumber(operator);
+    case "ageRating": {
+      if (operator.name === "isNull") return negate<SeriesLeaf>({ field: "ageRating", test: { op: "known" } });
+      if (operator.name === "isNotNull") return { field: "ageRating", test: { op: "known" } };
+      if (operator.name === "is" || operator.name === "isNot") return equality(operator, isNumber, "a number", (value): SeriesLeaf => ({ field: "ageRating", test: { op: "is", value } }));
+      const bound = { greaterThan: "atLeast", lessThan: "atMost" } as const;
+      if (!(operator.name in bound)) throw unsupportedOperator(operator, ["is", "isNot", "greaterThan", "lessThan", "isNull", "isNotNull"]);
+      return { field: "ageRating", test: { op: bound[operator.name as keyof typeof bound], value: valueOf(operator, isNumber, "a number") } };
+    }
     case "readStatus":
       return equality(operator, enumValue(READ_STATUSES), READ_STATUSES.join(", "), (status): SeriesTree => ({ field: "readStatus", userId, status }));
     case "seriesStatus":
-      return equality(operator, enumValue(SERIES_STATUSES), SERIES_STATUSES.join(", "), (status) => (status === "ONGOING" ? ALWAYS : NEVER));
+      return equality(operator, enumValue(SERIES_STATUSES), SERIES_STATUSES.join(", "), (status): SeriesLeaf => ({ field: "status", value: status.toLowerCase() as SeriesStatus }));
     case "author":
       return authorCondition(operator, (author) => anyBook(author));
     default:

@@ -5,6 +5,7 @@
 import type { AnalysisState, AuthorFilter, BookFilter, BookLeaf, BookSort, ConditionTree, ReadStatus, SeriesFilter, SeriesLeaf, SeriesSort } from "../../db";
 import { t } from "elysia";
 import { DomainError } from "../../errors";
+import { SERIES_STATUSES, type SeriesStatus } from "../../db/schema/types";
 import { bookCondition, MEDIA_STATUSES, READ_STATUSES, seriesCondition } from "./conditions";
 import { booleanParam, optionalList, type SortOrder } from "./spring-page";
 
@@ -31,7 +32,8 @@ export interface KomgaCriteria {
 }
 
 /** Every Longbox series is ONGOING for Komga (Longbox keeps no publication status). */
-const SERIES_STATUS = "ONGOING";
+/** Komga's series statuses, Longbox's lower-cased. */
+const SERIES_STATUS_VALUES: ReadonlySet<string> = new Set(SERIES_STATUSES);
 
 function readStatuses(values: string[] | undefined): ReadStatus[] | undefined {
   if (values === undefined) return undefined;
@@ -120,10 +122,13 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesL
   if (criteria.impossible || criteria.deleted === true || criteria.readListIds !== undefined) return null;
   const inCollections = inAnyList(criteria.collectionIds, (listId): SeriesLeaf => ({ field: "collection", listId, userId }));
   if (inCollections === null) return null;
-  if (criteria.seriesStatuses && !criteria.seriesStatuses.some((status) => status.toUpperCase() === SERIES_STATUS)) return null;
+  // An unknown status matches no series (Komga answers 400 for it; a client filtering by a known one gets its series).
+  const statuses = criteria.seriesStatuses?.map((status) => status.toLowerCase()).filter((status) => SERIES_STATUS_VALUES.has(status)) as SeriesStatus[] | undefined;
+  if (statuses?.length === 0) return null;
+  const withStatus: ConditionTree<SeriesLeaf> | undefined = statuses && { anyOf: statuses.map((value): SeriesLeaf => ({ field: "status", value })) };
   const libraryIds = ids(criteria.libraryIds);
   if (libraryIds?.length === 0) return null;
-  const bookMetadata =
+  const metadata =
     criteria.genres || criteria.tags || criteria.authors || criteria.languages
       ? { genres: criteria.genres, tags: criteria.tags, authors: criteria.authors, languages: criteria.languages }
       : undefined;
@@ -132,8 +137,8 @@ export function seriesFilterOf(criteria: KomgaCriteria, userId: string): SeriesL
     libraryIds,
     publishers: criteria.publishers,
     readStatus: criteria.readStatuses ? { userId, statuses: criteria.readStatuses } : undefined,
-    bookMetadata,
-    condition: inCollections,
+    metadata,
+    condition: inCollections && withStatus ? { allOf: [inCollections, withStatus] } : (inCollections ?? withStatus),
   };
 }
 

@@ -16,7 +16,7 @@ const isNotFound = (error: unknown) => error instanceof DomainError && error.kin
 
 const detail = (summary: string) => ({ summary: `Komga: ${summary}`, tags: ["komga"] });
 
-const NO_FACETS: CatalogueFacets = { genres: [], tags: [], publishers: [], languages: [], releaseYears: [], authors: [] };
+const NO_FACETS: CatalogueFacets = { genres: [], tags: [], ageRatings: [], publishers: [], languages: [], releaseYears: [], authors: [] };
 
 /** One page of an in-memory list. */
 function pageOf<T>(items: T[], pageable: Pageable) {
@@ -62,7 +62,10 @@ export function komgaReferenceRoutes(services: Services) {
     .get("/api/v1/tags/series", async ({ caller, request }) => (await facets(caller.user, request)).tags, { komga: true, detail: detail("series tags") })
     .get("/api/v1/publishers", async ({ caller, request }) => (await facets(caller.user, request)).publishers, { komga: true, detail: detail("publishers") })
     .get("/api/v1/languages", async ({ caller, request }) => (await facets(caller.user, request)).languages, { komga: true, detail: detail("languages") })
-    .get("/api/v1/age-ratings", () => [] as string[], { komga: true, detail: detail("age ratings (Longbox keeps none)") })
+    .get("/api/v1/age-ratings", async ({ caller, request }) => (await facets(caller.user, request)).ageRatings.map(String), {
+      komga: true,
+      detail: detail("the series' age ratings, youngest first"),
+    })
     .get("/api/v1/release-dates", releaseYears, { komga: true, detail: detail("release years, newest first") })
     // Komga's path (Komelia's series filter panel); before /series/:id, which it is not.
     .get("/api/v1/series/release-dates", releaseYears, { komga: true, detail: detail("the series' release years, newest first") })

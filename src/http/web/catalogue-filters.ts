@@ -132,10 +132,10 @@ const ageOf = (values: CatalogueFilterValues) => values.ageRating ?? undefined;
 export function seriesFilterOf(
   values: CatalogueFilterValues,
   userId: string,
-): Pick<SeriesFilter, "readStatus" | "bookMetadata" | "publishers" | "years" | "maxAgeRating" | "sharingTagIds"> {
+): Pick<SeriesFilter, "readStatus" | "metadata" | "publishers" | "years" | "maxAgeRating" | "sharingTagIds"> {
   return {
     readStatus: readStatusOf(values, userId),
-    bookMetadata: metadataOf(values),
+    metadata: metadataOf(values),
     publishers: listOf(values.publisher),
     years: yearsOf(values),
     maxAgeRating: ageOf(values),

@@ -24,13 +24,51 @@ import { IdParams } from "../../params";
 import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
-import { DIRECTION_LABELS } from "./series";
+import { DIRECTION_LABELS, STATUS_LABELS } from "./series";
+import type { Author } from "../../../formats/contract";
+import type { SeriesLink } from "../../../db/schema/types";
+
+/**
+ * How a field is typed: `list` is comma-separated values, `authors` a line per author
+ * ("role: name"), `links` a line per link ("label https://..."); `status` and `direction` are
+ * choices.
+ */
+type FieldKind = "text" | "textarea" | "integer" | "direction" | "status" | "list" | "authors" | "links";
 
 interface EditField {
   name: string;
   label: string;
-  kind: "text" | "textarea" | "integer" | "direction";
+  kind: FieldKind;
   hint?: string;
+  /** What to say when the schema refuses the value (else a sentence from the schema's bounds). */
+  problem?: string;
+}
+
+/** Fields whose value is a list: blank means an empty list, not null. */
+const LIST_KINDS: ReadonlySet<FieldKind> = new Set(["list", "authors", "links"]);
+
+/** The form's text of a list field's value (see FieldKind). */
+function listText(kind: FieldKind, value: readonly unknown[]): string {
+  if (kind === "authors") return (value as Author[]).map((author) => `${author.role}: ${author.name}`).join("\n");
+  if (kind === "links") return (value as SeriesLink[]).map((link) => `${link.label} ${link.url}`).join("\n");
+  return (value as string[]).join(", ");
+}
+
+/** A list field's value from the form's text (see FieldKind); an author without a role is a writer. */
+function parseList(kind: FieldKind, typed: string): unknown[] {
+  if (kind === "list") return typed.split(",").map((item) => item.trim()).filter(Boolean);
+  const lines = typed.split("\n").map((line) => line.trim()).filter(Boolean);
+  if (kind === "authors") {
+    return lines.map((line) => {
+      const colon = line.indexOf(":");
+      return colon < 0 ? { name: line, role: "writer" } : { role: line.slice(0, colon).trim().toLowerCase(), name: line.slice(colon + 1).trim() };
+    });
+  }
+  return lines.map((line) => {
+    const space = line.lastIndexOf(" ");
+    const url = line.slice(space + 1);
+    return { label: space < 0 ? url : line.slice(0, space).trim(), url };
+  });
 }
 
 /** A series or a book as its edit page shows it: current values as the form's text. */
@@ -74,6 +112,25 @@ const SERIES_FIELDS: readonly EditField[] = [
   { name: "publisher", label: "Publisher", kind: "text" },
   { name: "year", label: "Year", kind: "integer" },
   { name: "readingDirection", label: "Reading direction", kind: "direction", hint: "How the reader turns its pages for everyone who has not chosen otherwise." },
+  { name: "status", label: "Status", kind: "status" },
+  { name: "genres", label: "Genres", kind: "list", hint: "Separated by commas.", problem: "Genres are up to 200 values of up to 200 characters." },
+  { name: "tags", label: "Tags", kind: "list", hint: "Separated by commas.", problem: "Tags are up to 200 values of up to 200 characters." },
+  {
+    name: "authors",
+    label: "Authors",
+    kind: "authors",
+    hint: "One per line, as role: name (writer: Alan Moore). Without a role, a writer.",
+    problem: "Each author needs a name and a role of up to 100 characters.",
+  },
+  { name: "ageRating", label: "Age rating", kind: "integer", hint: "The youngest age it is meant for (0 to 99)." },
+  { name: "language", label: "Language", kind: "text", hint: "A language tag such as en, fr or pt-BR.", problem: "Language must be a language tag such as en, fr or pt-BR." },
+  {
+    name: "links",
+    label: "Links",
+    kind: "links",
+    hint: "One per line: a label, then an http or https address.",
+    problem: "Each link needs a label and an address starting with http:// or https://.",
+  },
 ];
 
 const BOOK_FIELDS: readonly EditField[] = [
@@ -103,12 +160,18 @@ function formChange(target: Pick<EditTarget, "fields" | "schema">, current: Reco
     if (raw === undefined) continue;
     const typed = normalised(raw);
     if (typed === normalised(current[field.name] ?? "")) continue;
-    const value = typed === "" ? null : field.kind === "integer" && /^-?\d+$/.test(typed) ? Number(typed) : typed;
+    const value = LIST_KINDS.has(field.kind)
+      ? parseList(field.kind, typed)
+      : typed === ""
+        ? null
+        : field.kind === "integer" && /^-?\d+$/.test(typed)
+          ? Number(typed)
+          : typed;
     const schema = target.schema.properties[field.name] as TSchema;
     // Elysia's integer schemas also pass strings of digits ("1e3", "+5"), which the services must never get.
     const valid = !(field.kind === "integer" && typeof value === "string") && Value.Check(schema, value);
     if (valid) change[field.name] = value;
-    else errors[field.name] = problemWith(field.label, schema, value);
+    else errors[field.name] = value !== null && field.problem ? field.problem : problemWith(field.label, schema, value);
   }
   return { change, errors };
 }
@@ -142,6 +205,13 @@ function seriesTarget(services: Services): EditTarget {
           publisher: text(series.publisher),
           year: text(series.year),
           readingDirection: series.readingDirection,
+          status: text(series.status),
+          genres: listText("list", series.genres),
+          tags: listText("list", series.tags),
+          authors: listText("authors", series.authors),
+          ageRating: text(series.ageRating),
+          language: text(series.language),
+          links: listText("links", series.links),
         },
         lockedFields: series.lockedFields,
         hasCustomCover: series.customCoverPath !== null,
@@ -216,6 +286,7 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
       coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
       pageUrl: `/api/v1/books/${id}/pages/`,
       directions: Object.entries(DIRECTION_LABELS).map(([value, label]) => ({ value, label })),
+      statuses: [{ value: "", label: "Not set" }, ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))],
       error: state.error,
       coverError: state.coverError,
       notice: state.notice,

@@ -37,8 +37,8 @@ export function searchPage(services: Services, guard: WebPageGuard) {
       const [named, genre, tag, books] = q
         ? await Promise.all([
             services.series.list(viewer.user, { q }, { offset: 0, limit: limits.series }),
-            services.series.list(viewer.user, { bookMetadata: { genres: [q] } }, { offset: 0, limit: limits.series }),
-            services.series.list(viewer.user, { bookMetadata: { tags: [q] } }, { offset: 0, limit: limits.series }),
+            services.series.list(viewer.user, { metadata: { genres: [q] } }, { offset: 0, limit: limits.series }),
+            services.series.list(viewer.user, { metadata: { tags: [q] } }, { offset: 0, limit: limits.series }),
             services.books.list(viewer.user, { q, deleted: false }, { offset: 0, limit: limits.books }, { field: "title", direction: "asc" }),
           ])
         : [EMPTY, EMPTY, EMPTY, EMPTY];

@@ -7,6 +7,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { ReaderSettings, ReadingDirection } from "../../../db";
+import type { SeriesLink, SeriesStatus } from "../../../db/schema/types";
 import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
@@ -27,6 +28,23 @@ function authorsByRole(authors: { name: string; role: string }[]): { role: strin
     byRole.set(role, [...(byRole.get(role) ?? []), author.name]);
   }
   return [...byRole].map(([role, names]) => ({ role, names }));
+}
+
+/** The series' statuses as the edit form and the series page name them. */
+export const STATUS_LABELS: Record<SeriesStatus, string> = { ongoing: "Ongoing", ended: "Ended", abandoned: "Abandoned", hiatus: "On hiatus" };
+
+/**
+ * The links shown: http and https addresses only (the API accepts no other, this holds it for
+ * any row however written), so a link can never run script or open another scheme.
+ */
+function webLinks(links: readonly SeriesLink[]): SeriesLink[] {
+  return links.filter((link) => {
+    try {
+      return ["http:", "https:"].includes(new URL(link.url).protocol);
+    } catch {
+      return false;
+    }
+  });
 }
 
 export const DIRECTION_LABELS: Record<ReadingDirection, string> = {
@@ -89,9 +107,10 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           yourDirectionLabel,
           sharing,
           notice,
-          combined,
           wanted,
-          authors: authorsByRole(combined?.authors ?? []),
+          authors: authorsByRole(series.authors),
+          statusLabel: series.status ? STATUS_LABELS[series.status] : null,
+          links: webLinks(series.links),
           summary: series.summary ?? combined?.summary ?? null,
           filters,
           facets,
