@@ -24,7 +24,7 @@ import { IdParams } from "../../params";
 import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
-import { DIRECTION_LABELS, STATUS_LABELS } from "./series";
+import { DIRECTION_MESSAGES, STATUS_MESSAGES } from "./series";
 import type { Author } from "../../../formats/contract";
 import type { SeriesLink } from "../../../db/schema/types";
 
@@ -285,8 +285,8 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
       action: `${target.base}/${id}/edit`,
       coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
       pageUrl: `/api/v1/books/${id}/pages/`,
-      directions: Object.entries(DIRECTION_LABELS).map(([value, label]) => ({ value, label })),
-      statuses: [{ value: "", label: "Not set" }, ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))],
+      directions: Object.entries(DIRECTION_MESSAGES).map(([value, id]) => ({ value, label: viewer.translator.t(id) })),
+      statuses: [{ value: "", label: viewer.translator.t("status.notSet") }, ...Object.entries(STATUS_MESSAGES).map(([value, id]) => ({ value, label: viewer.translator.t(id) }))],
       error: state.error,
       coverError: state.coverError,
       notice: state.notice,
