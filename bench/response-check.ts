@@ -5,7 +5,9 @@
  * alternate over `rounds` rounds of `calls` requests each (app.handle, no network), and the cost
  * is the median difference per request. The caller sets it beside the server's CPU time per
  * request for the same list, measured in the same run (bench/lists.ts), so the share holds on a
- * machine whose speed varies.
+ * machine whose speed varies. Both are CPU time (this process's user + system time): wall-clock
+ * time here would count the time the neighbours' work takes the core away, which the server's
+ * CPU time does not, and so overstate the share on a loaded machine.
  */
 import { Elysia, t } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
@@ -22,20 +24,21 @@ export function listSchemaOf(path: string): TSchema {
   throw new Error(`no response schema known for ${path}`);
 }
 
-/** Microseconds per request the response check adds for this answer (median of the rounds' differences). */
+/** Microseconds of CPU per request the response check adds for this answer (median of the rounds' differences). */
 export async function responseCheckMicros(schema: TSchema, answer: unknown, rounds = 7, calls = 1000): Promise<number> {
   // Each call answers a fresh copy, as a route builds its answer anew (a check may not mutate a shared one).
   const json = JSON.stringify(answer);
   const checked = new Elysia().get("/", () => JSON.parse(json), { response: answers({ 200: schema }) });
   const unchecked = new Elysia().get("/", () => JSON.parse(json));
   const timeOf = async (app: { handle: (request: Request) => Promise<Response> }) => {
-    const started = Bun.nanoseconds();
+    const started = process.cpuUsage();
     for (let call = 0; call < calls; call++) {
       const response = await app.handle(new Request("http://bench/"));
       if (response.status !== 200) throw new Error(`the answer does not pass its schema: ${response.status} ${await response.text()}`);
       await response.arrayBuffer();
     }
-    return (Bun.nanoseconds() - started) / calls / 1000;
+    const spent = process.cpuUsage(started);
+    return (spent.user + spent.system) / calls;
   };
   // Warm both (JIT, the schema's compiled check) before measuring.
   await timeOf(checked);

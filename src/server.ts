@@ -2,7 +2,7 @@
  * Starting and stopping the service: configuration -> logger -> data layer (migrated) ->
  * services -> HTTP. Used by `longbox serve` and by the tests, which start real servers.
  */
-import { listenAddresses } from "./http/listen-addresses";
+import { listenAddresses, localUrl } from "./http/listen-addresses";
 import { mkdirSync } from "node:fs";
 import { rejectUnusableDatabase, rejectUnusableSettings, type LoadedConfig } from "./config/load";
 import { dataPaths } from "./config/paths";
@@ -165,7 +165,7 @@ export async function startServer(loaded: LoadedConfig, options: StartOptions = 
       });
       if (!app.server) throw new Error("the HTTP server did not start");
       port = app.server.port ?? 0;
-      url = `http://${config.application.host === "0.0.0.0" ? "127.0.0.1" : config.application.host}:${port}`;
+      url = localUrl(config.application.host, port);
     }
   } catch (error) {
     // Nothing but the database has started yet (the background work starts below), and its

@@ -748,6 +748,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{id}/locked-fields/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlock an edited series field: the next scan that settles the series writes it again */
+        delete: operations["deleteApiV1SeriesByIdLocked-fieldsByField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/books/{id}/locked-fields/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlock an edited book field: the next scan that reads the book's file writes it again */
+        delete: operations["deleteApiV1BooksByIdLocked-fieldsByField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/collections": {
         parameters: {
             query?: never;
@@ -1434,6 +1468,8 @@ export interface components {
              * @enum {string|null}
              */
             readingDirection: "ltr" | "rtl" | "ttb" | "webtoon" | null;
+            /** @description Fields an admin edited: scans keep them until unlocked */
+            lockedFields: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5335,6 +5371,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedResponse_BookDto"];
+                };
+            };
+            /** @description The request does not match its schema (details.fields names the fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "deleteApiV1SeriesByIdLocked-fieldsByField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                field: "name" | "nameSort" | "summary" | "publisher" | "year" | "readingDirection" | "genres" | "tags" | "authors" | "ageRating" | "language" | "status" | "links";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesDto"];
+                };
+            };
+            /** @description The request does not match its schema (details.fields names the fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "deleteApiV1BooksByIdLocked-fieldsByField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                field: "title" | "titleSort" | "number" | "volume" | "summary" | "year" | "genres" | "tags" | "authors";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookDto"];
                 };
             };
             /** @description The request does not match its schema (details.fields names the fields) */

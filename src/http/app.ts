@@ -23,6 +23,7 @@ import { progressRoutes } from "./api/progress";
 import { readerSettingsRoutes } from "./api/reader-settings";
 import { publicationRoutes } from "./api/publications";
 import { seriesRoutes } from "./api/series";
+import { lockedFieldRoutes } from "./api/locked-fields";
 import { readingListRoutes } from "./api/reading-lists";
 import { komgaRoutes } from "./komga/routes";
 import { opdsRoutes } from "./opds/routes";
@@ -59,6 +60,7 @@ export function createHttpApp(services: Services) {
     .use(sharingTagRoutes(services))
     .use(metricsRoutes(services))
     .use(seriesRoutes(services))
+    .use(lockedFieldRoutes(services))
     .use(readingListRoutes(services))
     .use(bookPageRoutes(services))
     .use(bookFileRoutes(services))

@@ -1,12 +1,12 @@
 /**
  * What the web interface's multi-select does to several series or books at once (issues 32 and
- * 33): mark read or unread, re-analyze. Every action first resolves the whole selection as the
+ * 33): mark read or unread, re-analyze, edit metadata. Every action first resolves the whole selection as the
  * caller may see it: one id that is unknown or hidden by sharing tags refuses the whole request
  * (422 naming it) before anything changes, so a selection never half-happens because of what
  * it named. Adding to collections and read lists goes through ReadingListService, which checks
  * the same way.
  */
-import type { BookView, Repositories, SeriesView } from "../db";
+import type { BookEdit, BookView, Repositories, SeriesEdit, SeriesView } from "../db";
 import { DomainError } from "../errors";
 import type { AccessService } from "../access/visibility";
 import type { BookService, Caller } from "./books";
@@ -67,6 +67,22 @@ export class BulkActions {
   /** Marks the selection (its books) read or unread, all in one transaction; answers how many books were marked. */
   async markRead(caller: Caller, kind: SelectionKind, ids: string[], read: boolean): Promise<number> {
     return this.progress.markRead(caller, await this.booksOf(caller, kind, ids), read);
+  }
+
+  /**
+   * Sets the same fields of every selected series or book (admin), each locked as a single edit
+   * locks it, all in one transaction: one refused record (it went away meanwhile) leaves every
+   * other as it was. Fields not in `change` are left alone. Answers how many records changed.
+   */
+  async editMetadata(caller: Caller, kind: SelectionKind, ids: string[], change: SeriesEdit | Omit<BookEdit, "numberSort">): Promise<number> {
+    const selected = await this.named(caller, kind, ids);
+    await this.repositories.edits.together(async () => {
+      for (const record of selected) {
+        if (kind === "series") await this.series.edit(caller, record.id, change as SeriesEdit);
+        else await this.books.edit(caller, record.id, change as Omit<BookEdit, "numberSort">);
+      }
+    });
+    return selected.length;
   }
 
   /**

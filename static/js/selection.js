@@ -64,6 +64,14 @@
     if (close && close.closest("dialog")) close.closest("dialog").close();
   });
 
+  // In "Edit metadata", typing in a field (or choosing a direction) ticks its "Change" box.
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element) || !target.closest("dialog.bulk-dialog") || target.name === "set") return;
+    var tick = target.closest(".edit-field") && target.closest(".edit-field").querySelector('input[name="set"]');
+    if (tick) tick.checked = true;
+  });
+
   // Clear unchecks everything (a form reset would bring back the covers swapped in checked after an action).
   document.addEventListener("reset", function (event) {
     var form = event.target;

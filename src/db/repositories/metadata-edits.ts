@@ -99,6 +99,11 @@ export class MetadataEditRepository {
     });
   }
 
+  /** Runs `work`, edits of several records, as one transaction: all of them happen, or none. */
+  together<T>(work: () => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
+  }
+
   /** Every uploaded cover file a book or a series still references (cleanup keeps these). */
   async coverPaths(): Promise<Set<string>> {
     const { books, series } = this.database.tables;

@@ -57,6 +57,7 @@ export function toBookDto(book: BookView, showServerPaths: boolean) {
     deleted: book.deleted,
     readProgress: book.progress ? toReadProgressDto(book.progress, book.pageCount) : null,
     readingDirection: book.readingDirection,
+    lockedFields: book.lockedFields,
     createdAt: book.createdAt.toISOString(),
     updatedAt: book.updatedAt.toISOString(),
   };

@@ -163,6 +163,7 @@ export const BookDtoSchema = Shape(
     deleted: t.Boolean(),
     readProgress: Nullable(ReadProgressDtoSchema),
     readingDirection: Nullable(ReadingDirectionValue),
+    lockedFields: t.Array(t.String(), { description: "Fields an admin edited: scans keep them until unlocked" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

@@ -9,6 +9,9 @@
  * - GET /bulk/:kind/add-to?ids=…, and POST without `list`: the dialog (a page without htmx)
  *   choosing a collection (series) or read list (books) the viewer may change, or a new one.
  * - POST /bulk/:kind/add-to with `list` (an id, or `new` with `name`): adds the selection.
+ * - POST /bulk/:kind/edit (admins) without `apply`: the "Edit metadata" dialog, the fields of
+ *   the edit page (./metadata-edit.ts) that suit several records; with `apply=true`, the ticked
+ *   fields (`set`, repeated) get the values sent on every selected record, in one transaction.
  *
  * Every action goes through the services the REST routes use and checks the whole selection
  * first (../../../library/bulk-actions.ts, ../../../library/reading-lists.ts): an id that is
@@ -26,6 +29,7 @@ import { Uuid } from "../../params";
 import { optionalText } from "../forms";
 import { sameSitePath, type WebPageGuard } from "../page-guard";
 import { htmlResponse, page, renderTemplate, wantsFragment, type Viewer } from "../views";
+import { directionChoices, EDIT_FORMS, statusChoices, type EditField, type EditForm, formChange } from "./metadata-edit";
 
 const KindParams = t.Object({ kind: t.Union([t.Literal("series"), t.Literal("books")]) });
 /** One id comes as a string, several as a list; none at all is refused by the service ("nothing is selected"). */
@@ -68,6 +72,23 @@ function isDialogProblem(error: unknown): error is DomainError {
   return ["Conflict", "Forbidden", "NotFound"].includes(error.kind) || fields?.name !== undefined;
 }
 
+/** The fields "Edit metadata" offers: the edit page's, but those that name or place one record. */
+const BULK_EDIT_FORMS: Record<SelectionKind, EditForm> = {
+  series: { ...EDIT_FORMS.series, fields: EDIT_FORMS.series.fields.filter((field) => !field.perRecord) },
+  books: { ...EDIT_FORMS.books, fields: EDIT_FORMS.books.fields.filter((field) => !field.perRecord) },
+};
+
+/** The form fields "Edit metadata" sends: each field's value as text, the ticked ones in `set`. */
+const bulkEditBody = (fields: readonly EditField[]) =>
+  t.Object({
+    ids: Ids,
+    set: t.Optional(t.Union([t.String({ maxLength: 40 }), t.Array(t.String({ maxLength: 40 }), { maxItems: 100 })])),
+    apply: t.Optional(t.Literal("true")),
+    back: t.Optional(t.String({ maxLength: 2000 })),
+    ...Object.fromEntries(fields.map((field) => [field.name, t.Optional(t.String({ maxLength: 100_000 }))])),
+    ...Csrf,
+  });
+
 export function bulkPages(services: Services, guard: WebPageGuard) {
   /** What an action did: for htmx the notice (and the changed covers out of band), else a page saying it. */
   async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[]; back?: string }) {
@@ -86,6 +107,28 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
     // A refused try shows the dialog again in place of the one that was sent.
     const retarget: Record<string, string> = problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
     return htmlResponse(renderTemplate("partials/bulk-add-to", data), status, retarget);
+  }
+
+  /** The "Edit metadata" dialog for the selection; after a refused try, with the values sent, the problems and `problem`. */
+  async function editDialog(
+    request: Request,
+    viewer: Viewer,
+    kind: SelectionKind,
+    ids: string[],
+    sent: { form?: Record<string, string | undefined>; ticked?: string[]; errors?: Record<string, string>; problem?: string; back?: string } = {},
+    status = 200,
+  ) {
+    const selected = await services.bulkActions.named(viewer.user, kind, ids);
+    const fields = BULK_EDIT_FORMS[kind].fields.map((field) => ({
+      ...field,
+      value: sent.form?.[field.name] ?? "",
+      set: sent.ticked?.includes(field.name) ?? false,
+      error: sent.errors?.[field.name],
+    }));
+    const data = { title: "Edit metadata", viewer, kind, one: KINDS[kind].one, ids: selected.map((item) => item.id), what: counted(selected.length, kind), fields, directions: directionChoices(viewer.translator), statuses: statusChoices(viewer.translator), problem: sent.problem };
+    if (!wantsFragment(request)) return page("pages/bulk-edit", { ...data, back: returnPath(request, sent.back) }, status);
+    const retarget: Record<string, string> = sent.problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
+    return htmlResponse(renderTemplate("partials/bulk-edit", data), status, retarget);
   }
 
   return new Elysia({ name: "web-bulk-pages" })
@@ -110,6 +153,26 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
         return answer(request, viewer, { notice: `Re-analyzed ${counted(done, "books")}.`, problem, kind: params.kind });
       },
       { page: "admin", params: KindParams, body: t.Object({ ids: Ids, ...Csrf }) },
+    )
+    .post(
+      "/bulk/:kind/edit",
+      async ({ viewer, params, body, request }) => {
+        const ids = idsOf(body.ids);
+        const form = body as Record<string, string | undefined>;
+        if (body.apply === undefined) return editDialog(request, viewer, params.kind, ids);
+        const ticked = idsOf(body.set);
+        const target = BULK_EDIT_FORMS[params.kind];
+        const { change, errors } = formChange(target, form, (field) => ticked.includes(field.name));
+        const changed = target.fields.filter((field) => field.name in change).map((field) => field.label.toLowerCase());
+        if (Object.keys(errors).length > 0 || changed.length === 0) {
+          const problem = changed.length === 0 && Object.keys(errors).length === 0 ? "Tick at least one field to change." : Object.values(errors).join(" ");
+          return editDialog(request, viewer, params.kind, ids, { form, ticked, errors, problem, back: body.back }, 422);
+        }
+        const count = await services.bulkActions.editMetadata(viewer.user, params.kind, ids, change);
+        const notice = `Changed the ${changed.join(", ")} of ${counted(count, params.kind)}. Scans keep ${changed.length === 1 ? "it" : "them"}.`;
+        return answer(request, viewer, { notice, kind: params.kind, changed: ids, back: body.back });
+      },
+      { page: "admin", params: KindParams, body: bulkEditBody(Object.values(BULK_EDIT_FORMS).flatMap((form) => form.fields)) },
     )
     .get("/bulk/:kind/add-to", ({ viewer, params, query, request }) => addToDialog(request, viewer, params.kind, idsOf(query.ids)), {
       page: "user",

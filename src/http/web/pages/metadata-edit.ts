@@ -24,6 +24,7 @@ import { IdParams } from "../../params";
 import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
+import type { Translator } from "../../../i18n/translator";
 import { DIRECTION_MESSAGES, STATUS_MESSAGES } from "./series";
 import type { Author } from "../../../formats/contract";
 import type { SeriesLink } from "../../../db/schema/types";
@@ -35,13 +36,21 @@ import type { SeriesLink } from "../../../db/schema/types";
  */
 type FieldKind = "text" | "textarea" | "integer" | "direction" | "status" | "list" | "authors" | "links";
 
-interface EditField {
+export interface EditField {
   name: string;
   label: string;
   kind: FieldKind;
   hint?: string;
   /** What to say when the schema refuses the value (else a sentence from the schema's bounds). */
   problem?: string;
+  /** A field that names or places one record (a name, a number): not offered when editing several at once. */
+  perRecord?: true;
+}
+
+/** The fields of one kind of record's edit form, and the PATCH body schema that checks them. */
+export interface EditForm {
+  fields: readonly EditField[];
+  schema: TObject;
 }
 
 /** Fields whose value is a list: blank means an empty list, not null. */
@@ -84,12 +93,10 @@ interface Editable {
   coverPages: number;
 }
 
-interface EditTarget {
+interface EditTarget extends EditForm {
   owner: CoverOwner;
   /** "/series" or "/books": the edit pages are at `${base}/:id/edit`. */
   base: string;
-  fields: readonly EditField[];
-  schema: TObject;
   load(user: UserRecord, id: string): Promise<Editable>;
   edit(user: UserRecord, id: string, change: Record<string, unknown>): Promise<unknown>;
   unlock(user: UserRecord, id: string, fields: string[]): Promise<unknown>;
@@ -106,8 +113,8 @@ const NOTICES: Record<string, string> = {
 const COVER_SOURCE_WIDTH = 1200;
 
 const SERIES_FIELDS: readonly EditField[] = [
-  { name: "name", label: "Name", kind: "text" },
-  { name: "nameSort", label: "Sort name", kind: "text", hint: "Where the series sorts among others; follows a new name unless you change it too." },
+  { name: "name", label: "Name", kind: "text", perRecord: true },
+  { name: "nameSort", label: "Sort name", kind: "text", perRecord: true, hint: "Where the series sorts among others; follows a new name unless you change it too." },
   { name: "summary", label: "Summary", kind: "textarea" },
   { name: "publisher", label: "Publisher", kind: "text" },
   { name: "year", label: "Year", kind: "integer" },
@@ -134,13 +141,25 @@ const SERIES_FIELDS: readonly EditField[] = [
 ];
 
 const BOOK_FIELDS: readonly EditField[] = [
-  { name: "title", label: "Title", kind: "text" },
-  { name: "titleSort", label: "Sort title", kind: "text" },
-  { name: "number", label: "Number", kind: "integer", hint: "Its place in the series' reading order." },
+  { name: "title", label: "Title", kind: "text", perRecord: true },
+  { name: "titleSort", label: "Sort title", kind: "text", perRecord: true },
+  { name: "number", label: "Number", kind: "integer", perRecord: true, hint: "Its place in the series' reading order." },
   { name: "volume", label: "Volume", kind: "integer" },
   { name: "summary", label: "Summary", kind: "textarea" },
   { name: "year", label: "Release year", kind: "integer", hint: "The series takes its year from its first book's." },
 ];
+
+/** The reading directions a "direction" field offers, with their labels. */
+export const directionChoices = ({ t }: Translator) => Object.entries(DIRECTION_MESSAGES).map(([value, id]) => ({ value, label: t(id) }));
+
+/** The statuses a "status" field offers (blank: not set), with their labels. */
+export const statusChoices = ({ t }: Translator) => [{ value: "", label: t("status.notSet") }, ...Object.entries(STATUS_MESSAGES).map(([value, id]) => ({ value, label: t(id) }))];
+
+/** The edit forms by the kind of record (the bulk edit of ./bulk.ts offers the same fields). */
+export const EDIT_FORMS: Record<"series" | "books", EditForm> = {
+  series: { fields: SERIES_FIELDS, schema: SeriesEditBody },
+  books: { fields: BOOK_FIELDS, schema: BookEditBody },
+};
 
 const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? "" : String(value));
 
@@ -148,18 +167,18 @@ const text = (value: string | number | null | undefined): string => (value === n
 const normalised = (value: string): string => value.replace(/\r\n?/g, "\n").trim();
 
 /**
- * The changed fields of a submitted form, as the PATCH body would carry them (blank: null; a
- * whole number: a number), and a sentence for each that the schema refuses. Fields the form
- * did not send, or sent unchanged, are left out.
+ * The fields of a submitted form that are to change, as the PATCH body would carry them (blank:
+ * null; a whole number: a number), and a sentence for each that the schema refuses. Fields the
+ * form did not send, or that `changes` leaves out (given the typed text), are left out.
  */
-function formChange(target: Pick<EditTarget, "fields" | "schema">, current: Record<string, string>, form: Record<string, string | undefined>) {
+export function formChange(target: EditForm, form: Record<string, string | undefined>, changes: (field: EditField, typed: string) => boolean) {
   const change: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of target.fields) {
     const raw = form[field.name];
     if (raw === undefined) continue;
     const typed = normalised(raw);
-    if (typed === normalised(current[field.name] ?? "")) continue;
+    if (!changes(field, typed)) continue;
     const value = LIST_KINDS.has(field.kind)
       ? parseList(field.kind, typed)
       : typed === ""
@@ -190,8 +209,7 @@ function seriesTarget(services: Services): EditTarget {
   return {
     owner: "series",
     base: "/series",
-    fields: SERIES_FIELDS,
-    schema: SeriesEditBody,
+    ...EDIT_FORMS.series,
     async load(user, id) {
       const series = await services.series.get(user, id);
       return {
@@ -227,8 +245,7 @@ function bookTarget(services: Services): EditTarget {
   return {
     owner: "book",
     base: "/books",
-    fields: BOOK_FIELDS,
-    schema: BookEditBody,
+    ...EDIT_FORMS.books,
     async load(user, id) {
       const book = await services.books.get(user, id);
       const images = await services.pages.imageOnly([book]);
@@ -285,8 +302,8 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
       action: `${target.base}/${id}/edit`,
       coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
       pageUrl: `/api/v1/books/${id}/pages/`,
-      directions: Object.entries(DIRECTION_MESSAGES).map(([value, id]) => ({ value, label: viewer.translator.t(id) })),
-      statuses: [{ value: "", label: viewer.translator.t("status.notSet") }, ...Object.entries(STATUS_MESSAGES).map(([value, id]) => ({ value, label: viewer.translator.t(id) }))],
+      directions: directionChoices(viewer.translator),
+      statuses: statusChoices(viewer.translator),
       error: state.error,
       coverError: state.coverError,
       notice: state.notice,
@@ -340,7 +357,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
       async ({ viewer, params, body, request }) => {
         const record = await target.load(viewer.user, params.id);
         const form = body as Record<string, string | undefined>;
-        const { change, errors } = formChange(target, record.values, form);
+        const { change, errors } = formChange(target, form, (field, typed) => typed !== normalised(record.values[field.name] ?? ""));
         if (Object.keys(errors).length > 0) return editPage(viewer, target, params.id, record, { form, errors }, 422);
         if (Object.keys(change).length > 0) {
           try {
