@@ -55,6 +55,7 @@ export class Translator {
   private readonly compiled = new Map<string, IntlMessageFormat>();
   private readonly formatted = new Map<string, string>();
   private readonly formatters: Formatters;
+  private listFormat: Intl.ListFormat | undefined;
   private readonly dateFormats = new Map<string, Intl.DateTimeFormat>();
   private readonly numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -144,6 +145,12 @@ export class Translator {
       this.dateFormats.set(key, format);
     }
     return format.format(new Date(value));
+  };
+
+  /** Items joined as this locale lists them ("Genres, Tags and Year"). */
+  list = (items: string[]): string => {
+    this.listFormat ??= new Intl.ListFormat(this.locale, { type: "conjunction" });
+    return this.listFormat.format(items);
   };
 
   /** A number with this locale's digit grouping. */

@@ -100,7 +100,7 @@ forEachDatabase(
       expect(await yours.textContent()).toBe("Webtoon (vertical strip) (your choice in the reader)");
 
       await page.goto(`/series/${seriesId}/edit`);
-      await page.getByRole("button", { name: "Unlock publisher" }).click();
+      await page.getByRole("button", { name: "Unlock: Publisher" }).click();
       await page.getByText("Unlocked.").waitFor();
       expect(await page.locator("#edit-publisher-lock").count()).toBe(0);
       const { body: unlocked } = await api("GET", `/api/v1/series/${seriesId}`);
@@ -221,7 +221,7 @@ forEachDatabase(
       expect(await page.locator(".detail .summary").textContent()).toBe("Told in a new way.");
 
       await page.goto(`/books/${bookId}/edit`);
-      await page.getByRole("button", { name: "Unlock title" }).click();
+      await page.getByRole("button", { name: "Unlock: Title" }).click();
       await page.getByText("Unlocked.").waitFor();
       expect((await scan(server(), bearer(token), libraryId, "deep")).status).toBe("completed");
       const { body: rescanned } = await api("GET", `/api/v1/books/${bookId}`);

@@ -264,12 +264,12 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
 
     const empty = await post("/bulk/series/read-state", [["read", "true"]]);
     expect(empty.status).toBe(422);
-    expect(await empty.text()).toContain("nothing is selected");
+    expect(await empty.text()).toContain("The selection is empty.");
 
     // Nothing selected makes no new (empty) list either.
     const none = await post("/bulk/series/add-to", [["list", "new"], ["name", "Empty"]]);
     expect(none.status).toBe(422);
-    expect(await none.text()).toContain("nothing is selected");
+    expect(await none.text()).toContain("The selection is empty.");
     expect(await listItems("collections", "Empty", readerToken)).toBeUndefined();
 
     // Hidden series cannot be added to a list, nor shown in the dialog.
@@ -281,7 +281,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     const shared = (await api(adminToken, "POST", "/api/v1/collections", { name: "Staff picks", seriesIds: [seriesIds.Beta] })).body;
     const refused = await post("/bulk/series/add-to", [["ids", seriesIds.Alpha!], ["list", shared.id]]);
     expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain("only an admin changes a shared collection");
+    expect(await refused.text()).toContain("You are not allowed to do this.");
     expect(await listItems("collections", "Staff picks")).toEqual(["Beta"]);
     // Not offered in the dialog either.
     const dialog = await (await server().fetch(`/bulk/series/add-to?ids=${seriesIds.Alpha}`, { headers: { cookie, "hx-request": "true" } })).text();

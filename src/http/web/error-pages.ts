@@ -11,6 +11,7 @@ import { hasMessage } from "../../i18n/catalogs";
 import { negotiateLocale } from "../../i18n/negotiate";
 import { translatorFor } from "../../i18n/translator";
 import type { ErrorBody, ErrorRenderer } from "../errors";
+import { problemOfAnswer } from "./forms";
 import { htmlResponse, renderTemplate } from "./views";
 
 /** Statuses with a heading of their own (`errorPage.heading.<status>`); others are "Error". */
@@ -29,7 +30,12 @@ export function htmlErrorPages(komgaPrefix: string, defaultLocale: string): Erro
 function errorPage(request: Request, status: number, body: ErrorBody, headers: Record<string, string>, defaultLocale: string): Response {
   const translator = translatorFor(negotiateLocale({ acceptLanguage: request.headers.get("accept-language"), defaultLocale }));
   const { t } = translator;
-  const message = status >= 500 ? t("errorPage.internal") : hasMessage(`apiError.${body.error}`) ? t(`apiError.${body.error}`) : t("errorPage.other");
+  const message =
+    status >= 500
+      ? t("errorPage.internal")
+      : hasMessage(`apiError.${body.error}`)
+        ? problemOfAnswer(body.error, body.details?.fields as Record<string, string> | undefined, translator).message
+        : t("errorPage.other");
   if (request.headers.get("hx-request") === "true" && request.headers.get("hx-boosted") !== "true") {
     return htmlResponse(renderTemplate("partials/alert", { translator, message }), status, { ...headers, "hx-retarget": "#flash", "hx-reswap": "innerHTML" });
   }

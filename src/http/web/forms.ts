@@ -55,6 +55,9 @@ const FIELD_PROBLEMS: Record<string, string> = {
   "must be an absolute path": "notAbsolute",
   "is not a readable folder": "notFolder",
   "must not be blank": "required",
+  empty: "empty",
+  "too many": "tooMany",
+  "unknown ids": "unknownIds",
 };
 
 /** Problems with a value of their own ("overlaps /comics", "must be at most 200 characters"): the number is `{limit}`. */
@@ -83,14 +86,26 @@ function fieldProblemMessage(problem: string): { id: string; limit: number } {
  */
 export function formProblem(error: unknown, translator: Translator): FormProblem {
   if (!(error instanceof DomainError) || !INPUT_PROBLEMS.has(error.kind)) throw error;
-  const named = (error.details?.fields as Record<string, string> | undefined) ?? {};
+  return describedProblem(error, translator);
+}
+
+/** Any domain error in the interface's words, as formProblem says an input problem. */
+export function describedProblem(error: DomainError, translator: Translator): FormProblem {
+  return problemOfAnswer(error.code ?? error.kind, error.details?.fields as Record<string, string> | undefined, translator, error.kind);
+}
+
+/**
+ * An error answer's code and `details.fields` in the interface's words (forms, and the error
+ * pages of ./error-pages.ts): a sentence per field the catalogs have a label for, else the
+ * code's sentence (`apiError.<code>`, else `fallbackCode`'s).
+ */
+export function problemOfAnswer(code: string, named: Record<string, string> = {}, translator: Translator, fallbackCode = "BadRequest"): FormProblem {
   const fields: Record<string, string> = {};
   for (const [field, problem] of Object.entries(named)) {
     if (!hasMessage(`field.${field}`)) continue;
     const { id, limit } = fieldProblemMessage(problem);
     fields[field] = translator.t(`fieldProblem.${id}`, { field: translator.t(`field.${field}`), limit });
   }
-  const code = error.code && hasMessage(`apiError.${error.code}`) ? error.code : error.kind;
-  const message = Object.keys(fields).length > 0 ? Object.values(fields).join(" ") : translator.t(`apiError.${code}`);
+  const message = Object.keys(fields).length > 0 ? Object.values(fields).join(" ") : translator.t(`apiError.${hasMessage(`apiError.${code}`) ? code : fallbackCode}`);
   return { message, fields };
 }
