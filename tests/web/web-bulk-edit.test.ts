@@ -90,7 +90,7 @@ forEachDatabase("web bulk metadata edit", (server: () => TestServer) => {
     await dialog.getByRole("combobox", { name: "Reading direction" }).selectOption("rtl");
     expect(await dialog.getByRole("checkbox", { name: "Change: Year" }).isChecked()).toBe(false);
     await dialog.getByRole("button", { name: "Save" }).click();
-    await notice(page, "Changed the publisher, reading direction of 2 series. Scans keep them.");
+    await notice(page, "Changed Publisher and Reading direction of 2 series. Scans keep them.");
     expect(await dialog.isVisible()).toBe(false);
 
     for (const name of ["Alpha", "Beta"]) {

@@ -323,8 +323,6 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
 /** Back to the edit page after a change, saying what happened. */
 const backToEdit = (request: Request, target: EditTarget, id: string, notice: string) => redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
 
-/** A service's message as a sentence of its own. */
-const sentence = (message: string): string => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 /** Problems with a cover that the person can fix by choosing another image or page. */
 const COVER_PROBLEMS = new Set(["PayloadTooLarge", "NotFound"]);
@@ -339,7 +337,12 @@ async function coverChange(viewer: Viewer, target: EditTarget, id: string, reque
     await change();
   } catch (error) {
     const known = error instanceof DomainError && COVER_PROBLEMS.has(error.kind);
-    const coverError = sentence(known ? error.message : inputProblem(error, viewer.translator));
+    const { t, size } = viewer.translator;
+    const coverError = !known
+      ? inputProblem(error, viewer.translator)
+      : error.kind === "PayloadTooLarge"
+        ? t("metadataEdit.coverTooLarge", { limit: size(Number(error.details?.limit ?? 0)) })
+        : t("metadataEdit.coverPageMissing");
     return editPage(viewer, target, id, await target.load(viewer.user, id), { coverError }, known && error.kind === "PayloadTooLarge" ? 413 : 422);
   }
   return backToEdit(request, target, id, notice);
@@ -371,7 +374,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
           try {
             await target.edit(viewer.user, params.id, change);
           } catch (error) {
-            return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error, viewer.translator)) }, 422);
+            return editPage(viewer, target, params.id, record, { form, error: inputProblem(error, viewer.translator) }, 422);
           }
         }
         return backToEdit(request, target, params.id, "saved");
