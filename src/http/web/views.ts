@@ -181,6 +181,14 @@ function pageMessages(translator: Translator): string {
     notSaved: clientMessage("script.order.notSaved", ["name"]),
     alreadyFirst: clientMessage("script.order.alreadyFirst", ["name"]),
     alreadyLast: clientMessage("script.order.alreadyLast", ["name"]),
+    untitled: clientMessage("script.reader.untitled"),
+    readerPage: clientMessage("script.reader.page", ["percent", "position", "total"]),
+    readerPages: clientMessage("script.reader.pages", ["percent", "position", "last", "total"]),
+    openFailed: clientMessage("script.reader.openFailed", ["reason"]),
+    directionSaved: clientMessage("script.reader.directionSaved"),
+    directionNotSaved: clientMessage("script.reader.directionNotSaved"),
+    coverSaved: clientMessage("script.reader.coverSaved", ["page"]),
+    coverNotSaved: clientMessage("script.reader.coverNotSaved"),
   };
   return JSON.stringify(messages).replace(/</g, "\\u003c");
 }
