@@ -172,7 +172,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     await single.getByRole("radio", { name: "A new collection" }).check();
     await single.getByLabel("Name of the new collection").fill("Favourites");
     await single.getByRole("button", { name: "Add", exact: true }).click();
-    await page.getByRole("dialog").getByRole("alert").filter({ hasText: "a collection with this name already exists" }).waitFor();
+    await page.getByRole("dialog").getByRole("alert").filter({ hasText: "The name is already in use." }).waitFor();
     // The browser logs the refused try's 409; nothing else went wrong.
     expect(problems.consoleErrors.splice(0)).toEqual([expect.stringContaining("the server responded with a status of 409 (Conflict)")]);
     await page.getByRole("dialog").getByRole("radio", { name: "Favourites" }).check();
@@ -252,7 +252,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     expect(hidden.status).toBe(422);
     const alert = await hidden.text();
     expect(alert).toContain('role="alert"');
-    expect(alert).toContain(`no such series: ${seriesIds.Secret}`);
+    expect(alert).toContain("The selection names items that do not exist or that you cannot see.");
     expect(hidden.headers.get("hx-retarget")).toBe("#flash");
     expect((await seriesOf(readerToken, "Alpha")).booksReadCount).toBe(before.booksReadCount);
     // As the admin sees it too: the reader's progress on the hidden series' book was not written.

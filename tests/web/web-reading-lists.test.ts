@@ -213,7 +213,7 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     await page.goto("/collections");
     await page.getByRole("textbox", { name: "Name" }).fill("Mine, renamed");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("a collection with this name already exists");
+    expect(await page.getByRole("alert").textContent()).toBe("The name is already in use.");
     expect((await api("alice", "GET", "/api/v1/collections")).body.totalElements).toBe(before);
 
     // bob: not shown, not found, not changed.
