@@ -222,7 +222,7 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     const csrf = await bob.page.evaluate(() => JSON.parse(document.body.getAttribute("hx-headers")!)["X-CSRF-Token"] as string);
     const response = await bob.page.goto(`/collections/${id}`);
     expect(response?.status()).toBe(404);
-    expect(await bob.page.locator("main").textContent()).toContain("collection not found");
+    expect(await bob.page.locator("main").textContent()).toContain("This page or item does not exist");
     expect(await bob.page.locator("main").textContent()).not.toContain("Mine");
     const rename = await bob.page.request.post(`/collections/${id}/edit`, { form: { name: "taken over", _csrf: csrf }, headers: { origin: server().url }, maxRedirects: 0 });
     expect(rename.status()).toBe(404);
