@@ -14,6 +14,8 @@ export interface EpubPage {
 }
 
 const CONTAINER_PATH = "META-INF/container.xml";
+/** A rough size of one parsed ZIP entry or manifest item in memory (names, offsets, object overhead). */
+const OPEN_ENTRY_BYTES = 512;
 const ENCRYPTION_PATH = "META-INF/encryption.xml";
 /** Font obfuscation (IDPF, Adobe) is not DRM: the text stays readable. */
 const FONT_OBFUSCATION_ALGORITHMS = new Set(["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]);
@@ -37,6 +39,19 @@ export class EpubBook {
     const encryption = zip.entry(ENCRYPTION_PATH);
     if (encryption) book.assertNotDrmProtected(await readXml(encryption));
     return book;
+  }
+
+  /**
+   * This opened book for another call: its ZIP and package as they are, read under `ctx` (its
+   * signal) from now on. The reader's resource requests share one opening (see index.ts).
+   */
+  during(ctx: PluginContext): EpubBook {
+    return new EpubBook(this.zip, this.pkg, ctx);
+  }
+
+  /** Memory held while open: the parsed central directory and package. */
+  get approximateBytes(): number {
+    return (this.zip.entries.length + this.pkg.manifestByPath.size) * OPEN_ENTRY_BYTES;
   }
 
   /** Spine items that are in the ZIP, in reading order. */

@@ -11,6 +11,7 @@ import type { AnalysisResult, FormatPlugin, PageInfo, PluginContext } from "../.
 import { failure, throwIfAborted } from "../../src/formats/errors.ts";
 import { probeImageSize } from "../../src/formats/images.ts";
 import { looksLikeEpub, looksLikeZip } from "../../src/formats/magic.ts";
+import { openArchives } from "../../src/formats/open-archives.ts";
 import { makeThumbnail, scaleToWidth } from "../../src/formats/resize.ts";
 import { normaliseBookPath } from "./book-paths.ts";
 import { EpubBook } from "./epub-book.ts";
@@ -19,6 +20,17 @@ import { describePublication } from "./publication.ts";
 const MEDIA_TYPE = "application/epub+zip";
 /** Raster images whose size can be read and which sharp can scale (not SVG). */
 const isRasterImage = (mediaType: string): boolean => mediaType.startsWith("image/") && mediaType !== "image/svg+xml";
+
+/**
+ * The book opened for the web reader, which asks for its files one after another (container,
+ * package, navigation, each chapter and what it links to): kept open between requests in the
+ * open-archive LRU, as the comic archives are, instead of its ZIP directory and package being
+ * read and parsed again for each file. Analysis opens its own.
+ */
+async function openForReading(path: string, ctx: PluginContext): Promise<EpubBook> {
+  const book = await openArchives.open("epub", path, () => EpubBook.open(path, ctx), (opened) => opened.approximateBytes, ctx.file);
+  return book.during(ctx);
+}
 
 async function analyze(path: string, ctx: PluginContext): Promise<AnalysisResult> {
   const book = await EpubBook.open(path, ctx);
@@ -78,7 +90,7 @@ export const epubPlugin: FormatPlugin = {
 
   /** Any file of the book by its path inside the ZIP; `..` cannot leave the book. */
   async readResource(path, resourcePath, ctx) {
-    const book = await EpubBook.open(path, ctx);
+    const book = await openForReading(path, ctx);
     const normalised = normaliseBookPath(resourcePath);
     if (!normalised || !book.has(normalised)) {
       throw failure("other", "not_found", `"${resourcePath}" is not a resource of this book`, { resource: resourcePath });
@@ -87,7 +99,7 @@ export const epubPlugin: FormatPlugin = {
   },
 
   async publication(path, ctx) {
-    return describePublication(await EpubBook.open(path, ctx));
+    return describePublication(await openForReading(path, ctx));
   },
 };
 

@@ -18,6 +18,8 @@ export interface ManifestItem {
 }
 
 export interface EpubPackage {
+  /** Entry name of the package document (the OPF) itself. */
+  path: string;
   metadata: BookMetadata;
   manifestByPath: Map<string, ManifestItem>;
   spine: ManifestItem[];
@@ -25,6 +27,8 @@ export interface EpubPackage {
   fixedLayout: boolean;
   /** Entry name of the cover image, or of the cover document when only that is declared. */
   cover: string | null;
+  /** Where the text starts by the package alone: the guide's "text" reference, else the first linear spine item. */
+  textStart: string | null;
 }
 
 export function rootfilePath(container: XmlElement): string {
@@ -51,21 +55,25 @@ export function readPackage(opf: XmlElement, opfPath: string): EpubPackage {
     const properties = (attribute(item, "properties") ?? "").split(/\s+/).filter((property) => property !== "");
     manifestById.set(id, { id, path, mediaType: attribute(item, "media-type") ?? "application/octet-stream", properties });
   }
-  const spine = childElements(spineElement, "itemref").flatMap((itemref) => {
+  const itemrefs = childElements(spineElement, "itemref");
+  const spine = itemrefs.flatMap((itemref) => {
     const item = manifestById.get(attribute(itemref, "idref") ?? "");
     return item ? [item] : [];
   });
+  const firstLinear = itemrefs.find((itemref) => attribute(itemref, "linear") !== "no" && manifestById.has(attribute(itemref, "idref") ?? ""));
 
   const metas = new OpfMetas(metadataElement);
   const metadata = readMetadata(metadataElement, metas);
   if (attribute(spineElement, "page-progression-direction") === "rtl") metadata.readingDirection = "rtl";
 
   return {
+    path: opfPath,
     metadata: withoutEmptyFields(metadata),
     manifestByPath: new Map([...manifestById.values()].map((item) => [item.path, item])),
     spine,
     fixedLayout: metas.property("rendition:layout") === "pre-paginated",
     cover: findCover(opf, opfPath, manifestById, metas),
+    textStart: guideReference(opf, opfPath, (type) => type === "text" || type === "bodymatter") ?? (firstLinear ? manifestById.get(attribute(firstLinear, "idref")!)!.path : null),
   };
 }
 
@@ -237,8 +245,13 @@ function findCover(opf: XmlElement, opfPath: string, manifestById: Map<string, M
     const item = manifestById.get(metaCover) ?? items.find((candidate) => candidate.path === resolveHref(opfPath, metaCover));
     if (item) return item.path;
   }
+  return guideReference(opf, opfPath, (type) => type === "cover");
+}
+
+/** The path of the EPUB 2 guide's first reference of a type `wanted` accepts (types compared in lower case). */
+function guideReference(opf: XmlElement, opfPath: string, wanted: (type: string) => boolean): string | null {
   const guide = childElement(opf, "guide");
-  const reference = guide ? childElements(guide, "reference").find((ref) => attribute(ref, "type")?.toLowerCase() === "cover") : undefined;
+  const reference = guide ? childElements(guide, "reference").find((ref) => wanted(attribute(ref, "type")?.toLowerCase() ?? "")) : undefined;
   return reference ? resolveHref(opfPath, attribute(reference, "href") ?? "") : null;
 }
 

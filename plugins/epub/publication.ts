@@ -23,7 +23,70 @@ export async function describePublication(book: EpubBook): Promise<Publication> 
     resources,
     toc: await tableOfContents(book),
     cover: book.pkg.cover,
+    opening: await openingFiles(book),
   };
+}
+
+const CONTAINER_PATH = "META-INF/container.xml";
+const SCRIPT_TYPES = /^(?:application|text)\/(?:x-)?(?:javascript|ecmascript)$/;
+
+/**
+ * What foliate-js (static/js/reader/epub.js) reads to open the book, in its order: the container,
+ * the package, the navigation document (else the NCX); then where the text starts (the navigation
+ * document's bodymatter landmark, else the package's guide or first linear item) and the files
+ * that document links to, which it turns into blob: addresses one after another.
+ */
+async function openingFiles(book: EpubBook): Promise<Publication["opening"]> {
+  const items = [...book.pkg.manifestByPath.values()];
+  const nav = items.find((item) => item.properties.includes("nav") && book.has(item.path));
+  const ncx = items.find((item) => item.mediaType === NCX_MEDIA_TYPE && book.has(item.path));
+  const navigation = nav ?? ncx;
+  const start = (nav ? await landmark(book, nav.path) : null) ?? book.pkg.textStart;
+  return {
+    package: [CONTAINER_PATH, book.pkg.path, ...(navigation ? [navigation.path] : [])],
+    textStart: start && book.has(start) ? [start, ...(await linkedFiles(book, start))] : [],
+  };
+}
+
+/** The bodymatter (or "text") landmark of an EPUB 3 navigation document. */
+async function landmark(book: EpubBook, navPath: string): Promise<string | null> {
+  const document = await parsedDocument(book, navPath);
+  const landmarks = document
+    ? descendantElements(document, "nav").find((element) => (attribute(element, "type") ?? "").split(/\s+/).includes("landmarks"))
+    : undefined;
+  const entry = landmarks
+    ? descendantElements(landmarks, "a").find((link) => /\b(?:bodymatter|text)\b/.test(attribute(link, "type") ?? ""))
+    : undefined;
+  return entry ? resolveHref(navPath, attribute(entry, "href") ?? "") : null;
+}
+
+/** The book's files a document links to (`<link href>`, `src`, SVG `<image href>`), as foliate-js loads them: manifest items, no scripts. */
+async function linkedFiles(book: EpubBook, documentPath: string): Promise<string[]> {
+  const document = await parsedDocument(book, documentPath);
+  if (!document) return [];
+  const references = [
+    ...descendantElements(document, "link").map((link) => attribute(link, "href")),
+    ...everyElement(document).map((element) => attribute(element, "src")),
+    ...descendantElements(document, "image").map((image) => attribute(image, "href")),
+  ];
+  const paths = references.flatMap((reference) => {
+    const path = reference ? resolveHref(documentPath, reference) : null;
+    const item = path ? book.pkg.manifestByPath.get(path) : undefined;
+    return item && !SCRIPT_TYPES.test(item.mediaType) && book.has(item.path) ? [item.path] : [];
+  });
+  return [...new Set(paths)];
+}
+
+async function parsedDocument(book: EpubBook, path: string): Promise<XmlElement | null> {
+  try {
+    return parseXml(decodeXmlBytes(await book.read(path)), path);
+  } catch {
+    return null; // a damaged document only costs its preloads
+  }
+}
+
+function everyElement(root: XmlElement): XmlElement[] {
+  return root.children.flatMap((child) => [child, ...everyElement(child)]);
 }
 
 async function tableOfContents(book: EpubBook): Promise<PublicationLink[]> {

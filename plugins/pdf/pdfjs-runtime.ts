@@ -1,7 +1,7 @@
 /**
  * Loading pdf.js and opening documents with it, in a PDF worker thread (see worker.ts). pdf.js
- * (about 100 ms to load) and, through it, @napi-rs/canvas are imported on the worker's first
- * job only.
+ * (about 100 ms to load, 300 ms on a loaded machine) and @napi-rs/canvas are imported as the
+ * worker starts (preloadPdfRuntime), not with the server.
  */
 import type * as PdfJs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { BookAnalysisError, type AnalysisLimits } from "../../src/formats/contract.ts";
@@ -24,6 +24,16 @@ function loadPdfJs(): Promise<PdfJsModule> {
   })();
   pdfJs.catch(() => (pdfJs = undefined));
   return pdfJs;
+}
+
+/**
+ * Loads pdf.js and @napi-rs/canvas as the worker starts, so that a worker started ahead of a
+ * read (FormatPlugin.warm, while the book's page or the reader opens) has them when the first
+ * page is asked for; every job needs pdf.js anyway. A failure shows on the job itself.
+ */
+export function preloadPdfRuntime(): void {
+  loadPdfJs().catch(() => undefined);
+  import("@napi-rs/canvas").catch(() => undefined);
 }
 
 /**

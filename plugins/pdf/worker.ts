@@ -6,10 +6,15 @@
  */
 import { analyzePdf } from "./analyze.ts";
 import { renderPdfPage } from "./page-render.ts";
+import { preloadPdfRuntime } from "./pdfjs-runtime.ts";
 import { serializeError } from "../../src/formats/thread-errors.ts";
 import type { PdfJob, PdfJobReply } from "./worker-protocol.ts";
 
 declare const self: Worker;
+
+// The pool starts a worker for a job or ahead of one (a PDF book about to be read): either way
+// pdf.js is needed, and loading it now overlaps whatever comes before the job.
+preloadPdfRuntime();
 
 async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transferable[] }> {
   try {

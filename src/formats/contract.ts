@@ -197,6 +197,14 @@ export interface Publication {
   toc: PublicationLink[];
   /** Path of the cover image inside the book, when one is declared. */
   cover: string | null;
+  /**
+   * The book's files a reading system reads to open it, for a client to ask for them all at
+   * once instead of one after another (the web reader preloads them). `package`: what it reads
+   * before any text (for an EPUB: the container, the package document, the navigation document
+   * or NCX); `textStart`: the document where the text starts, where a book is first opened, and
+   * the book's files it links to (stylesheets, images).
+   */
+  opening?: { package: string[]; textStart: string[] };
 }
 
 export interface FormatPlugin {

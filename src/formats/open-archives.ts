@@ -1,5 +1,6 @@
 /**
- * Recently opened comic archives, for reading: a reader asks for page after page of one book,
+ * Recently opened comic archives (and EPUBs), for reading: a reader asks for page after page (file
+ * after file) of one book,
  * and opening the archive each time (the ZIP central directory read and parsed again; the whole
  * RAR file read and listed again) cost more than reading the page. Analysis (scans) opens its
  * own, so a scan does not push readers' books out.
@@ -83,5 +84,5 @@ export class OpenArchives {
   }
 }
 
-/** The archives the comic plugins read pages from. */
+/** The archives the comic plugins read pages from, and the EPUBs the web reader reads. */
 export const openArchives = new OpenArchives();

@@ -282,6 +282,45 @@ forEachDatabase("comic reader", (server) => {
     });
   }, TIMEOUT);
 
+  test("the page draws the first screen itself, before the reader's code runs, which takes those images over: the first page is fetched once", async () => {
+    const cbz = book("Science Comics 001.cbz");
+    await server().json("DELETE", `/api/v1/books/${cbz.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    const firstPage = `/api/v1/books/${cbz.id}/pages/1`;
+    await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
+      // The reader's code is held back until the page has drawn page 1 on its own.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/static\/reader\/comic-[^/]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const before = requestsFor(server(), firstPage);
+      // ?page=1 whatever progress an earlier page saved as it closed; the held code holds the load event back.
+      await page.goto(`/read/${cbz.id}?page=1`, { waitUntil: "commit" });
+      await page.waitForFunction(() => performance.getEntriesByName("reader:first-page").length > 0);
+      const early = await page.$$eval(".reader-stage img", (images) =>
+        images.map((image) => ({ page: (image as HTMLImageElement).dataset.page, src: image.getAttribute("src"), drawn: (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0 })),
+      );
+      // At the width the reader asks for on a 375 px screen at DPR 2 (static/js/reader/layout.js).
+      expect(early).toEqual([{ page: "1", src: `${firstPage}?width=800`, drawn: true }]);
+      expect(await page.locator("#comic-reader[data-ready]").count()).toBe(0);
+      await page.evaluate(() => (document.querySelector<HTMLElement>(".reader-stage img")!.dataset.early = "true"));
+
+      release();
+      await readerReady(page);
+      await expect(counter(page).textContent()).resolves.toBe("1 / 36");
+      // The very image drawn early is the reader's page 1, asked for once by the browser and the server.
+      expect(await page.$$eval(".reader-stage img", (images) => images.map((image) => (image as HTMLElement).dataset.early ?? null))).toEqual(["true"]);
+      expect(await fetchedUrls(page, "/pages/1?")).toEqual([`${server().url}${firstPage}?width=800`]);
+      expect(requestsFor(server(), firstPage)).toBe(before + 1);
+      expect(await page.evaluate(() => performance.getEntriesByName("reader:first-page").length)).toBe(1);
+      // Pages 2 and 3 follow once page 1 is in.
+      for (let wait = 0; wait < 100 && requestsFor(server(), `/api/v1/books/${cbz.id}/pages/3`) === 0; wait++) await Bun.sleep(20);
+      expect(requestsFor(server(), `/api/v1/books/${cbz.id}/pages/3`)).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
   test("CBR and PDF books read page by page like a CBZ", async () => {
     await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       for (const [file, pages] of [

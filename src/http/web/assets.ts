@@ -61,6 +61,13 @@ export const READER_SCRIPTS = {
   comic: `/static/reader/${bundles.entries.comic}`,
   epub: `/static/reader/${bundles.entries.epub}`,
 };
+/** The classic script the comic reader's page runs right after its markup: draws the first screen (static/js/reader/first-screen.js). */
+export const COMIC_FIRST_SCREEN_SCRIPT = `/static/reader/${bundles.firstScreen}`;
+/** Each reader's modules to preload: its entry and the chunks it imports statically. */
+export const READER_MODULES = {
+  comic: [READER_SCRIPTS.comic, ...bundles.chunks.comic.map((name) => `/static/reader/${name}`)],
+  epub: [READER_SCRIPTS.epub, ...bundles.chunks.epub.map((name) => `/static/reader/${name}`)],
+};
 
 /** A static/** asset itself (throws for an unknown one: a programming error). */
 export function embeddedAsset(path: string): Asset {

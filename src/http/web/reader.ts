@@ -10,12 +10,13 @@
  */
 import { Elysia, t } from "elysia";
 import type { BookView, PageRecord } from "../../db";
+import type { Publication } from "../../formats/contract";
 import type { Caller } from "../../library/books";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
-import { READER_SCRIPTS } from "./assets";
+import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
 import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
 
 /**
@@ -62,14 +63,19 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const readList = query.readlist ? await services.readingLists.get(viewer.user, "readlist", query.readlist) : null;
       services.pages.prepareReading(book);
       const comic = book.fileFormat !== "epub";
-      const [pages, next, hasEncryption, settings] = await Promise.all([
+      const [pages, next, hasEncryption, settings, publication] = await Promise.all([
         services.pages.list(viewer.user, book.id),
         comic ? nextBook(services, viewer.user, book, query.readlist) : null,
         comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
         services.readerSettings.effective(viewer.user, book.seriesId),
+        // A book that cannot be described only goes without preloads: the reader says what is wrong.
+        comic ? null : services.publications.publication(viewer.user, book.id).then(
+          (described) => described.publication,
+          () => null,
+        ),
       ]);
       const readerSettings = JSON.stringify(settings);
-      if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings });
+      if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication });
       return readerPage("reader/comic", {
         title: book.title,
         viewer,
@@ -83,6 +89,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         isAdmin: viewer.user.role === "admin",
         shortcuts: "comic",
         readerScript: READER_SCRIPTS.comic,
+        readerModules: READER_MODULES.comic,
+        firstScreenScript: COMIC_FIRST_SCREEN_SCRIPT,
       });
     },
     {
@@ -126,11 +134,12 @@ function epubReader(
   book: BookView,
   pages: PageRecord[],
   requestedSection: number | undefined,
-  extra: { hasEncryption: boolean; readerSettings: string },
+  { publication, ...extra }: { hasEncryption: boolean; readerSettings: string; publication: Publication | null },
 ) {
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
   const cfi = resume?.locator?.locations?.cfi;
+  const startSection = resume ? undefined : requestedSection;
   return readerPage("reader/epub", {
     title: book.title,
     viewer,
@@ -138,10 +147,32 @@ function epubReader(
     book,
     startCfi: typeof cfi === "string" ? cfi : "",
     startProgression: resume && typeof cfi !== "string" && resume.progression !== null ? String(resume.progression) : "",
-    startSection: resume ? "" : String(requestedSection ?? ""),
+    startSection: String(startSection ?? ""),
     sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
     ...extra,
+    bookPreloads: publication ? openingPreloads(book.id, publication, { hasEncryption: extra.hasEncryption, resumes: resume !== null, startSection }) : [],
     shortcuts: "epub",
     readerScript: READER_SCRIPTS.epub,
+    readerModules: READER_MODULES.epub,
   });
+}
+
+/**
+ * The addresses of the book's files the EPUB reader will ask for first, one after another,
+ * which the page has the browser fetch at once (`<link rel=preload as=fetch>`): the container,
+ * package and navigation documents (and the encryption file when the book has one), then the
+ * document the reader opens at with what it links to. Written as static/js/reader/epub.js
+ * writes them (each path segment encoded), so that its requests are answered by these.
+ */
+function openingPreloads(bookId: string, publication: Publication, start: { hasEncryption: boolean; resumes: boolean; startSection: number | undefined }): string[] {
+  const opening = publication.opening;
+  if (!opening) return [];
+  const [container, ...beforeText] = opening.package;
+  const first = [container, ...(start.hasEncryption ? [ENCRYPTION_FILE] : []), ...beforeText];
+  // A resumed position (a CFI or a progression) is found by foliate-js; a requested section is the reading order's.
+  const section = start.startSection === undefined ? undefined : publication.readingOrder[start.startSection - 1]?.href.split("#")[0];
+  const text = start.resumes ? [] : section !== undefined ? [section] : opening.textStart;
+  return [...first, ...text]
+    .filter((path): path is string => path !== undefined)
+    .map((path) => `/api/v1/books/${bookId}/resource/${path.split("/").map(encodeURIComponent).join("/")}`);
 }

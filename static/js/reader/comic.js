@@ -7,7 +7,8 @@
  */
 import Panzoom from "@panzoom/panzoom";
 import { watchTapsAndSwipes, zoneOf } from "./gestures.js";
-import { FITS, MODE_OF_DIRECTION, MODES, pageUrl, requestWidth, screensOf, SPREADS } from "./layout.js";
+import { isPaged, MODE_OF_DIRECTION, openingState, pageAddress, pageUrl, screenOf as screenIndexOf, screensOf, wantsDouble as doubleFor } from "./layout.js";
+import { createPageImage, whenFirstDrawn } from "./page-image.js";
 import { csrfHeaders, progressSaver, toggleFullscreen, typingInto } from "./progress.js";
 import { serverSettings } from "./settings.js";
 
@@ -26,14 +27,7 @@ const saver = progressSaver(data.progressUrl);
 
 const clamp = (page) => Math.min(Math.max(1, Math.round(page) || 1), pageCount);
 const settings = serverSettings(root);
-const chosen = (value, allowed) => (allowed.includes(value) ? value : undefined);
-const state = {
-  page: clamp(Number(data.startPage)),
-  // The mode chosen for the series, else the series' direction, else the user's usual mode.
-  mode: chosen(settings.series("mode"), MODES) ?? MODE_OF_DIRECTION[data.direction] ?? chosen(settings.value("mode"), MODES) ?? "ltr",
-  fit: chosen(settings.value("fit"), FITS) ?? "screen",
-  spread: chosen(settings.value("spread"), SPREADS) ?? "auto",
-};
+const state = openingState(data, settings);
 /** The page last sent to the server (or found there): opening a book does not count as reading it. */
 let savedPage = state.page;
 let screens = [];
@@ -42,39 +36,25 @@ let observer = null;
 /** Images of the pages about to be shown, kept referenced so their downloads finish and stay cached. */
 let preloaded = [];
 
-const paged = () => state.mode === "ltr" || state.mode === "rtl";
+const paged = () => isPaged(state.mode);
 const zoomed = () => !!panzoom && panzoom.getScale() > 1.01;
 
-function wantsDouble() {
-  if (state.spread !== "auto") return state.spread === "double";
-  return viewport.clientWidth > viewport.clientHeight && viewport.clientWidth >= 768;
-}
+const wantsDouble = () => doubleFor(state.spread, viewport);
 
 /** The address of a page shown `perScreen` to a screen: at the screen's width on small screens. */
-function urlOf(page, perScreen) {
-  const width = state.fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, devicePixelRatio);
-  return pageUrl(data.pagesBase, page, width);
-}
+const urlOf = (page, perScreen) => pageAddress(data.pagesBase, state.fit, page, perScreen, viewport);
+
+/**
+ * The first screen's pages, put on the stage by the page's first-screen script (./first-screen.js)
+ * before this module ran, by address: the first render takes them over instead of making them again.
+ */
+const drawnEarly = new Map([...stage.querySelectorAll("img")].map((image) => [image.getAttribute("src"), image]));
 
 function pageImage(page, perScreen, loading = "eager") {
-  const image = document.createElement("img");
-  image.alt = `Page ${page}`;
-  image.dataset.page = String(page);
-  image.decoding = "async";
-  image.loading = loading;
-  const size = sizes[page - 1];
-  if (size) [image.width, image.height] = size;
-  image.src = urlOf(page, perScreen);
-  return image;
-}
-
-/** Marks the moment the first page is on screen (the end-to-end test reads it). */
-function whenFirstDrawn(image) {
-  if (performance.getEntriesByName("reader:first-page").length > 0) return;
-  image
-    .decode()
-    .catch(() => undefined)
-    .then(() => requestAnimationFrame(() => performance.mark("reader:first-page")));
+  const url = urlOf(page, perScreen);
+  const early = drawnEarly.get(url);
+  drawnEarly.delete(url);
+  return early ?? createPageImage(page, url, sizes[page - 1], loading);
 }
 
 function showPage(page) {
@@ -91,18 +71,35 @@ function showPage(page) {
   }
 }
 
-const screenOf = (page) => Math.max(0, screens.findIndex((pages) => pages.includes(page)));
+const screenOf = (page) => screenIndexOf(screens, page);
+
+/** Settles once the image has loaded or failed. */
+const settled = (image) =>
+  image.complete
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        image.addEventListener("load", resolve, { once: true });
+        image.addEventListener("error", resolve, { once: true });
+      });
 
 function showScreen(index) {
   const pages = screens[index];
   hideEnd();
   stage.style.setProperty("--per-screen", String(pages.length));
-  stage.replaceChildren(...pages.map((page) => pageImage(page, pages.length)));
-  whenFirstDrawn(stage.firstElementChild);
+  const shown = pages.map((page) => pageImage(page, pages.length));
+  for (const image of shown) image.fetchPriority = "high";
+  stage.replaceChildren(...shown);
+  whenFirstDrawn(shown[0]);
   panzoom?.reset({ animate: false });
   viewport.scrollTo(0, 0);
   showPage(pages[0]);
-  preloaded = screens.slice(index + 1, index + 3).flatMap((next) => next.map((page) => pageImage(page, next.length)));
+  // The next screens are fetched once this one has arrived, not beside it: the server (a PDF
+  // page rendered, a solid archive unpacked) and the connection serve the page on screen first.
+  preloaded = [];
+  Promise.all(shown.map(settled)).then(() => {
+    if (stage.firstElementChild !== shown[0]) return; // turned away meanwhile: that screen preloads its own
+    preloaded = screens.slice(index + 1, index + 3).flatMap((next) => next.map((page) => pageImage(page, next.length)));
+  });
 }
 
 function renderPaged() {
@@ -343,5 +340,6 @@ addEventListener("resize", () => {
 });
 
 render();
+drawnEarly.clear();
 root.dataset.ready = "true";
 viewport.focus({ preventScroll: true });

@@ -6,6 +6,9 @@
  * book runs a script (foliate-js also never loads the book's script files). Progress is saved as a Readium locator (holding the CFI) with the progression through the book.
  */
 import "foliate-js/view.js";
+// Imported here, not only when foliate-js opens a reflowable book (most books): it comes with
+// the reader's code (preloaded with it) instead of after the book's first files.
+import "foliate-js/paginator.js";
 import { EPUB } from "foliate-js/epub.js";
 import { framePoint, watchTapsAndSwipes, zoneOf } from "./gestures.js";
 import { progressSaver, toggleFullscreen, typingInto } from "./progress.js";

@@ -1,4 +1,8 @@
-/** Pure layout decisions of the comic reader: which pages share a screen, and at what width to ask for them. */
+/**
+ * Pure layout decisions of the comic reader: its opening state, which pages share a screen, and
+ * at what width to ask for them. Shared by the reader (./comic.js) and the first page's preload
+ * (./first-screen.js), which must ask for exactly the addresses the reader will.
+ */
 
 /** A page whose width exceeds its height is a spread already and is shown alone. */
 const isWide = (size) => !!size && size[0] > size[1];
@@ -40,3 +44,46 @@ export const MODE_OF_DIRECTION = { ltr: "ltr", rtl: "rtl", ttb: "vertical", webt
 export const MODES = ["ltr", "rtl", "vertical", "webtoon"];
 export const FITS = ["screen", "width", "height", "original"];
 export const SPREADS = ["auto", "single", "double"];
+
+const chosen = (value, allowed) => (allowed.includes(value) ? value : undefined);
+
+/**
+ * The reader's state as it opens, from the page's data attributes and the caller's settings
+ * (./settings.js): the start page, the mode chosen for the series, else the series' direction,
+ * else the user's usual mode; the user's fit and spread.
+ */
+export function openingState(data, settings) {
+  const pageCount = Number(data.pageCount);
+  return {
+    page: Math.min(Math.max(1, Math.round(Number(data.startPage)) || 1), pageCount),
+    mode: chosen(settings.series("mode"), MODES) ?? MODE_OF_DIRECTION[data.direction] ?? chosen(settings.value("mode"), MODES) ?? "ltr",
+    fit: chosen(settings.value("fit"), FITS) ?? "screen",
+    spread: chosen(settings.value("spread"), SPREADS) ?? "auto",
+  };
+}
+
+/** Paged modes show a screen at a time; the others a strip of pages. */
+export const isPaged = (mode) => mode === "ltr" || mode === "rtl";
+
+/** Two pages to a screen: as chosen, or on a landscape screen at least 768 px wide. */
+export function wantsDouble(spread, viewport) {
+  if (spread !== "auto") return spread === "double";
+  return viewport.clientWidth > viewport.clientHeight && viewport.clientWidth >= 768;
+}
+
+/** The address of a page shown `perScreen` to a screen of `viewport`: at the screen's width, unless shown at its original size. */
+export function pageAddress(base, fit, page, perScreen, viewport) {
+  const width = fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, devicePixelRatio);
+  return pageUrl(base, page, width);
+}
+
+/** The index of the screen that shows `page`. */
+export const screenOf = (screens, page) => Math.max(0, screens.findIndex((pages) => pages.includes(page)));
+
+/** The pages on the first screen: the start page's screen when paged, the start page in a strip; none for a book without pages. */
+export function firstPages(state, sizes, viewport) {
+  if (state.page < 1) return [];
+  if (!isPaged(state.mode)) return [state.page];
+  const screens = screensOf(sizes, wantsDouble(state.spread, viewport));
+  return screens[screenOf(screens, state.page)] ?? [];
+}
