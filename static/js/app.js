@@ -1,32 +1,9 @@
 // Behaviour shared by every page, without inline handlers (the Content-Security-Policy forbids
 // them): the theme switch, the side menu, copy buttons, closing the live search popup, and the
-// keyboard shortcuts ("/" search, "g h" home, "?" the list of shortcuts). Also `pageMessage`, the
-// words of every page script, in the page's language.
+// keyboard shortcuts ("/" search, "g h" home, "?" the list of shortcuts).
 (function () {
   "use strict";
 
-  var messages = null;
-
-  /**
-   * A message of the layout's #page-messages block (src/http/web/views.ts pageMessages) with its
-   * `{name}` placeholders filled from `values`; a message with plural forms takes the form of
-   * `count` by Intl.PluralRules, its `#` the number as the page's language writes it.
-   */
-  function pageMessage(id, values, count) {
-    if (!messages) {
-      var block = document.getElementById("page-messages");
-      messages = block ? JSON.parse(block.textContent) : {};
-    }
-    var message = messages[id] || id;
-    if (typeof message === "object") {
-      var lang = document.documentElement.lang;
-      message = (message[new Intl.PluralRules(lang).select(count)] || message.other).replace("#", count.toLocaleString(lang));
-    }
-    return message.replace(/\{(\w+)\}/g, function (placeholder, name) {
-      return values && name in values ? String(values[name]) : placeholder;
-    });
-  }
-  window.pageMessage = pageMessage;
 
   var THEMES = ["system", "light", "dark"];
 
@@ -44,7 +21,7 @@
       // Not remembered, still applied.
     }
     document.querySelectorAll(".theme-switch").forEach(function (button) {
-      var label = pageMessage("theme." + theme);
+      var label = window.pageMessage("theme." + theme);
       button.setAttribute("aria-label", label);
       button.title = label;
     });
@@ -112,7 +89,7 @@
       var source = document.getElementById(copyButton.getAttribute("data-copy-from"));
       if (source && navigator.clipboard) {
         navigator.clipboard.writeText(source.textContent.trim()).then(function () {
-          copyButton.textContent = pageMessage("copied");
+          copyButton.textContent = window.pageMessage("copied");
         });
       }
       return;

@@ -162,7 +162,7 @@ const helpers = { asset: assetUrl, urlWith, fieldState, minPasswordLength: MIN_P
  */
 /**
  * The messages the page's scripts show (static/js), for the layout's `#page-messages` JSON block:
- * the scripts read their words there instead of carrying English (`pageMessage` in app.js).
+ * the scripts read their words there instead of carrying English (static/js/page-messages.js).
  * Safe inside `<script type="application/json">`: no `<` survives.
  */
 function pageMessages(translator: Translator): string {
