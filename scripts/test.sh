@@ -10,13 +10,15 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 # Debian packages the tests use: PostgreSQL, jing (OPDS 1.2 schema validation), prometheus (its
 # promtool parses the metrics exposition), 7zip (crafts hostile 7z archives for the cb7 tests),
-# chromium (the web tests drive it through playwright-core).
+# chromium (the web tests drive it through playwright-core), fonts-noto-cjk (Japanese and Chinese
+# pages are measured at 375 px with the font their readers have: tests/web/languages.test.ts).
 missing=()
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
 command -v jing >/dev/null || missing+=(jing)
 command -v promtool >/dev/null || missing+=(prometheus)
 command -v 7zz >/dev/null || missing+=(7zip)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "installing ${missing[*]}"

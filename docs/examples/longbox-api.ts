@@ -150,7 +150,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change your own settings: the language of the web interface and of your emails (null follows the browser) */
+        patch: operations["patchApiV1AuthMe"];
         trace?: never;
     };
     "/api/v1/auth/me/password": {
@@ -1241,6 +1242,8 @@ export interface components {
             role: "admin" | "user";
             emailVerified: boolean;
             disabled: boolean;
+            /** @description The web interface's and the emails' language (a locale with a catalog, such as en or pt-BR); null follows the browser's Accept-Language, else the server's default */
+            locale: string | null;
             /** Format: date-time */
             createdAt: string;
         } & {
@@ -2249,6 +2252,68 @@ export interface operations {
             };
             /** @description The credentials may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchApiV1AuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    locale: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description The request does not match its schema (details.fields names the fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credentials may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Well-formed but refused (details.fields names the fields) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,8 @@
  * use. Mail goes out in the background: the HTTP answer never waits for (or reveals) delivery.
  */
 import type { Config } from "../config/schema";
+import { isAvailableLocale } from "../i18n/catalogs";
+import { translatorFor } from "../i18n/translator";
 import type { Repositories, UserRecord } from "../db";
 import { DomainError, invalidFields } from "../errors";
 import type { Logger } from "../logging/logger";
@@ -94,11 +96,14 @@ export class RegistrationService {
     await this.repositories.emailVerificationTokens.replaceForUser(user.id, sha256Hex(token), new Date(Date.now() + hours * HOUR_MS));
     const base = (this.config.email.verification_url_base || this.config.application.base_url || requestOrigin).replace(/\/+$/, "");
     const link = `${base}${VERIFY_EMAIL_PATH}?token=${token}`;
+    // In the recipient's language, else the server's default (a new account has chosen none yet).
+    const { t } = translatorFor(user.locale && isAvailableLocale(user.locale) ? user.locale : this.config.application.default_locale);
+    const [greeting, request, ignore] = [t("email.verify.greeting", { username: user.username }), t("email.verify.request", { hours }), t("email.verify.ignore")];
     await this.mailer.send({
       to: user.email,
-      subject: "Confirm your Longbox account",
-      text: `Hello ${user.username},\n\nconfirm your email address by opening this link within ${hours} hours:\n\n${link}\n\nIf you did not register, ignore this message.\n`,
-      html: `<p>Hello ${escapeHtml(user.username)},</p><p>confirm your email address by opening this link within ${hours} hours:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>If you did not register, ignore this message.</p>`,
+      subject: t("email.verify.subject"),
+      text: `${greeting}\n\n${request}\n\n${link}\n\n${ignore}\n`,
+      html: `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(request)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(ignore)}</p>`,
     });
     this.log.info("verification email sent", { userId: user.id });
   }

@@ -3,7 +3,8 @@
  * public shape of a user. Authentication flows live beside this file.
  */
 import type { Repositories, Role, UserRecord } from "../db";
-import { DomainError, invalidFields } from "../errors";
+import { DomainError, invalidFields, notFound } from "../errors";
+import { isAvailableLocale } from "../i18n/catalogs";
 import { assertPasswordAcceptable, type PasswordHasher } from "./passwords";
 import { normalizeUsername, usernameProblem, usernamesLookAlike } from "./usernames";
 
@@ -14,6 +15,8 @@ export interface UserDto {
   role: Role;
   emailVerified: boolean;
   disabled: boolean;
+  /** The web interface's and the emails' language; null = the browser's, else the server's default. */
+  locale: string | null;
   createdAt: string;
 }
 
@@ -25,6 +28,7 @@ export function toUserDto(user: UserRecord): UserDto {
     role: user.role,
     emailVerified: user.emailVerified,
     disabled: user.disabled,
+    locale: user.locale,
     createdAt: user.createdAt.toISOString(),
   };
 }
@@ -63,6 +67,14 @@ export class UserService {
     /** Told once the first admin exists (the data folder records it: ../operations/installation.ts). */
     private readonly firstAdminCreated: () => void = () => undefined,
   ) {}
+
+  /** Sets the language a user chose for the web interface and emails (null: follow the browser). */
+  async setLocale(user: UserRecord, locale: string | null): Promise<UserRecord> {
+    if (locale !== null && !isAvailableLocale(locale)) throw invalidFields("UnprocessableEntity", { locale: "is not a language with a catalog" });
+    const updated = await this.repositories.users.update(user.id, { locale });
+    if (!updated) throw notFound("user");
+    return updated;
+  }
 
   /** Whether no user exists yet (the web interface then shows the first-run setup page). */
   async setupNeeded(): Promise<boolean> {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { validateCronExpression } from "cron";
+import { AVAILABLE_LOCALES, isAvailableLocale } from "../i18n/catalogs";
 import { ConfigSchema, type Config } from "./schema";
 
 /** A configuration problem: the process exits with code 2 and this message. */
@@ -87,6 +88,9 @@ export function rejectUnusableSettings(config: Config): void {
   // SMTP authentication needs both; a password alone would be silently dropped (src/auth/mailer.ts).
   if (config.email.smtp_password && !config.email.smtp_username) {
     throw new ConfigError("email.smtp_password is set without email.smtp_username: SMTP authentication needs both (set the username, or remove the password)");
+  }
+  if (!isAvailableLocale(config.application.default_locale)) {
+    throw new ConfigError(`application.default_locale must be a language with a catalog (${AVAILABLE_LOCALES.join(", ")}), got "${config.application.default_locale}"`);
   }
   const { schedule } = config.backup;
   if (schedule) {

@@ -49,6 +49,11 @@ export const ConfigSchema = T.Object(
       workers: T.Integer({ minimum: 0, maximum: 256, default: 0 }),
       /** After SIGTERM/SIGINT, how long in-flight requests may finish before they are cut. */
       shutdown_timeout_seconds: T.Integer({ minimum: 0, default: 20 }),
+      /**
+       * The web interface's language when neither the user's setting nor the browser's
+       * Accept-Language names one with a catalog, and the emails' when the recipient chose none.
+       */
+      default_locale: T.String({ default: "en" }),
     }),
     database: closed({
       type: T.Union([T.Literal("sqlite"), T.Literal("postgres")], { default: "sqlite" }),

@@ -43,7 +43,7 @@ export function createHttpApp(services: Services) {
   const app = new Elysia()
     .use(securityHeaders(services.config.application))
     .use(requestContext([accessLog(services.log), httpMetrics(services.metrics)]))
-    .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix), services.config.application))
+    .use(errorHandling(services.log, htmlErrorPages(services.config.komga_api.prefix, services.config.application.default_locale), services.config.application))
     .use(requestBodies.plugin)
     .use(apiDocumentation())
     .use(healthRoutes(services.database))

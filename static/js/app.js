@@ -4,6 +4,7 @@
 (function () {
   "use strict";
 
+
   var THEMES = ["system", "light", "dark"];
 
   function currentTheme() {
@@ -20,8 +21,9 @@
       // Not remembered, still applied.
     }
     document.querySelectorAll(".theme-switch").forEach(function (button) {
-      button.setAttribute("aria-label", "Theme: " + theme + " (switch)");
-      button.title = "Theme: " + theme;
+      var label = window.pageMessage("theme." + theme);
+      button.setAttribute("aria-label", label);
+      button.title = label;
     });
   }
 
@@ -87,7 +89,7 @@
       var source = document.getElementById(copyButton.getAttribute("data-copy-from"));
       if (source && navigator.clipboard) {
         navigator.clipboard.writeText(source.textContent.trim()).then(function () {
-          copyButton.textContent = "Copied";
+          copyButton.textContent = window.pageMessage("copied");
         });
       }
       return;

@@ -33,7 +33,7 @@
     var total = list.getAttribute("data-total") || String(items.length);
     items.forEach(function (item, index) {
       var position = index + 1;
-      item.setAttribute("aria-label", item.getAttribute("data-item-name") + ", " + position + " of " + total);
+      item.setAttribute("aria-label", window.pageMessage("itemPosition", { name: item.getAttribute("data-item-name"), position: position, total: total }));
       item.querySelectorAll("[data-move]").forEach(function (button) {
         var field = button.form && button.form.elements.namedItem("position");
         if (field) field.value = String(Math.max(position + Number(button.getAttribute("data-move")), 1));
@@ -55,9 +55,9 @@
       credentials: "same-origin",
     }).then(function (response) {
       if (!response.ok) throw new Error(String(response.status));
-      announce("Moved " + name + " to position " + position + " of " + total + ".");
+      announce(window.pageMessage("moved", { name: name, position: position, total: total }));
     }).catch(function () {
-      announce("The new place of " + name + " could not be saved; reload the page.");
+      announce(window.pageMessage("notSaved", { name: name }));
     });
   }
 
@@ -67,7 +67,7 @@
     var index = items.indexOf(item);
     var target = items[index + delta];
     if (!target) {
-      announce(item.getAttribute("data-item-name") + " is already " + (delta < 0 ? "first." : "last."));
+      announce(window.pageMessage(delta < 0 ? "alreadyFirst" : "alreadyLast", { name: item.getAttribute("data-item-name") }));
       return false;
     }
     list.insertBefore(item, delta < 0 ? target : target.nextSibling);

@@ -15,21 +15,21 @@
   }
 
   if (fragment.has("error")) {
-    show("Single sign-on failed: " + (fragment.get("error_description") || fragment.get("error")));
+    show(window.pageMessage("signInFailed", { reason: fragment.get("error_description") || fragment.get("error") }));
     return;
   }
-  show("Signing you in…");
+  show(window.pageMessage("signingIn"));
   var body = { token: fragment.get("token") };
   if (fragment.get("refresh_token")) body.refresh_token = fragment.get("refresh_token");
   fetch("/login/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
     .then(function (response) {
-      if (!response.ok) throw new Error("the server refused the sign-in (" + response.status + ")");
+      if (!response.ok) throw new Error(window.pageMessage("signInRefused", { status: response.status }));
       // Where to go is what the server decided for this page's form (sameSitePath in
       // src/http/web/page-guard.ts), never the raw query: only a path of this site.
       var next = document.querySelector("form input[name=next]");
       location.replace(next && next.value ? next.value : "/");
     })
     .catch(function (error) {
-      show("Single sign-on failed: " + error.message);
+      show(window.pageMessage("signInFailed", { reason: error.message }));
     });
 })();

@@ -16,7 +16,7 @@
       return box.checked;
     }).length;
     var output = form.querySelector(".bulk-count");
-    var text = count > 0 ? count + " selected" : "";
+    var text = count > 0 ? window.pageMessage("selected", null, count) : "";
     if (output && output.textContent !== text) output.textContent = text;
     var selectAll = form.querySelector("[data-select-all]");
     if (selectAll) selectAll.hidden = false;

@@ -19,6 +19,7 @@ import { FIXTURES } from "../helpers/fixtures";
 import { jsonRequester, requester, TEST_AUTH } from "../helpers/server";
 import { queryDatabase } from "../helpers/sql";
 import { childrenOf, freePort, killSupervisorOutright, waitFor } from "../helpers/server-processes";
+import { AVAILABLE_LOCALES } from "../../src/i18n/catalogs";
 
 const BOOK_FOLDERS = ["cbz", "cbr", "epub", "pdf", "unsupported"];
 const START_TIMEOUT_MS = 20_000;
@@ -94,6 +95,11 @@ describe("the compiled binary", () => {
           expect(setupPage.status).toBe(200);
           const html = await setupPage.text();
           expect(html).toContain("Create the administrator");
+          // Every message catalog is embedded too: each language's page says its language.
+          for (const locale of AVAILABLE_LOCALES) {
+            const translated = await (await request("/setup", { headers: { accept: "text/html", "accept-language": locale } })).text();
+            expect(translated).toContain(`<html lang="${locale}">`);
+          }
           const stylesheet = html.match(/href="(\/static\/css\/app\.css\?v=[^"]+)"/)?.[1];
           expect(stylesheet).toBeDefined();
           const css = await request(stylesheet!);

@@ -66,12 +66,15 @@ export async function openPage(
   return { page, context, problems, close: () => context.close() };
 }
 
-/** Signs in through the login form and waits for the start page. */
+/**
+ * Signs in through the login form and waits for the start page. The fields are found by id, not
+ * by their labels, so it works whatever language the page is in (tests/web/languages.test.ts).
+ */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto("/login");
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.locator("#username").fill(username);
+  await page.locator("#password").fill(password);
+  await page.locator("form:has(#username) button[type=submit]").click();
   await page.waitForURL((url) => url.pathname === "/");
 }
 

@@ -100,7 +100,7 @@ forEachDatabase(
       expect(await yours.textContent()).toBe("Webtoon (vertical strip) (your choice in the reader)");
 
       await page.goto(`/series/${seriesId}/edit`);
-      await page.getByRole("button", { name: "Unlock publisher" }).click();
+      await page.getByRole("button", { name: "Unlock: Publisher" }).click();
       await page.getByText("Unlocked.").waitFor();
       expect(await page.locator("#edit-publisher-lock").count()).toBe(0);
       const { body: unlocked } = await api("GET", `/api/v1/series/${seriesId}`);
@@ -224,7 +224,7 @@ forEachDatabase(
       expect(await page.locator(".detail .summary").textContent()).toBe("Told in a new way.");
 
       await page.goto(`/books/${bookId}/edit`);
-      await page.getByRole("button", { name: "Unlock title" }).click();
+      await page.getByRole("button", { name: "Unlock: Title" }).click();
       await page.getByText("Unlocked.").waitFor();
       expect((await scan(server(), bearer(token), libraryId, "deep")).status).toBe("completed");
       const { body: rescanned } = await api("GET", `/api/v1/books/${bookId}`);
@@ -245,7 +245,7 @@ forEachDatabase(
       await upload({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are notes, not pixels") });
       await page.locator("#cover-error").getByText("The file is not an image in a supported format (JPEG, PNG, WebP, GIF, AVIF, HEIF or TIFF).").waitFor();
       await upload({ name: "huge.png", mimeType: "image/png", buffer: Buffer.concat([red, Buffer.alloc(COVER_LIMIT)]) });
-      await page.locator("#cover-error").getByText(`The cover is larger than the limit of ${COVER_LIMIT} bytes.`).waitFor();
+      await page.locator("#cover-error").getByText("The cover is larger than the limit of 48.8 kB.").waitFor();
       expect((await coverBytes(page, coverUrl)).equals(original)).toBe(true);
 
       await upload({ name: "red.png", mimeType: "image/png", buffer: red });

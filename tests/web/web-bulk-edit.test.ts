@@ -83,14 +83,14 @@ forEachDatabase("web bulk metadata edit", (server: () => TestServer) => {
     const dialog = page.getByRole("dialog", { name: "Edit the metadata of 2 series" });
     await dialog.waitFor();
     // Fields that name one series are not offered.
-    expect(await dialog.getByRole("checkbox", { name: "Change name" }).count()).toBe(0);
+    expect(await dialog.getByRole("checkbox", { name: "Change: Name" }).count()).toBe(0);
     // Typing in a field ticks its box; choosing a direction ticks its box.
     await dialog.getByRole("textbox", { name: "Publisher" }).fill("Shared Comics");
-    expect(await dialog.getByRole("checkbox", { name: "Change publisher" }).isChecked()).toBe(true);
+    expect(await dialog.getByRole("checkbox", { name: "Change: Publisher" }).isChecked()).toBe(true);
     await dialog.getByRole("combobox", { name: "Reading direction" }).selectOption("rtl");
-    expect(await dialog.getByRole("checkbox", { name: "Change year" }).isChecked()).toBe(false);
+    expect(await dialog.getByRole("checkbox", { name: "Change: Year" }).isChecked()).toBe(false);
     await dialog.getByRole("button", { name: "Save" }).click();
-    await notice(page, "Changed the publisher, reading direction of 2 series. Scans keep them.");
+    await notice(page, "Changed Publisher and Reading direction of 2 series. Scans keep them.");
     expect(await dialog.isVisible()).toBe(false);
 
     for (const name of ["Alpha", "Beta"]) {
@@ -121,7 +121,7 @@ forEachDatabase("web bulk metadata edit", (server: () => TestServer) => {
       ["year", "1999"],
     ]);
     expect(edited.status).toBe(200);
-    expect(await edited.text()).toContain("Changed the volume, summary of 2 books.");
+    expect(await edited.text()).toContain("Changed Volume and Summary of 2 books.");
     for (const [title, year] of [["Beta 1", 2001], ["Beta 2", 2002]] as const) {
       expect(await book(title)).toMatchObject({ title, volume: 3, summary: null, year, lockedFields: ["summary", "volume"] });
     }

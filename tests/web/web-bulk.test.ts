@@ -172,7 +172,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     await single.getByRole("radio", { name: "A new collection" }).check();
     await single.getByLabel("Name of the new collection").fill("Favourites");
     await single.getByRole("button", { name: "Add", exact: true }).click();
-    await page.getByRole("dialog").getByRole("alert").filter({ hasText: "a collection with this name already exists" }).waitFor();
+    await page.getByRole("dialog").getByRole("alert").filter({ hasText: "The name is already in use." }).waitFor();
     // The browser logs the refused try's 409; nothing else went wrong.
     expect(problems.consoleErrors.splice(0)).toEqual([expect.stringContaining("the server responded with a status of 409 (Conflict)")]);
     await page.getByRole("dialog").getByRole("radio", { name: "Favourites" }).check();
@@ -252,7 +252,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     expect(hidden.status).toBe(422);
     const alert = await hidden.text();
     expect(alert).toContain('role="alert"');
-    expect(alert).toContain(`no such series: ${seriesIds.Secret}`);
+    expect(alert).toContain("The selection names items that do not exist or that you cannot see.");
     expect(hidden.headers.get("hx-retarget")).toBe("#flash");
     expect((await seriesOf(readerToken, "Alpha")).booksReadCount).toBe(before.booksReadCount);
     // As the admin sees it too: the reader's progress on the hidden series' book was not written.
@@ -264,12 +264,12 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
 
     const empty = await post("/bulk/series/read-state", [["read", "true"]]);
     expect(empty.status).toBe(422);
-    expect(await empty.text()).toContain("nothing is selected");
+    expect(await empty.text()).toContain("The selection is empty.");
 
     // Nothing selected makes no new (empty) list either.
     const none = await post("/bulk/series/add-to", [["list", "new"], ["name", "Empty"]]);
     expect(none.status).toBe(422);
-    expect(await none.text()).toContain("nothing is selected");
+    expect(await none.text()).toContain("The selection is empty.");
     expect(await listItems("collections", "Empty", readerToken)).toBeUndefined();
 
     // Hidden series cannot be added to a list, nor shown in the dialog.
@@ -281,7 +281,7 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
     const shared = (await api(adminToken, "POST", "/api/v1/collections", { name: "Staff picks", seriesIds: [seriesIds.Beta] })).body;
     const refused = await post("/bulk/series/add-to", [["ids", seriesIds.Alpha!], ["list", shared.id]]);
     expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain("only an admin changes a shared collection");
+    expect(await refused.text()).toContain("You are not allowed to do this.");
     expect(await listItems("collections", "Staff picks")).toEqual(["Beta"]);
     // Not offered in the dialog either.
     const dialog = await (await server().fetch(`/bulk/series/add-to?ids=${seriesIds.Alpha}`, { headers: { cookie, "hx-request": "true" } })).text();

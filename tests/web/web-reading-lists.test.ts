@@ -194,13 +194,13 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     await page.locator(".list-edit summary").click();
     await page.getByRole("textbox", { name: "Name" }).fill("   ");
     await page.getByRole("button", { name: "Save" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("name must not be blank");
+    expect(await page.getByRole("alert").textContent()).toBe("The name is required.");
     await page.getByRole("textbox", { name: "Name" }).evaluate((input) => input.removeAttribute("maxlength"));
     await page.getByRole("textbox", { name: "Name" }).fill("x".repeat(201));
     await page.getByRole("button", { name: "Save" }).click();
     // The page with the blank name's alert stays until the answer replaces it.
-    await page.waitForFunction(() => document.querySelector("[role=alert]")?.textContent !== "name must not be blank");
-    expect(await page.getByRole("alert").textContent()).toBe("name must be at most 200 characters");
+    await page.waitForFunction(() => document.querySelector("[role=alert]")?.textContent !== "The name is required.");
+    expect(await page.getByRole("alert").textContent()).toBe("The name must have at most 200 characters.");
     expect((await api("alice", "GET", `/api/v1/collections/${id}`)).body.name).toBe("Mine");
     await page.getByRole("textbox", { name: "Name" }).fill("Mine, renamed");
     await page.getByRole("button", { name: "Save" }).click();
@@ -213,7 +213,7 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     await page.goto("/collections");
     await page.getByRole("textbox", { name: "Name" }).fill("Mine, renamed");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("a collection with this name already exists");
+    expect(await page.getByRole("alert").textContent()).toBe("The name is already in use.");
     expect((await api("alice", "GET", "/api/v1/collections")).body.totalElements).toBe(before);
 
     // bob: not shown, not found, not changed.
@@ -222,7 +222,7 @@ forEachDatabase("web collections, read lists and want-to-read", (server: () => T
     const csrf = await bob.page.evaluate(() => JSON.parse(document.body.getAttribute("hx-headers")!)["X-CSRF-Token"] as string);
     const response = await bob.page.goto(`/collections/${id}`);
     expect(response?.status()).toBe(404);
-    expect(await bob.page.locator("main").textContent()).toContain("collection not found");
+    expect(await bob.page.locator("main").textContent()).toContain("This page or item does not exist");
     expect(await bob.page.locator("main").textContent()).not.toContain("Mine");
     const rename = await bob.page.request.post(`/collections/${id}/edit`, { form: { name: "taken over", _csrf: csrf }, headers: { origin: server().url }, maxRedirects: 0 });
     expect(rename.status()).toBe(404);

@@ -15,6 +15,8 @@ export interface UserRecord {
   disabled: boolean;
   /** Raised by every password change; session credentials carry the version they were issued under. */
   tokenVersion: number;
+  /** The interface language the user chose (src/i18n); null = the browser's, else the server's default. */
+  locale: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,7 +29,7 @@ export interface NewUser {
   emailVerified: boolean;
 }
 
-export type UserChanges = Partial<Pick<UserRecord, "email" | "passwordHash" | "role" | "emailVerified" | "disabled">>;
+export type UserChanges = Partial<Pick<UserRecord, "email" | "passwordHash" | "role" | "emailVerified" | "disabled" | "locale">>;
 
 export class UserRepository {
   /** Accounts recently read to authenticate a request, by id. */
@@ -63,7 +65,7 @@ export class UserRepository {
    */
   async create(user: NewUser): Promise<UserRecord | undefined> {
     const now = new Date();
-    const record: UserRecord = { id: newId(), ...user, disabled: false, tokenVersion: 0, createdAt: now, updatedAt: now };
+    const record: UserRecord = { id: newId(), ...user, disabled: false, tokenVersion: 0, locale: null, createdAt: now, updatedAt: now };
     const inserted = await this.database.transaction(() =>
       this.db.insert(this.t).values(record).onConflictDoNothing().returning({ id: this.t.id }),
     );

@@ -31,6 +31,8 @@ export function defineSchema(d: SchemaKit) {
        * under an older version stop working.
        */
       tokenVersion: d.integer("token_version").notNull().default(0),
+      /** The web interface's and the emails' language (a catalog's locale); null = the browser's, else the server's default. */
+      locale: d.text("locale"),
       createdAt: createdAt(),
       updatedAt: updatedAt(),
     },

@@ -107,6 +107,12 @@ export function authRoutes(services: Services) {
       response: answers({ 200: UserDtoSchema }),
       detail: { summary: "The signed-in user", tags: ["auth"] },
     })
+    .patch("/api/v1/auth/me", async ({ caller, body }) => toUserDto(await services.users.setLocale(caller.user, body.locale)), {
+      auth: "user",
+      body: t.Object({ locale: t.Union([t.String({ maxLength: 35 }), t.Null()]) }),
+      response: answers({ 200: UserDtoSchema }, 422),
+      detail: { summary: "Change your own settings: the language of the web interface and of your emails (null follows the browser)", tags: ["auth"] },
+    })
     .put(
       "/api/v1/auth/me/password",
       ({ caller, body, request, server }) =>

@@ -82,6 +82,7 @@ export const UserDtoSchema = Shape(
     role: t.UnionEnum(["admin", "user"]),
     emailVerified: t.Boolean(),
     disabled: t.Boolean(),
+    locale: Nullable(t.String({ description: "The web interface's and the emails' language (a locale with a catalog, such as en or pt-BR); null follows the browser's Accept-Language, else the server's default" })),
     createdAt: DateTime,
   },
   { $id: "UserDto" },

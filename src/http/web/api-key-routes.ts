@@ -15,8 +15,8 @@ import { htmlResponse, renderTemplate, wantsFragment, type Viewer } from "./view
 export interface ApiKeySection {
   /** Whose keys: the account itself or the user an admin looks at. */
   userId: string;
-  /** How the page names the owner ("you", "alice"). */
-  owner: string;
+  /** The username the keys act as, or null for the viewer's own keys. */
+  owner: string | null;
   basePath: string;
   /** The whole page around the section, for requests made without htmx. */
   page: (apiKeys: ApiKeySectionData, status: number) => Promise<Response>;
@@ -52,7 +52,7 @@ export async function createApiKey(
   try {
     return await answer(services, request, viewer, section, { created: await services.apiKeys.create(section.userId, form.name, null, form.scope) });
   } catch (error) {
-    return answer(services, request, viewer, section, { error: inputProblem(error) }, 422);
+    return answer(services, request, viewer, section, { error: inputProblem(error, viewer.translator) }, 422);
   }
 }
 

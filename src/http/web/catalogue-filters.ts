@@ -13,10 +13,10 @@ import { DomainError } from "../../errors";
 
 const STATUS_PARAMS = { unread: "UNREAD", "in-progress": "IN_PROGRESS", read: "READ" } as const satisfies Record<string, ReadStatus>;
 export type StatusParam = keyof typeof STATUS_PARAMS;
-export const STATUS_OPTIONS: readonly { value: StatusParam; label: string }[] = [
-  { value: "unread", label: "Unread" },
-  { value: "in-progress", label: "In progress" },
-  { value: "read", label: "Read" },
+export const STATUS_OPTIONS: readonly { value: StatusParam; labelId: string }[] = [
+  { value: "unread", labelId: "filters.status.unread" },
+  { value: "in-progress", labelId: "filters.status.inProgress" },
+  { value: "read", labelId: "filters.status.read" },
 ];
 
 const text = t.Optional(t.String({ maxLength: 200 }));
@@ -25,16 +25,16 @@ const year = t.Optional(t.String({ pattern: "^[0-9]{0,4}$", error: "a year is a 
 const yearOf = (value: string | undefined) => (value ? Number(value) : null);
 
 /** The ages the age-rating filter offers (ComicInfo's ratings as ages, src/formats/comicinfo.ts). */
-export const AGE_OPTIONS: readonly { value: number; label: string }[] = [
-  { value: 0, label: "Everyone" },
-  { value: 3, label: "3 and under (early childhood)" },
-  { value: 6, label: "Up to 6" },
-  { value: 8, label: "Up to 8 (PG)" },
-  { value: 10, label: "Up to 10" },
-  { value: 13, label: "Up to 13 (teen)" },
-  { value: 15, label: "Up to 15" },
-  { value: 17, label: "Up to 17 (mature)" },
-  { value: 18, label: "Up to 18 (adults)" },
+export const AGE_OPTIONS: readonly { value: number; labelId: string }[] = [
+  { value: 0, labelId: "filters.age.everyone" },
+  { value: 3, labelId: "filters.age.upTo3" },
+  { value: 6, labelId: "filters.age.upTo6" },
+  { value: 8, labelId: "filters.age.upTo8" },
+  { value: 10, labelId: "filters.age.upTo10" },
+  { value: 13, labelId: "filters.age.upTo13" },
+  { value: 15, labelId: "filters.age.upTo15" },
+  { value: 17, labelId: "filters.age.upTo17" },
+  { value: 18, labelId: "filters.age.upTo18" },
 ];
 
 /** Query fields of a filtered page (spread into its query schema). */

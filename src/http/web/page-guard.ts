@@ -3,6 +3,9 @@
  *
  *   new Elysia().use(guard).get("/books/:id", ({ viewer, params }) => ..., { page: "user" })
  *
+ * A viewer carries `translator`, the messages and formats of their language (src/i18n); visitor
+ * pages also get `translator` beside a null viewer.
+ *
  * `page: "user" | "admin"` needs the session cookie (without it: a redirect to /login that comes
  * back afterwards; a non-admin on an admin page: 403); `visitor: true` pages get `viewer` or null.
  * While no user exists, every page leads to /setup. State-changing requests made with the
@@ -17,6 +20,8 @@ import type { Services } from "../../services";
 import { AuthorityRefused, type Caller } from "../../auth/authenticator";
 import { accessDetail, AdminOnly, authenticateRequest, callerWithAccess, type AccessLevel } from "../auth-plugin";
 import { assertCsrfProtected, assertSameOrigin, clearedSessionCookie, sessionCookieOf } from "../browser-session";
+import { negotiateLocale } from "../../i18n/negotiate";
+import { translatorFor, type Translator } from "../../i18n/translator";
 import { wantsFragment, type Viewer } from "./views";
 
 /**
@@ -63,9 +68,20 @@ export function pageGuard(services: Services) {
    */
   const viewers = new WeakMap<Request, Viewer | null>();
 
-  const viewerFrom = (caller: Caller): Viewer => ({
+  /** The page's language: the viewer's setting, else the browser's, else the server's default (src/i18n/negotiate.ts). */
+  const translatorOf = (request: Request, userLocale: string | null): Translator =>
+    translatorFor(
+      negotiateLocale({
+        userLocale,
+        acceptLanguage: request.headers.get("accept-language"),
+        defaultLocale: services.config.application.default_locale,
+      }),
+    );
+
+  const viewerFrom = (caller: Caller, request: Request): Viewer => ({
     user: caller.user,
     csrfToken: caller.sessionToken ? services.cookieSessions.csrfToken(caller.sessionToken) : "",
+    translator: translatorOf(request, caller.user.locale),
   });
 
   async function viewerOf(request: Request, server: Server<unknown> | null, body: unknown): Promise<Viewer | null> {
@@ -78,7 +94,7 @@ export function pageGuard(services: Services) {
     }
     if (!caller) return null;
     assertCsrfProtected(services.cookieSessions, caller, request, body, trustProxy);
-    return viewerFrom(caller);
+    return viewerFrom(caller, request);
   }
 
   /**
@@ -98,7 +114,7 @@ export function pageGuard(services: Services) {
       return null;
     }
     assertCsrfProtected(services.cookieSessions, caller, request, body, trustProxy);
-    return viewerFrom(caller);
+    return viewerFrom(caller, request);
   }
 
   /**
@@ -144,7 +160,8 @@ export function pageGuard(services: Services) {
         viewers.set(request, viewer);
       },
       resolve({ request }) {
-        return { viewer: viewers.get(request) ?? null };
+        const viewer = viewers.get(request) ?? null;
+        return { viewer, translator: viewer?.translator ?? translatorOf(request, null) };
       },
     }),
   });

@@ -10,25 +10,25 @@ import type { Services } from "../../services";
 type Page = { offset: number; limit: number };
 
 export type Shelf =
-  | { id: string; title: string; kind: "books"; load(services: Services, user: UserRecord, page: Page): Promise<{ rows: BookView[]; total: number }> }
-  | { id: string; title: string; kind: "series"; load(services: Services, user: UserRecord, page: Page): Promise<{ rows: SeriesView[]; total: number }> };
+  | { id: string; titleId: string; kind: "books"; load(services: Services, user: UserRecord, page: Page): Promise<{ rows: BookView[]; total: number }> }
+  | { id: string; titleId: string; kind: "series"; load(services: Services, user: UserRecord, page: Page): Promise<{ rows: SeriesView[]; total: number }> };
 
 export const SHELVES: readonly Shelf[] = [
-  { id: "keep-reading", title: "Keep reading", kind: "books", load: (services, user, page) => services.books.continueReading(user, page) },
-  { id: "on-deck", title: "On deck", kind: "books", load: (services, user, page) => services.series.onDeck(user, page) },
+  { id: "keep-reading", titleId: "shelves.keepReading", kind: "books", load: (services, user, page) => services.books.continueReading(user, page) },
+  { id: "on-deck", titleId: "shelves.onDeck", kind: "books", load: (services, user, page) => services.series.onDeck(user, page) },
   {
     id: "recently-added-series",
-    title: "Recently added series",
+    titleId: "shelves.recentlyAddedSeries",
     kind: "series",
     load: (services, user, page) => services.series.list(user, {}, page, { field: "createdAt", direction: "desc" }),
   },
   {
     id: "recently-updated-series",
-    title: "Recently updated series",
+    titleId: "shelves.recentlyUpdatedSeries",
     kind: "series",
     load: (services, user, page) => services.series.list(user, {}, page, { field: "updatedAt", direction: "desc" }),
   },
-  { id: "recently-read", title: "Recently read", kind: "books", load: (services, user, page) => services.books.recentlyRead(user, page) },
+  { id: "recently-read", titleId: "shelves.recentlyRead", kind: "books", load: (services, user, page) => services.books.recentlyRead(user, page) },
 ];
 
 export function shelfById(id: string): Shelf | undefined {

@@ -6,7 +6,9 @@
  * dependencies.
  *
  * Every page template starts with `<% layout("layout") %>` and sees, beside its own data,
- * `it.title`, `it.viewer` (the signed-in user and the CSRF token, or null) and the helpers
+ * `it.title`, `it.viewer` (the signed-in user and the CSRF token, or null), the page's language
+ * (`it.t(id, values)` a message of its catalog, `it.date`, `it.number`, `it.size` formats,
+ * `it.locale` its tag; src/i18n) and the helpers
  * `it.asset(path)` (URL of a static file with its content version) and `it.urlWith(...)`. The
  * layout (templates/layout.eta) offers the named blocks "head" (extra <link>/<meta>) and
  * "scripts" (extra <script src> tags, run after htmx) and `it.fullscreen` (no header and no
@@ -16,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import { Eta } from "eta/core";
 import type { UserRecord } from "../../db";
 import { MIN_PASSWORD_LENGTH } from "../../auth/passwords";
+import type { Translator } from "../../i18n/translator";
 import { assetUrl } from "./assets";
 import { embeddedTemplates } from "./embedded-files-macro" with { type: "macro" };
 
@@ -26,6 +29,8 @@ export interface Viewer {
   libraries?: NavigationLibrary[];
   /** The page's path, so the menu marks where the viewer is. */
   path?: string;
+  /** The viewer's language (page-guard.ts): their setting, else their browser's, else the server's default. */
+  translator: Translator;
 }
 
 export interface NavigationLibrary {
@@ -34,13 +39,13 @@ export interface NavigationLibrary {
   seriesCount: number;
 }
 
-export interface PageData {
+/** What every template is rendered with: the language of its words, the viewer's or given. */
+export type TemplateData = { nonce?: string; [key: string]: unknown } & ({ translator: Translator } | { viewer: Viewer });
+
+export type PageData = TemplateData & {
   title: string;
   viewer: Viewer | null;
-  /** The response's script nonce, on a page with a nonce policy (noncePolicyAllowing). */
-  nonce?: string;
-  [key: string]: unknown;
-}
+};
 
 type CspDirective =
   | "default-src"
@@ -155,8 +160,62 @@ const helpers = { asset: assetUrl, urlWith, fieldState, minPasswordLength: MIN_P
  * `it.nonceAttribute` is ` nonce="..."` on a page given a `nonce` (every `<script>` of the
  * layout and of such a page writes it), else empty.
  */
-export function renderTemplate(name: string, data: { nonce?: string; [key: string]: unknown }): string {
-  return eta.render(name, { ...helpers, ...data, nonceAttribute: data.nonce ? ` nonce="${data.nonce}"` : "" });
+/**
+ * The messages the page's scripts show (static/js), for the layout's `#page-messages` JSON block:
+ * the scripts read their words there instead of carrying English (static/js/page-messages.js).
+ * Safe inside `<script type="application/json">`: no `<` survives.
+ */
+function pageMessages(translator: Translator): string {
+  const { clientMessage } = translator;
+  const messages = {
+    "theme.light": clientMessage("script.theme.light"),
+    "theme.dark": clientMessage("script.theme.dark"),
+    "theme.system": clientMessage("script.theme.system"),
+    copied: clientMessage("script.copied"),
+    signingIn: clientMessage("script.oidc.signingIn"),
+    signInFailed: clientMessage("script.oidc.failed", ["reason"]),
+    signInRefused: clientMessage("script.oidc.refused", ["status"]),
+    selected: clientMessage("script.selection.count", [], true),
+    itemPosition: clientMessage("readingListItems.namePositionOfTotal", ["name", "position", "total"]),
+    moved: clientMessage("script.order.moved", ["name", "position", "total"]),
+    notSaved: clientMessage("script.order.notSaved", ["name"]),
+    alreadyFirst: clientMessage("script.order.alreadyFirst", ["name"]),
+    alreadyLast: clientMessage("script.order.alreadyLast", ["name"]),
+    untitled: clientMessage("script.reader.untitled"),
+    readerPage: clientMessage("script.reader.page", ["percent", "position", "total"]),
+    readerPages: clientMessage("script.reader.pages", ["percent", "position", "last", "total"]),
+    openFailed: clientMessage("script.reader.openFailed", ["reason"]),
+    directionSaved: clientMessage("script.reader.directionSaved"),
+    directionNotSaved: clientMessage("script.reader.directionNotSaved"),
+    coverSaved: clientMessage("script.reader.coverSaved", ["page"]),
+    coverNotSaved: clientMessage("script.reader.coverNotSaved"),
+  };
+  return JSON.stringify(messages).replace(/</g, "\\u003c");
+}
+
+const pageMessagesOf = new Map<string, string>();
+
+export function renderTemplate(name: string, data: TemplateData): string {
+  const translator = "translator" in data ? (data.translator as Translator) : (data.viewer as Viewer).translator;
+  return eta.render(name, {
+    ...helpers,
+    ...data,
+    t: translator.t,
+    date: translator.date,
+    number: translator.number,
+    size: translator.size,
+    html: translator.html,
+    locale: translator.locale,
+    pageMessages: () => {
+      let messages = pageMessagesOf.get(translator.locale);
+      if (messages === undefined) {
+        messages = pageMessages(translator);
+        pageMessagesOf.set(translator.locale, messages);
+      }
+      return messages;
+    },
+    nonceAttribute: data.nonce ? ` nonce="${data.nonce}"` : "",
+  });
 }
 
 const HTML_HEADERS = {

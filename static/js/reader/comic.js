@@ -301,7 +301,7 @@ saveDirection?.addEventListener("click", async () => {
     headers: { "content-type": "application/json", ...csrfHeaders() },
     body: JSON.stringify({ readingDirection }),
   }).catch(() => null);
-  part("direction-saved").textContent = response?.ok ? "Saved as the series' direction." : "The direction could not be saved.";
+  part("direction-saved").textContent = window.pageMessage(response?.ok ? "directionSaved" : "directionNotSaved");
 });
 
 // An admin can make the page on screen the book's cover (the book's edit page does the same).
@@ -313,7 +313,7 @@ pageAsCover?.addEventListener("click", async () => {
     headers: { "content-type": "application/x-www-form-urlencoded", ...csrfHeaders() },
     body: new URLSearchParams({ page: String(state.page) }),
   }).catch(() => null);
-  part("cover-saved").textContent = response?.ok ? `Page ${state.page} is now the book's cover.` : "The cover could not be changed.";
+  part("cover-saved").textContent = window.pageMessage(response?.ok ? "coverSaved" : "coverNotSaved", { page: state.page });
 });
 
 // Closing the settings gives the keys back to the pages (Space and arrows scroll or turn them).

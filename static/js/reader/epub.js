@@ -161,7 +161,8 @@ function bookCss() {
 }
 
 const view = document.createElement("foliate-view");
-view.setAttribute("aria-label", "Book text");
+// The page's language names it (templates/reader/epub.eta), read before any other script may have run.
+view.setAttribute("aria-label", part("viewport").dataset.bookLabel);
 part("viewport").append(view);
 
 function applySettings() {
@@ -177,7 +178,7 @@ function tocList(items) {
     const entry = document.createElement("li");
     const link = document.createElement("button");
     link.type = "button";
-    link.textContent = item.label?.trim() || "Untitled";
+    link.textContent = item.label?.trim() || window.pageMessage("untitled");
     link.addEventListener("click", async () => {
       closeToc();
       await view.goTo(item.href);
@@ -254,8 +255,7 @@ function onRelocate({ detail }) {
   // Fixed layout: the pages' place among the pages; reflowable: the progression by size.
   const fraction = view.isFixedLayout ? last / positions.total : Math.min(Math.max(Number(location.fraction) || 0, 0), 1);
   const percent = fraction < 0.1 ? Math.floor(fraction * 1000) / 10 : Math.floor(fraction * 100);
-  const pages = last > position ? `pages ${position}–${last}` : `page ${position}`;
-  part("position").textContent = `${percent}% · ${pages} of ${positions.total}`;
+  part("position").textContent = window.pageMessage(last > position ? "readerPages" : "readerPage", { percent, position, last, total: positions.total });
   part("chapter").textContent = location.tocItem?.label?.trim() ?? "";
   root.dataset.location = location.cfi ?? "";
   root.dataset.position = String(position);
@@ -400,5 +400,5 @@ addEventListener("keydown", onKey);
 applySettings();
 open().catch((error) => {
   part("error").hidden = false;
-  part("error").textContent = `This book could not be opened: ${error?.message ?? error}`;
+  part("error").textContent = window.pageMessage("openFailed", { reason: error?.message ?? error });
 });

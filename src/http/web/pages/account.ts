@@ -2,31 +2,35 @@
  * GET /account: the signed-in person's account. POST /account/password (change it; every
  * session ends and this browser gets a new one), /account/api-keys (create), /account/api-keys/:id/revoke,
  * /account/koreader-key (generate a KOReader sync key, shown once), /account/koreader-key/remove,
- * /account/sign-out-everywhere (ends every session of the account, this one included).
+ * /account/sign-out-everywhere (ends every session of the account, this one included),
+ * /account/language (the interface's and the emails' language, or the browser's).
  * Creating a credential needs an interactive sign-in (the `credentials` access level).
  */
 import { Elysia, t } from "elysia";
 import type { KoreaderKeyStatus } from "../../../auth/koreader-keys";
-import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import { DomainError } from "../../../errors";
+import { AVAILABLE_LOCALES, languageName } from "../../../i18n/catalogs";
+import type { Translator } from "../../../i18n/translator";
 import type { Services } from "../../../services";
 import { clearedSessionCookie, sessionCookie } from "../../browser-session";
 import { clientIp, publicOrigin } from "../../client-address";
 import { IdParams } from "../../params";
 import { ApiKeyForm, apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../api-key-routes";
-import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
+import { CsrfOnlyBody, inputProblem, noticeMessage, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
 
 /** A wrong current password is a 401 from the password check; on this form it is a mistake to correct. */
-function passwordProblem(error: unknown): string {
-  if (error instanceof DomainError && error.kind === "Unauthorized") return "The current password is not right.";
-  return inputProblem(error);
+function passwordProblem(error: unknown, translator: Translator): string {
+  if (error instanceof DomainError && error.kind === "Unauthorized") return translator.t("account.password.wrongCurrent");
+  return inputProblem(error, translator);
 }
 
+/** The messages of the notices `?notice=` names. */
 const NOTICES: Record<string, string> = {
-  "password-changed": "Your password is changed. Other devices have been signed out and your API keys revoked, unless you kept them.",
-  "koreader-key-removed": "Your KOReader sync key is removed: KOReader can no longer sync as you until you make a new one.",
+  "password-changed": "account.notice.passwordChanged",
+  "koreader-key-removed": "account.notice.koreaderKeyRemoved",
+  "language-saved": "account.notice.languageSaved",
 };
 
 /** The KOReader section: whether a sync key is set, the one just generated, where KOReader syncs. */
@@ -41,7 +45,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
 
   const keySection = (viewer: Viewer, request: Request): ApiKeySection => ({
     userId: viewer.user.id,
-    owner: "you",
+    owner: null,
     basePath: "/account/api-keys",
     page: (apiKeys, status) => accountPage(viewer, request, { apiKeys }, status),
   });
@@ -61,15 +65,25 @@ export function accountPages(services: Services, guard: WebPageGuard) {
     const { generatedSyncKey, ...rest } = extra;
     const apiKeys = extra.apiKeys ?? (await apiKeySectionData(services, viewer, keySection(viewer, request)));
     const koreader = services.config.koreader_api.enabled ? await koreaderSection(viewer, request, generatedSyncKey) : null;
-    return page("pages/account", { title: "Your account", viewer, passwordHint: `At least ${MIN_PASSWORD_LENGTH} characters.`, ...rest, apiKeys, koreader }, status);
+    const languages = AVAILABLE_LOCALES.map((locale) => ({ locale, name: languageName(locale) }));
+    return page("pages/account", { title: viewer.translator.t("account.title"), viewer, languages, ...rest, apiKeys, koreader }, status);
   }
 
   return new Elysia({ name: "web-account-pages" })
     .use(guard)
-    .get("/account", ({ viewer, query, request }) => accountPage(viewer, request, { notice: NOTICES[query.notice ?? ""] }), {
+    .get("/account", ({ viewer, query, request }) => accountPage(viewer, request, { notice: noticeMessage(NOTICES, query.notice, viewer.translator) }), {
       page: "user",
       query: NoticeQuery,
     })
+    .post(
+      "/account/language",
+      async ({ viewer, body, request }) => {
+        // "" is the select's "the browser's language"; an unknown locale is refused by setLocale.
+        await services.users.setLocale(viewer.user, body.locale || null);
+        return redirectTo(request, "/account?notice=language-saved");
+      },
+      { page: "user", body: t.Object({ locale: t.String({ maxLength: 35 }), _csrf: t.Optional(t.String()) }) },
+    )
     .post(
       "/account/password",
       async ({ viewer, body, request, server }) => {
@@ -84,7 +98,7 @@ export function accountPages(services: Services, guard: WebPageGuard) {
             clientIp: clientIp(request, server, trustProxy),
           });
         } catch (error) {
-          return accountPage(viewer, request, { passwordError: passwordProblem(error) }, 422);
+          return accountPage(viewer, request, { passwordError: passwordProblem(error, viewer.translator) }, 422);
         }
         const session = await services.cookieSessions.start(user);
         return redirectTo(request, "/account?notice=password-changed", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });

@@ -9,18 +9,6 @@ import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { htmlResponse, page, renderTemplate, wantsFragment } from "../views";
-import { DIRECTION_LABELS } from "./series";
-
-function formatBytes(bytes: number): string {
-  const units = ["bytes", "KB", "MB", "GB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 export function bookPage(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-book-page" })
@@ -39,8 +27,8 @@ export function bookPage(services: Services, guard: WebPageGuard) {
           previous,
           next,
           authors: book.metadata.authors ?? [],
-          fileSize: formatBytes(book.fileSize),
-          directionLabel: book.readingDirection ? DIRECTION_LABELS[book.readingDirection] : null,
+          fileSize: viewer.translator.size(book.fileSize),
+          directionLabel: book.readingDirection ? viewer.translator.t(`direction.${book.readingDirection}`) : null,
         });
       },
       { page: "user", params: IdParams },

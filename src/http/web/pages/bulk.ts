@@ -26,10 +26,11 @@ import { MAX_SELECTION, type SelectionKind } from "../../../library/bulk-actions
 import type { Services } from "../../../services";
 import { statusOf } from "../../errors";
 import { Uuid } from "../../params";
-import { optionalText } from "../forms";
+import { optionalText, describedProblem } from "../forms";
 import { sameSitePath, type WebPageGuard } from "../page-guard";
 import { htmlResponse, page, renderTemplate, wantsFragment, type Viewer } from "../views";
-import { DIRECTION_CHOICES, EDIT_FORMS, STATUS_CHOICES, type EditField, type EditForm, formChange } from "./metadata-edit";
+import { directionChoices, EDIT_FORMS, inLanguage, statusChoices, type EditField, type EditForm, formChange } from "./metadata-edit";
+import type { Translator } from "../../../i18n/translator";
 
 const KindParams = t.Object({ kind: t.Union([t.Literal("series"), t.Literal("books")]) });
 /** One id comes as a string, several as a list; none at all is refused by the service ("nothing is selected"). */
@@ -37,16 +38,16 @@ const Ids = t.Optional(t.Union([Uuid, t.Array(Uuid, { maxItems: MAX_SELECTION })
 const Csrf = { _csrf: t.Optional(t.String()) };
 
 /** What each kind of selection is called, and the kind of list it is added to. */
-const KINDS: Record<SelectionKind, { list: ListKind; listNoun: string; one: string; many: string }> = {
-  series: { list: "collection", listNoun: "collection", one: "series", many: "series" },
-  books: { list: "readlist", listNoun: "read list", one: "book", many: "books" },
+const KINDS: Record<SelectionKind, { list: ListKind }> = {
+  series: { list: "collection" },
+  books: { list: "readlist" },
 };
 
 /** Lists offered in the dialog at most (the viewer's own and, for admins, the shared ones). */
 const LISTS_OFFERED = 500;
 
 const idsOf = (ids: string | string[] | undefined): string[] => (ids === undefined ? [] : Array.isArray(ids) ? ids : [ids]);
-const counted = (count: number, kind: SelectionKind) => `${count} ${count === 1 ? KINDS[kind].one : KINDS[kind].many}`;
+const counted = (count: number, kind: SelectionKind, { t }: Translator) => t("bulk.count", { kind, count });
 
 /**
  * The page the request came from, for the "Back" link after a plain post: `back` when the form
@@ -92,7 +93,7 @@ const bulkEditBody = (fields: readonly EditField[]) =>
 export function bulkPages(services: Services, guard: WebPageGuard) {
   /** What an action did: for htmx the notice (and the changed covers out of band), else a page saying it. */
   async function answer(request: Request, viewer: Viewer, outcome: { notice: string; problem?: string; kind: SelectionKind; changed?: string[]; back?: string }) {
-    if (!wantsFragment(request)) return page("pages/bulk-result", { title: "Done", viewer, ...outcome, back: returnPath(request, outcome.back) });
+    if (!wantsFragment(request)) return page("pages/bulk-result", { title: viewer.translator.t("bulk.done"), viewer, ...outcome, back: returnPath(request, outcome.back) });
     const rows = outcome.changed ? await services.bulkActions.named(viewer.user, outcome.kind, outcome.changed) : [];
     return htmlResponse(renderTemplate("partials/bulk-done", { viewer, ...outcome, rows }));
   }
@@ -102,7 +103,7 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
     const selected = await services.bulkActions.named(viewer.user, kind, ids);
     const { rows } = await services.readingLists.list(viewer.user, KINDS[kind].list, {}, { offset: 0, limit: LISTS_OFFERED });
     const lists = rows.filter((list) => services.readingLists.canEdit(viewer.user, list));
-    const data = { title: `Add to a ${KINDS[kind].listNoun}`, viewer, kind, names: KINDS[kind], ids: selected.map((item) => item.id), what: counted(selected.length, kind), lists, problem };
+    const data = { title: viewer.translator.t("bulk.addTo.title", { kind }), viewer, kind, names: KINDS[kind], ids: selected.map((item) => item.id), what: counted(selected.length, kind, viewer.translator), lists, problem };
     if (!wantsFragment(request)) return page("pages/bulk-add-to", { ...data, back: returnPath(request, back) }, status);
     // A refused try shows the dialog again in place of the one that was sent.
     const retarget: Record<string, string> = problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
@@ -120,12 +121,12 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
   ) {
     const selected = await services.bulkActions.named(viewer.user, kind, ids);
     const fields = BULK_EDIT_FORMS[kind].fields.map((field) => ({
-      ...field,
+      ...inLanguage(field, viewer.translator),
       value: sent.form?.[field.name] ?? "",
       set: sent.ticked?.includes(field.name) ?? false,
       error: sent.errors?.[field.name],
     }));
-    const data = { title: "Edit metadata", viewer, kind, one: KINDS[kind].one, ids: selected.map((item) => item.id), what: counted(selected.length, kind), fields, directions: DIRECTION_CHOICES, statuses: STATUS_CHOICES, problem: sent.problem };
+    const data = { title: viewer.translator.t("bulk.edit.title"), viewer, kind, ids: selected.map((item) => item.id), what: counted(selected.length, kind, viewer.translator), fields, directions: directionChoices(viewer.translator), statuses: statusChoices(viewer.translator), problem: sent.problem };
     if (!wantsFragment(request)) return page("pages/bulk-edit", { ...data, back: returnPath(request, sent.back) }, status);
     const retarget: Record<string, string> = sent.problem ? { "hx-retarget": "#bulk-dialog-slot", "hx-reswap": "innerHTML" } : {};
     return htmlResponse(renderTemplate("partials/bulk-edit", data), status, retarget);
@@ -139,8 +140,7 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
         const ids = idsOf(body.ids);
         const read = body.read === "true";
         const marked = await services.bulkActions.markRead(viewer.user, params.kind, ids, read);
-        const of = params.kind === "series" ? ` of ${counted(new Set(ids).size, "series")}` : "";
-        const notice = `Marked ${counted(marked, "books")}${of} ${read ? "read" : "unread"}.`;
+        const notice = viewer.translator.t(read ? "bulk.markedRead" : "bulk.markedUnread", { kind: params.kind, count: marked, seriesCount: new Set(ids).size });
         return answer(request, viewer, { notice, kind: params.kind, changed: ids });
       },
       { page: "reading", params: KindParams, body: t.Object({ ids: Ids, read: t.Union([t.Literal("true"), t.Literal("false")]), ...Csrf }) },
@@ -149,8 +149,11 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
       "/bulk/:kind/analyze",
       async ({ viewer, params, body, request }) => {
         const { done, failed } = await services.bulkActions.reanalyze(viewer.user, params.kind, idsOf(body.ids));
-        const problem = failed.length > 0 ? `${counted(failed.length, "books")} could not be read: ${failed.map((book) => `${book.title} (${book.message})`).join("; ")}` : undefined;
-        return answer(request, viewer, { notice: `Re-analyzed ${counted(done, "books")}.`, problem, kind: params.kind });
+        const { t } = viewer.translator;
+        // Each book's own problem is the analysis error as it was recorded (English, like the API's).
+        const unread = failed.map((book) => `${book.title} (${book.message})`).join("; ");
+        const problem = failed.length > 0 ? t("bulk.analyzeFailed", { count: failed.length, books: unread }) : undefined;
+        return answer(request, viewer, { notice: t("bulk.analyzed", { count: done }), problem, kind: params.kind });
       },
       { page: "admin", params: KindParams, body: t.Object({ ids: Ids, ...Csrf }) },
     )
@@ -162,14 +165,15 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
         if (body.apply === undefined) return editDialog(request, viewer, params.kind, ids);
         const ticked = idsOf(body.set);
         const target = BULK_EDIT_FORMS[params.kind];
-        const { change, errors } = formChange(target, form, (field) => ticked.includes(field.name));
-        const changed = target.fields.filter((field) => field.name in change).map((field) => field.label.toLowerCase());
+        const { t, list } = viewer.translator;
+        const { change, errors } = formChange(target, form, (field) => ticked.includes(field.name), viewer.translator);
+        const changed = target.fields.filter((field) => field.name in change).map((field) => t(field.label));
         if (Object.keys(errors).length > 0 || changed.length === 0) {
-          const problem = changed.length === 0 && Object.keys(errors).length === 0 ? "Tick at least one field to change." : Object.values(errors).join(" ");
+          const problem = changed.length === 0 && Object.keys(errors).length === 0 ? t("bulk.edit.nothingTicked") : Object.values(errors).join(" ");
           return editDialog(request, viewer, params.kind, ids, { form, ticked, errors, problem, back: body.back }, 422);
         }
         const count = await services.bulkActions.editMetadata(viewer.user, params.kind, ids, change);
-        const notice = `Changed the ${changed.join(", ")} of ${counted(count, params.kind)}. Scans keep ${changed.length === 1 ? "it" : "them"}.`;
+        const notice = t("bulk.edit.done", { fields: list(changed), what: counted(count, params.kind, viewer.translator), count: changed.length });
         return answer(request, viewer, { notice, kind: params.kind, changed: ids, back: body.back });
       },
       { page: "admin", params: KindParams, body: bulkEditBody(Object.values(BULK_EDIT_FORMS).flatMap((form) => form.fields)) },
@@ -195,9 +199,9 @@ export function bulkPages(services: Services, guard: WebPageGuard) {
               : await services.readingLists.addItems(viewer.user, names.list, body.list, ids);
         } catch (error) {
           if (!isDialogProblem(error)) throw error;
-          return addToDialog(request, viewer, params.kind, ids, error.message, statusOf(error.kind), body.back);
+          return addToDialog(request, viewer, params.kind, ids, describedProblem(error, viewer.translator).message, statusOf(error.kind), body.back);
         }
-        return answer(request, viewer, { notice: `Added ${counted(new Set(ids).size, params.kind)} to the ${names.listNoun} “${list.name}”.`, kind: params.kind, back: body.back });
+        return answer(request, viewer, { notice: viewer.translator.t("bulk.added", { kind: params.kind, count: new Set(ids).size, name: list.name }), kind: params.kind, back: body.back });
       },
       {
         page: "user",

@@ -14,7 +14,7 @@ export function homePage(services: Services, guard: WebPageGuard) {
       const shelves = await Promise.all(
         SHELVES.map(async (shelf) => ({ shelf, ...(await shelf.load(services, viewer.user, { offset: 0, limit: SHELF_SIZE })) })),
       );
-      return page("pages/home", { title: "Home", viewer, shelves, shelfSize: SHELF_SIZE });
+      return page("pages/home", { title: viewer.translator.t("home.title"), viewer, shelves, shelfSize: SHELF_SIZE });
     },
     { page: "user" },
   );

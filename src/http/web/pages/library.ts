@@ -18,12 +18,12 @@ const GRID_PAGE_SIZE = 48;
 const SERIES_SORTS: readonly SeriesSort[] = ["name", "createdAt", "updatedAt", "year"];
 
 const SORT_OPTIONS = [
-  { value: "name,asc", label: "Name (A–Z)" },
-  { value: "name,desc", label: "Name (Z–A)" },
-  { value: "createdAt,desc", label: "Recently added" },
-  { value: "updatedAt,desc", label: "Recently updated" },
-  { value: "year,desc", label: "Year (newest)" },
-  { value: "year,asc", label: "Year (oldest)" },
+  { value: "name,asc", labelId: "library.sort.nameAsc" },
+  { value: "name,desc", labelId: "library.sort.nameDesc" },
+  { value: "createdAt,desc", labelId: "library.sort.recentlyAdded" },
+  { value: "updatedAt,desc", labelId: "library.sort.recentlyUpdated" },
+  { value: "year,desc", labelId: "library.sort.yearNewest" },
+  { value: "year,asc", labelId: "library.sort.yearOldest" },
 ];
 
 /** The sharing tags the filter offers, at most (the admin's sharing-tag page pages beyond). */

@@ -21,10 +21,11 @@ import { BookEditBody } from "../../api/books";
 import { uploadedFile } from "../../api/covers";
 import { SeriesEditBody } from "../../api/series";
 import { IdParams } from "../../params";
-import { CsrfOnlyBody, inputProblem, NoticeQuery } from "../forms";
+import { CsrfOnlyBody, inputProblem, noticeMessage, NoticeQuery } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page, type Viewer } from "../views";
-import { DIRECTION_LABELS, STATUS_LABELS } from "./series";
+import type { Translator } from "../../../i18n/translator";
+import { DIRECTION_MESSAGES, STATUS_MESSAGES } from "./series";
 import type { Author } from "../../../formats/contract";
 import type { SeriesLink } from "../../../db/schema/types";
 
@@ -37,14 +38,22 @@ type FieldKind = "text" | "textarea" | "integer" | "direction" | "status" | "lis
 
 export interface EditField {
   name: string;
+  /** The message ids of the field's label, hint and refusal (the refusal else a sentence from the schema's bounds). */
   label: string;
   kind: FieldKind;
   hint?: string;
-  /** What to say when the schema refuses the value (else a sentence from the schema's bounds). */
   problem?: string;
   /** A field that names or places one record (a name, a number): not offered when editing several at once. */
   perRecord?: true;
 }
+
+/** A field with its label, hint and refusal in the page's language. */
+export const inLanguage = (field: EditField, { t }: Translator): EditField => ({
+  ...field,
+  label: t(field.label),
+  hint: field.hint && t(field.hint),
+  problem: field.problem && t(field.problem),
+});
 
 /** The fields of one kind of record's edit form, and the PATCH body schema that checks them. */
 export interface EditForm {
@@ -102,10 +111,10 @@ interface EditTarget extends EditForm {
 }
 
 const NOTICES: Record<string, string> = {
-  saved: "Saved. Edited fields are locked: scans keep them.",
-  unlocked: "Unlocked. The next scan that reads the file writes the file's value again (a deep scan, or re-analysing the book).",
-  "cover-saved": "The new cover is saved.",
-  "cover-restored": "The default cover is back.",
+  saved: "metadataEdit.notice.saved",
+  unlocked: "metadataEdit.notice.unlocked",
+  "cover-saved": "metadataEdit.notice.coverSaved",
+  "cover-restored": "metadataEdit.notice.coverRestored",
 };
 
 /** Pages used as a cover are read at this width at most: the cover service shrinks them further. */
@@ -113,52 +122,52 @@ const COVER_SOURCE_WIDTH = 1200;
 
 /** Genres, tags and authors: a series' and a book's alike (the same schema in both PATCH bodies). */
 const LIST_FIELDS: readonly EditField[] = [
-  { name: "genres", label: "Genres", kind: "list", hint: "Separated by commas.", problem: "Genres are up to 200 values of up to 200 characters." },
-  { name: "tags", label: "Tags", kind: "list", hint: "Separated by commas.", problem: "Tags are up to 200 values of up to 200 characters." },
+  { name: "genres", label: "editSeries.genres.label", kind: "list", hint: "editSeries.genres.hint", problem: "editSeries.genres.problem" },
+  { name: "tags", label: "editSeries.tags.label", kind: "list", hint: "editSeries.tags.hint", problem: "editSeries.tags.problem" },
   {
     name: "authors",
-    label: "Authors",
+    label: "editSeries.authors.label",
     kind: "authors",
-    hint: "One per line, as role: name (writer: Alan Moore). Without a role, a writer.",
-    problem: "Each author needs a name and a role of up to 100 characters.",
+    hint: "editSeries.authors.hint",
+    problem: "editSeries.authors.problem",
   },
 ];
 
 const SERIES_FIELDS: readonly EditField[] = [
-  { name: "name", label: "Name", kind: "text", perRecord: true },
-  { name: "nameSort", label: "Sort name", kind: "text", perRecord: true, hint: "Where the series sorts among others; follows a new name unless you change it too." },
-  { name: "summary", label: "Summary", kind: "textarea" },
-  { name: "publisher", label: "Publisher", kind: "text" },
-  { name: "year", label: "Year", kind: "integer" },
-  { name: "readingDirection", label: "Reading direction", kind: "direction", hint: "How the reader turns its pages for everyone who has not chosen otherwise." },
-  { name: "status", label: "Status", kind: "status" },
+  { name: "name", label: "editSeries.name.label", kind: "text", perRecord: true },
+  { name: "nameSort", label: "editSeries.nameSort.label", kind: "text", perRecord: true, hint: "editSeries.nameSort.hint" },
+  { name: "summary", label: "editSeries.summary.label", kind: "textarea" },
+  { name: "publisher", label: "editSeries.publisher.label", kind: "text" },
+  { name: "year", label: "editSeries.year.label", kind: "integer" },
+  { name: "readingDirection", label: "editSeries.readingDirection.label", kind: "direction", hint: "editSeries.readingDirection.hint" },
+  { name: "status", label: "editSeries.status.label", kind: "status" },
   ...LIST_FIELDS,
-  { name: "ageRating", label: "Age rating", kind: "integer", hint: "The youngest age it is meant for (0 to 99)." },
-  { name: "language", label: "Language", kind: "text", hint: "A language tag such as en, fr or pt-BR.", problem: "Language must be a language tag such as en, fr or pt-BR." },
+  { name: "ageRating", label: "editSeries.ageRating.label", kind: "integer", hint: "editSeries.ageRating.hint" },
+  { name: "language", label: "editSeries.language.label", kind: "text", hint: "editSeries.language.hint", problem: "editSeries.language.problem" },
   {
     name: "links",
-    label: "Links",
+    label: "editSeries.links.label",
     kind: "links",
-    hint: "One per line: a label, then an http or https address.",
-    problem: "Each link needs a label and an address starting with http:// or https://.",
+    hint: "editSeries.links.hint",
+    problem: "editSeries.links.problem",
   },
 ];
 
 const BOOK_FIELDS: readonly EditField[] = [
-  { name: "title", label: "Title", kind: "text", perRecord: true },
-  { name: "titleSort", label: "Sort title", kind: "text", perRecord: true },
-  { name: "number", label: "Number", kind: "integer", perRecord: true, hint: "Its place in the series' reading order." },
-  { name: "volume", label: "Volume", kind: "integer" },
-  { name: "summary", label: "Summary", kind: "textarea" },
-  { name: "year", label: "Release year", kind: "integer", hint: "The series takes its year from its first book's." },
+  { name: "title", label: "editBook.title.label", kind: "text", perRecord: true },
+  { name: "titleSort", label: "editBook.titleSort.label", kind: "text", perRecord: true },
+  { name: "number", label: "editBook.number.label", kind: "integer", perRecord: true, hint: "editBook.number.hint" },
+  { name: "volume", label: "editBook.volume.label", kind: "integer" },
+  { name: "summary", label: "editBook.summary.label", kind: "textarea" },
+  { name: "year", label: "editBook.year.label", kind: "integer", hint: "editBook.year.hint" },
   ...LIST_FIELDS,
 ];
 
 /** The reading directions a "direction" field offers, with their labels. */
-export const DIRECTION_CHOICES = Object.entries(DIRECTION_LABELS).map(([value, label]) => ({ value, label }));
+export const directionChoices = ({ t }: Translator) => Object.entries(DIRECTION_MESSAGES).map(([value, id]) => ({ value, label: t(id) }));
 
 /** The statuses a "status" field offers (blank: not set), with their labels. */
-export const STATUS_CHOICES = [{ value: "", label: "Not set" }, ...Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))];
+export const statusChoices = ({ t }: Translator) => [{ value: "", label: t("status.notSet") }, ...Object.entries(STATUS_MESSAGES).map(([value, id]) => ({ value, label: t(id) }))];
 
 /** The edit forms by the kind of record (the bulk edit of ./bulk.ts offers the same fields). */
 export const EDIT_FORMS: Record<"series" | "books", EditForm> = {
@@ -176,7 +185,7 @@ const normalised = (value: string): string => value.replace(/\r\n?/g, "\n").trim
  * null; a whole number: a number), and a sentence for each that the schema refuses. Fields the
  * form did not send, or that `changes` leaves out (given the typed text), are left out.
  */
-export function formChange(target: EditForm, form: Record<string, string | undefined>, changes: (field: EditField, typed: string) => boolean) {
+export function formChange(target: EditForm, form: Record<string, string | undefined>, changes: (field: EditField, typed: string) => boolean, translator: Translator) {
   const change: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of target.fields) {
@@ -195,19 +204,19 @@ export function formChange(target: EditForm, form: Record<string, string | undef
     // Elysia's integer schemas also pass strings of digits ("1e3", "+5"), which the services must never get.
     const valid = !(field.kind === "integer" && typeof value === "string") && Value.Check(schema, value);
     if (valid) change[field.name] = value;
-    else errors[field.name] = value !== null && field.problem ? field.problem : problemWith(field.label, schema, value);
+    else errors[field.name] = value !== null && field.problem ? translator.t(field.problem) : problemWith(translator.t(field.label), schema, value, translator);
   }
   return { change, errors };
 }
 
 /** What is wrong with `value` for a field of this schema, as a sentence. */
-function problemWith(label: string, schema: TSchema, value: unknown): string {
+function problemWith(label: string, schema: TSchema, value: unknown, { t }: Translator): string {
   const accepted = (schema.anyOf as TSchema[] | undefined)?.find((member) => member.type !== "null") ?? schema;
-  if (value === null) return `${label} cannot be empty.`;
+  if (value === null) return t("metadataEdit.problem.empty", { field: label });
   // Elysia's integers are unions themselves (a number, or a string of digits) carrying the bounds.
-  if (accepted.minimum !== undefined) return `${label} must be a whole number from ${accepted.minimum} to ${accepted.maximum}.`;
-  if (accepted.maxLength !== undefined) return `${label} can be at most ${accepted.maxLength} characters long.`;
-  return `${label} must be one of the choices offered.`;
+  if (accepted.minimum !== undefined) return t("metadataEdit.problem.range", { field: label, minimum: accepted.minimum, maximum: accepted.maximum });
+  if (accepted.maxLength !== undefined) return t("metadataEdit.problem.tooLong", { field: label, limit: accepted.maxLength });
+  return t("metadataEdit.problem.choice", { field: label });
 }
 
 function seriesTarget(services: Services): EditTarget {
@@ -294,7 +303,7 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
   const errors = state.errors ?? {};
   const firstError = target.fields.find((field) => errors[field.name])?.name;
   const fields = target.fields.map((field) => ({
-    ...field,
+    ...inLanguage(field, viewer.translator),
     value: state.form?.[field.name] ?? record.values[field.name] ?? "",
     locked: record.lockedFields.includes(field.name),
     error: errors[field.name],
@@ -303,15 +312,15 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
   return page(
     "pages/metadata-edit",
     {
-      title: `Edit ${record.title}`,
+      title: viewer.translator.t("metadataEdit.title", { title: record.title }),
       viewer,
       record,
       fields,
       action: `${target.base}/${id}/edit`,
       coverUrl: `/covers/${target.owner === "book" ? "books" : "series"}/${id}`,
       pageUrl: `/api/v1/books/${id}/pages/`,
-      directions: DIRECTION_CHOICES,
-      statuses: STATUS_CHOICES,
+      directions: directionChoices(viewer.translator),
+      statuses: statusChoices(viewer.translator),
       error: state.error,
       coverError: state.coverError,
       notice: state.notice,
@@ -323,8 +332,6 @@ function editPage(viewer: Viewer, target: EditTarget, id: string, record: Editab
 /** Back to the edit page after a change, saying what happened. */
 const backToEdit = (request: Request, target: EditTarget, id: string, notice: string) => redirectTo(request, `${target.base}/${id}/edit?notice=${notice}`);
 
-/** A service's message as a sentence of its own. */
-const sentence = (message: string): string => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 /** Problems with a cover that the person can fix by choosing another image or page. */
 const COVER_PROBLEMS = new Set(["PayloadTooLarge", "NotFound"]);
@@ -339,7 +346,12 @@ async function coverChange(viewer: Viewer, target: EditTarget, id: string, reque
     await change();
   } catch (error) {
     const known = error instanceof DomainError && COVER_PROBLEMS.has(error.kind);
-    const coverError = sentence(known ? error.message : inputProblem(error));
+    const { t, size } = viewer.translator;
+    const coverError = !known
+      ? inputProblem(error, viewer.translator)
+      : error.kind === "PayloadTooLarge"
+        ? t("metadataEdit.coverTooLarge", { limit: size(Number(error.details?.limit ?? 0)) })
+        : t("metadataEdit.coverPageMissing");
     return editPage(viewer, target, id, await target.load(viewer.user, id), { coverError }, known && error.kind === "PayloadTooLarge" ? 413 : 422);
   }
   return backToEdit(request, target, id, notice);
@@ -355,7 +367,7 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
 
   return new Elysia({ name: `web-${target.owner}-edit` })
     .use(guard)
-    .get(editPath, async ({ viewer, params, query }) => editPage(viewer, target, params.id, await target.load(viewer.user, params.id), { notice: NOTICES[query.notice ?? ""] }), {
+    .get(editPath, async ({ viewer, params, query }) => editPage(viewer, target, params.id, await target.load(viewer.user, params.id), { notice: noticeMessage(NOTICES, query.notice, viewer.translator) }), {
       page: "admin",
       params: IdParams,
       query: NoticeQuery,
@@ -365,13 +377,13 @@ function editRoutes(services: Services, guard: WebPageGuard, target: EditTarget)
       async ({ viewer, params, body, request }) => {
         const record = await target.load(viewer.user, params.id);
         const form = body as Record<string, string | undefined>;
-        const { change, errors } = formChange(target, form, (field, typed) => typed !== normalised(record.values[field.name] ?? ""));
+        const { change, errors } = formChange(target, form, (field, typed) => typed !== normalised(record.values[field.name] ?? ""), viewer.translator);
         if (Object.keys(errors).length > 0) return editPage(viewer, target, params.id, record, { form, errors }, 422);
         if (Object.keys(change).length > 0) {
           try {
             await target.edit(viewer.user, params.id, change);
           } catch (error) {
-            return editPage(viewer, target, params.id, record, { form, error: sentence(inputProblem(error)) }, 422);
+            return editPage(viewer, target, params.id, record, { form, error: inputProblem(error, viewer.translator) }, 422);
           }
         }
         return backToEdit(request, target, params.id, "saved");

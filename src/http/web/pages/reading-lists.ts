@@ -21,6 +21,7 @@ import { DomainError, notFound } from "../../../errors";
 import { MAX_CBL_BYTES } from "../../../library/comicrack-list";
 import type { UnmatchedEntry } from "../../../library/read-list-import";
 import { MAX_LIST_NAME } from "../../../library/reading-lists";
+import type { Translator } from "../../../i18n/translator";
 import type { Services } from "../../../services";
 import { IdParams, Uuid } from "../../params";
 import { CsrfOnlyBody, inputProblem } from "../forms";
@@ -34,26 +35,28 @@ const UNREAD_SCAN_PAGE = 200;
 interface KindPages {
   kind: ListKind;
   path: string;
-  title: string;
+  /** What the list holds, for the messages of the API (English, like every API message). */
+  item: string;
   noun: string;
-  /** What the list holds, one and many. */
-  item: [string, string];
 }
 
 const KINDS: Record<ListKind, KindPages> = {
-  collection: { kind: "collection", path: "/collections", title: "Collections", noun: "collection", item: ["series", "series"] },
-  readlist: { kind: "readlist", path: "/readlists", title: "Read lists", noun: "read list", item: ["book", "books"] },
+  collection: { kind: "collection", path: "/collections", noun: "collection", item: "series" },
+  readlist: { kind: "readlist", path: "/readlists", noun: "read list", item: "book" },
 };
 
 /** `?notice=` after a redirect: what the person just did. */
-const noticeOf = (pages: KindPages, notice: string | undefined): string | undefined =>
-  ({
-    created: `The ${pages.noun} is created.`,
-    deleted: `The ${pages.noun} is deleted.`,
-    saved: `The ${pages.noun} is saved.`,
-    removed: `Removed from the ${pages.noun}.`,
-    moved: "The new order is saved.",
-  })[notice ?? ""];
+const NOTICES: Record<string, string> = {
+  created: "lists.notice.created",
+  deleted: "lists.notice.deleted",
+  saved: "lists.notice.saved",
+  removed: "lists.notice.removed",
+  moved: "lists.notice.moved",
+};
+const noticeOf = (pages: KindPages, notice: string | undefined, { t }: Translator): string | undefined => {
+  const id = notice === undefined ? undefined : NOTICES[notice];
+  return id && t(id, { kind: pages.kind });
+};
 
 const PageQuery = t.Object({ page: t.Optional(t.Integer({ minimum: 1, maximum: 100_000 })), notice: t.Optional(t.String({ maxLength: 40 })) });
 /** Longer names than the service allows are accepted here, so its clear message is shown rather than a 400 page. */
@@ -84,7 +87,7 @@ export function readingListPages(services: Services, guard: WebPageGuard) {
           const { readList, unmatched } = await services.readListImporter.importComicRack(viewer.user, new Uint8Array(await file.arrayBuffer()));
           imported = { id: readList.id, name: readList.name, matched: readList.itemCount, unmatched };
         } catch (error) {
-          return listIndex(services, viewer, pages, 1, { error: inputProblem(error), unmatched: unmatchedOf(error) }, 422);
+          return listIndex(services, viewer, pages, 1, { error: inputProblem(error, viewer.translator), unmatched: unmatchedOf(error) }, 422);
         }
         return listIndex(services, viewer, pages, 1, { imported });
       },
@@ -97,7 +100,8 @@ export function readingListPages(services: Services, guard: WebPageGuard) {
         const { rows, total } = await lists.wantToRead(viewer.user, { offset: (pageNumber - 1) * GRID_PAGE_SIZE, limit: GRID_PAGE_SIZE });
         const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith("/want-to-read", { page: pageNumber + 1 }) : null;
         // The page and grid of a home shelf (a grid of series under a title, a link home above it).
-        const data = { title: "Want to read", viewer, shelf: { title: "Want to read" }, kind: "series", rows, total, page: pageNumber, nextUrl };
+        const title = viewer.translator.t("wantToRead.title");
+        const data = { title, viewer, shelf: { title }, kind: "series", rows, total, page: pageNumber, nextUrl };
         if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/shelf-grid-page", data));
         return page("pages/shelf", data);
       },
@@ -126,7 +130,7 @@ function unmatchedOf(error: unknown): UnmatchedEntry[] {
 async function listIndex(services: Services, viewer: Viewer, pages: KindPages, pageNumber: number, extra: Record<string, unknown> = {}, status = 200, fragment = false) {
   const { rows, total } = await services.readingLists.list(viewer.user, pages.kind, {}, { offset: (pageNumber - 1) * GRID_PAGE_SIZE, limit: GRID_PAGE_SIZE });
   const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith(pages.path, { page: pageNumber + 1 }) : null;
-  const data = { title: pages.title, viewer, pages, rows: rows.map((list) => listView(services, viewer, list)), total, page: pageNumber, nextUrl, tag: "li", ...extra };
+  const data = { title: viewer.translator.t("lists.title", { kind: pages.kind }), viewer, pages, rows: rows.map((list) => listView(services, viewer, list)), total, page: pageNumber, nextUrl, tag: "li", ...extra };
   if (fragment) return htmlResponse(renderTemplate("partials/reading-list-cards", data));
   return page("pages/reading-lists", { ...data, isAdmin: viewer.user.role === "admin", maxName: MAX_LIST_NAME }, status);
 }
@@ -164,7 +168,7 @@ function listPages(services: Services, guard: WebPageGuard, pages: KindPages) {
 
   return new Elysia({ name: `web-${kind}-pages` })
     .use(guard)
-    .get(path, ({ viewer, query, request }) => listIndex(services, viewer, pages, query.page ?? 1, { notice: noticeOf(pages, query.notice) }, 200, wantsFragment(request)), {
+    .get(path, ({ viewer, query, request }) => listIndex(services, viewer, pages, query.page ?? 1, { notice: noticeOf(pages, query.notice, viewer.translator) }, 200, wantsFragment(request)), {
       page: "user",
       query: PageQuery,
     })
@@ -175,13 +179,13 @@ function listPages(services: Services, guard: WebPageGuard, pages: KindPages) {
         try {
           created = await lists.create(viewer.user, kind, { name: body.name, shared: body.shared === "on", ordered: kind === "readlist" || body.ordered === "on" });
         } catch (error) {
-          return listIndex(services, viewer, pages, 1, { error: inputProblem(error), name: body.name }, 422);
+          return listIndex(services, viewer, pages, 1, { error: inputProblem(error, viewer.translator), name: body.name }, 422);
         }
         return redirectTo(request, `${path}/${created.id}?notice=created`);
       },
       { page: "user", body: t.Object({ name: NameField, shared: Checkbox, ordered: Checkbox, _csrf: t.Optional(t.String()) }) },
     )
-    .get(`${path}/:id`, ({ viewer, params, query, request }) => detail(viewer, params.id, query.page ?? 1, request, { notice: noticeOf(pages, query.notice) }), {
+    .get(`${path}/:id`, ({ viewer, params, query, request }) => detail(viewer, params.id, query.page ?? 1, request, { notice: noticeOf(pages, query.notice, viewer.translator) }), {
       page: "user",
       params: IdParams,
       query: PageQuery,
@@ -192,7 +196,7 @@ function listPages(services: Services, guard: WebPageGuard, pages: KindPages) {
         try {
           await lists.update(viewer.user, kind, params.id, { name: body.name, ...(kind === "collection" ? { ordered: body.ordered === "on" } : {}) });
         } catch (error) {
-          return detail(viewer, params.id, 1, request, { error: inputProblem(error), name: body.name }, 422);
+          return detail(viewer, params.id, 1, request, { error: inputProblem(error, viewer.translator), name: body.name }, 422);
         }
         return redirectTo(request, `${path}/${params.id}?notice=saved`);
       },
@@ -219,7 +223,7 @@ function listPages(services: Services, guard: WebPageGuard, pages: KindPages) {
       async ({ viewer, params, body, request }) => {
         const visible = await lists.itemIds(viewer.user, kind, params.id);
         const order = visible.filter((itemId) => itemId !== params.itemId);
-        if (order.length === visible.length) throw notFound(`${pages.item[0]} in this ${pages.noun}`);
+        if (order.length === visible.length) throw notFound(`${pages.item} in this ${pages.noun}`);
         order.splice(Math.min(body.position, order.length + 1) - 1, 0, params.itemId);
         await lists.update(viewer.user, kind, params.id, { itemIds: order });
         if (wantsFragment(request)) return new Response(null, { status: 204 });

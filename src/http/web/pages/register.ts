@@ -5,18 +5,18 @@
  * confirmation the new account is signed in at once.
  */
 import { Elysia, t } from "elysia";
-import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import { DomainError } from "../../../errors";
 import type { Services } from "../../../services";
 import { sessionCookie } from "../../browser-session";
 import { requestOrigin } from "../../client-address";
 import { inputProblem, optionalText } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
+import type { Translator } from "../../../i18n/translator";
 import { page } from "../views";
 
 export function registrationPages(services: Services, guard: WebPageGuard) {
   const { auth, application } = services.config;
-  const common = { title: "Create an account", viewer: null, passwordHint: `At least ${MIN_PASSWORD_LENGTH} characters.`, emailRequired: auth.email_confirmation_required };
+  const common = (translator: Translator) => ({ title: translator.t("register.title"), viewer: null, translator, emailRequired: auth.email_confirmation_required });
   const assertEnabled = () => {
     if (!auth.registration_enabled) throw new DomainError("NotFound", "self-service registration is not enabled on this server");
   };
@@ -25,15 +25,15 @@ export function registrationPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get(
       "/register",
-      () => {
+      ({ translator }) => {
         assertEnabled();
-        return page("pages/register", common);
+        return page("pages/register", common(translator));
       },
       { visitor: true },
     )
     .post(
       "/register",
-      async ({ body, request }) => {
+      async ({ body, translator, request }) => {
         assertEnabled();
         let user;
         try {
@@ -42,7 +42,7 @@ export function registrationPages(services: Services, guard: WebPageGuard) {
             requestOrigin(request, application.trust_proxy),
           );
         } catch (error) {
-          return page("pages/register", { ...common, error: inputProblem(error), username: body.username, email: body.email }, 422);
+          return page("pages/register", { ...common(translator), error: inputProblem(error, translator), username: body.username, email: body.email }, 422);
         }
         if (auth.email_confirmation_required) return redirectTo(request, "/login?notice=registered");
         const session = await services.cookieSessions.start(user);
@@ -55,18 +55,18 @@ export function registrationPages(services: Services, guard: WebPageGuard) {
     )
     .get(
       "/register/resend",
-      () => {
+      ({ translator }) => {
         assertEnabled();
-        return page("pages/resend-verification", { ...common, title: "Confirm your email address" });
+        return page("pages/resend-verification", { ...common(translator), title: translator.t("resend.title") });
       },
       { visitor: true },
     )
     .post(
       "/register/resend",
-      async ({ body, request }) => {
+      async ({ body, translator, request }) => {
         assertEnabled();
         await services.registration.resendVerification(body.email, requestOrigin(request, application.trust_proxy));
-        return page("pages/resend-verification", { ...common, title: "Confirm your email address", sent: true });
+        return page("pages/resend-verification", { ...common(translator), title: translator.t("resend.title"), sent: true });
       },
       { visitor: true, body: t.Object({ email: t.String({ maxLength: 320 }) }) },
     );

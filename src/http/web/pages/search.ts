@@ -43,7 +43,7 @@ export function searchPage(services: Services, guard: WebPageGuard) {
           ])
         : [EMPTY, EMPTY, EMPTY, EMPTY];
       const series = mergeSeries([named, genre, tag], limits.series);
-      const data = { title: q ? `Search: ${q}` : "Search", viewer, q, query: q, series: series.rows, seriesTotal: series.total, books: books.rows, bookTotal: books.total };
+      const data = { title: q ? viewer.translator.t("search.titleWithQuery", { query: q }) : viewer.translator.t("search.title"), viewer, q, query: q, series: series.rows, seriesTotal: series.total, books: books.rows, bookTotal: books.total };
       return fragment ? htmlResponse(renderTemplate("partials/search-results", data)) : page("pages/search", data);
     },
     { page: "user", query: t.Object({ q: t.Optional(t.String({ maxLength: 200 })) }) },

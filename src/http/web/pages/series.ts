@@ -30,8 +30,8 @@ function authorsByRole(authors: { name: string; role: string }[]): { role: strin
   return [...byRole].map(([role, names]) => ({ role, names }));
 }
 
-/** The series' statuses as the edit form and the series page name them. */
-export const STATUS_LABELS: Record<SeriesStatus, string> = { ongoing: "Ongoing", ended: "Ended", abandoned: "Abandoned", hiatus: "On hiatus" };
+/** The messages of the series' statuses, as the edit form and the series page name them. */
+export const STATUS_MESSAGES: Record<SeriesStatus, string> = { ongoing: "status.ongoing", ended: "status.ended", abandoned: "status.abandoned", hiatus: "status.hiatus" };
 
 /**
  * The links shown: http and https addresses only (the API accepts no other, this holds it for
@@ -47,12 +47,7 @@ function webLinks(links: readonly SeriesLink[]): SeriesLink[] {
   });
 }
 
-export const DIRECTION_LABELS: Record<ReadingDirection, string> = {
-  ltr: "Left to right",
-  rtl: "Right to left (manga)",
-  ttb: "Top to bottom",
-  webtoon: "Webtoon (vertical strip)",
-};
+export const DIRECTION_MESSAGES: Record<ReadingDirection, string> = { ltr: "direction.ltr", rtl: "direction.rtl", ttb: "direction.ttb", webtoon: "direction.webtoon" };
 
 /** The comic reader's modes, as the directions they read in (static/js/reader/layout.js). */
 const DIRECTION_OF_MODE: Record<NonNullable<ReaderSettings["mode"]>, ReadingDirection> = { ltr: "ltr", rtl: "rtl", vertical: "ttb", webtoon: "webtoon" };
@@ -89,12 +84,13 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           return htmlResponse(renderTemplate(pageNumber === 1 ? "partials/series-books" : VIEWS[view], data), 200, pushUrl);
         }
         const firstUnread = (await services.series.books(viewer.user, series.id, { offset: 0, limit: 1 }, bookFilterOf(filterValues({ status: ["unread", "in-progress"] }), viewer.user.id))).rows[0];
-        const directionLabel = series.readingDirection ? DIRECTION_LABELS[series.readingDirection] : null;
+        const { t } = viewer.translator;
+        const directionLabel = series.readingDirection ? t(DIRECTION_MESSAGES[series.readingDirection]) : null;
         // The reader opens it in the mode this person chose for the series, else in the series' direction.
         const chosenMode = (await services.readerSettings.forSeries(viewer.user, series.id)).series.mode;
-        const yourDirectionLabel = chosenMode ? DIRECTION_LABELS[DIRECTION_OF_MODE[chosenMode]] : null;
+        const yourDirectionLabel = chosenMode ? t(DIRECTION_MESSAGES[DIRECTION_OF_MODE[chosenMode]]) : null;
         const sharing = viewer.user.role === "admin" ? await sharingTagChoices(series.id) : null;
-        const notice = query.notice === "tags-saved" ? "The sharing tags are saved." : undefined;
+        const notice = query.notice === "tags-saved" ? t("series.notice.tagsSaved") : undefined;
         const [combined, facets, wanted] = await Promise.all([
           services.catalogueMetadata.ofSeries(viewer.user, [series.id]).then((all) => all.get(series.id)),
           services.catalogueMetadata.facets(viewer.user, { seriesIds: [series.id] }),
@@ -109,7 +105,7 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           notice,
           wanted,
           authors: authorsByRole(series.authors),
-          statusLabel: series.status ? STATUS_LABELS[series.status] : null,
+          statusLabel: series.status ? t(STATUS_MESSAGES[series.status]) : null,
           links: webLinks(series.links),
           summary: series.summary ?? combined?.summary ?? null,
           filters,

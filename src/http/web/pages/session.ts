@@ -10,24 +10,34 @@ import { clearedSessionCookie, sessionCookie, sessionCookieOf } from "../../brow
 import { clientIp } from "../../client-address";
 import { CsrfOnlyBody } from "../forms";
 import { sameSitePath, redirectTo, type WebPageGuard } from "../page-guard";
+import { hasMessage } from "../../../i18n/catalogs";
+import type { Translator } from "../../../i18n/translator";
 import { page } from "../views";
 
+/** The messages of the notices the sign-in page shows after a redirect. */
 const LOGIN_NOTICES: Record<string, string> = {
-  verified: "Your email address is verified. You can sign in now.",
-  "verification-failed": "That verification link is invalid or has expired.",
-  "signed-out": "You are signed out.",
-  registered: "Your account is created. Follow the link in the email we sent, then sign in.",
+  verified: "login.notice.verified",
+  "verification-failed": "login.notice.verificationFailed",
+  "signed-out": "login.notice.signedOut",
+  registered: "login.notice.registered",
 };
+
+/** A refused sign-in in the person's words: by the error's code (a disabled account) or kind. */
+function signInProblem(error: DomainError, { t }: Translator): string {
+  const code = error.code ?? error.kind;
+  return t(hasMessage(`login.error.${code}`) ? `login.error.${code}` : `apiError.${error.kind}`);
+}
 
 export function sessionPages(services: Services, guard: WebPageGuard) {
   const trustProxy = services.config.application.trust_proxy;
 
-  const loginPage = (data: { next: string; notice?: string; error?: string; username?: string }, status = 200) =>
+  const loginPage = (translator: Translator, data: { next: string; notice?: string; error?: string; username?: string }, status = 200) =>
     page(
       "pages/login",
       {
-        title: "Sign in",
+        title: translator.t("login.title"),
         viewer: null,
+        translator,
         providers: services.oidc.listProviders(),
         registrationEnabled: services.config.auth.registration_enabled,
         ...data,
@@ -45,17 +55,17 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get(
       "/login",
-      ({ viewer, query, request }) => {
+      ({ viewer, translator, query, request }) => {
         const next = sameSitePath(query.next);
         if (viewer) return redirectTo(request, next);
         const notice = query.verified ? LOGIN_NOTICES.verified : query.verification ? LOGIN_NOTICES["verification-failed"] : LOGIN_NOTICES[query.notice ?? ""];
-        return loginPage({ next, notice });
+        return loginPage(translator, { next, notice: notice && translator.t(notice) });
       },
       { visitor: true, query: t.Object({ next: t.Optional(t.String()), verified: t.Optional(t.String()), verification: t.Optional(t.String()), notice: t.Optional(t.String()) }) },
     )
     .post(
       "/login",
-      async ({ body, request, server }) => {
+      async ({ body, translator, request, server }) => {
         const next = sameSitePath(body.next);
         try {
           const user = await services.login.verifyPassword(body.username, body.password, clientIp(request, server, trustProxy));
@@ -63,7 +73,7 @@ export function sessionPages(services: Services, guard: WebPageGuard) {
         } catch (error) {
           if (!(error instanceof DomainError) || !["Unauthorized", "Forbidden", "TooManyRequests"].includes(error.kind)) throw error;
           const status = error.kind === "Unauthorized" ? 401 : error.kind === "Forbidden" ? 403 : 429;
-          return loginPage({ next, error: error.message, username: body.username }, status);
+          return loginPage(translator, { next, error: signInProblem(error, translator), username: body.username }, status);
         }
       },
       {

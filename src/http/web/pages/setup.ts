@@ -3,17 +3,11 @@
  * in and goes on to step two, /setup/library (the first library, ./admin/libraries.ts).
  */
 import { Elysia, t } from "elysia";
-import { MIN_PASSWORD_LENGTH } from "../../../auth/passwords";
 import type { Services } from "../../../services";
 import { sessionCookie } from "../../browser-session";
 import { formProblem, optionalText } from "../forms";
 import { redirectTo, type WebPageGuard } from "../page-guard";
 import { page } from "../views";
-
-/** The form's fields as its sentences name them (see formProblem); the password is never shown again. */
-const FIELD_LABELS = { username: "The username", email: "The email address", password: "The password" };
-
-const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 
 export function setupPage(services: Services, guard: WebPageGuard) {
   const trustProxy = services.config.application.trust_proxy;
@@ -21,23 +15,23 @@ export function setupPage(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get(
       "/setup",
-      async ({ request }) => {
+      async ({ translator, request }) => {
         if (!(await services.users.setupNeeded())) return redirectTo(request, "/login");
-        return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint });
+        return page("pages/setup", { title: translator.t("setup.title"), viewer: null, translator });
       },
       { visitor: true },
     )
     .post(
       "/setup",
-      async ({ body, request }) => {
+      async ({ body, translator, request }) => {
         try {
           const admin = await services.users.createFirstAdmin(body.username, optionalText(body.email), body.password);
           const session = await services.cookieSessions.start(admin);
           return redirectTo(request, "/setup/library", { "set-cookie": sessionCookie(request, trustProxy, session.token, session.expiresAt) });
         } catch (error) {
-          const problem = formProblem(error, FIELD_LABELS);
+          const problem = formProblem(error, translator);
           const refused = { error: problem.message, fieldErrors: problem.fields, username: body.username, email: body.email };
-          return page("pages/setup", { title: "First-run setup", viewer: null, passwordHint, ...refused }, 422);
+          return page("pages/setup", { title: translator.t("setup.title"), viewer: null, translator, ...refused }, 422);
         }
       },
       {

@@ -20,7 +20,8 @@ export function shelfPages(services: Services, guard: WebPageGuard) {
       const pageNumber = query.page ?? 1;
       const { rows, total } = await shelf.load(services, viewer.user, { offset: (pageNumber - 1) * GRID_PAGE_SIZE, limit: GRID_PAGE_SIZE });
       const nextUrl = pageNumber * GRID_PAGE_SIZE < total ? urlWith(`/shelves/${shelf.id}`, { page: pageNumber + 1 }) : null;
-      const data = { title: shelf.title, viewer, shelf, kind: shelf.kind, rows, total, page: pageNumber, nextUrl };
+      const title = viewer.translator.t(shelf.titleId);
+      const data = { title, viewer, shelf: { id: shelf.id, title }, kind: shelf.kind, rows, total, page: pageNumber, nextUrl };
       if (wantsFragment(request)) return htmlResponse(renderTemplate("partials/shelf-grid-page", data));
       return page("pages/shelf", data);
     },

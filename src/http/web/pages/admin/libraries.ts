@@ -19,23 +19,20 @@ import { RECENT_COUNT_MS } from "../../../../library/thumbnails";
 import type { Services } from "../../../../services";
 import { eventStreamResponse, SCAN_STREAM_START, sseMessage } from "../../../event-stream";
 import { IdParams, ReadingDirectionSchema, SeriesStrategySchema } from "../../../params";
-import { CsrfOnlyBody, formProblem, inputProblem, NoticeQuery, optionalText, type FormProblem } from "../../forms";
+import { CsrfOnlyBody, formProblem, inputProblem, noticeMessage, NoticeQuery, optionalText, type FormProblem } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { htmlResponse, page, renderTemplate, type Viewer } from "../../views";
-import { DIRECTION_LABELS } from "../series";
+import type { Translator } from "../../../../i18n/translator";
 
-const STRATEGY_LABELS: Record<SeriesStrategy, string> = {
-  series_volume: "Each folder of books is a series",
-  flat: "Ignore folders (series from metadata or file names)",
-  publisher_hierarchy: "Publisher / Series / books",
-  calibre: "Calibre library (Author / Title / book)",
-};
+const DIRECTIONS: readonly ReadingDirection[] = ["ltr", "rtl", "ttb", "webtoon"];
+const STRATEGIES: readonly SeriesStrategy[] = ["series_volume", "flat", "publisher_hierarchy", "calibre"];
 
+/** The messages of the notices `?notice=` names. */
 const NOTICES: Record<string, string> = {
-  created: "The library is added.",
-  "created-scanning": "The library is added and its first scan has started.",
-  saved: "The changes are saved.",
-  deleted: "The library is deleted from the catalogue.",
+  created: "libraries.notice.created",
+  "created-scanning": "libraries.notice.createdScanning",
+  saved: "libraries.notice.saved",
+  deleted: "libraries.notice.deleted",
 };
 
 const LibraryForm = t.Object({
@@ -51,15 +48,16 @@ const LibraryForm = t.Object({
   _csrf: t.Optional(t.String()),
 });
 
-/** The library form's fields as its sentences name them (see formProblem). */
-const FIELD_LABELS = { name: "The name", path: "The folder on the server" };
-
 /** After adding a library with a scan, the list follows that first scan in its notice. */
 const ListQuery = t.Object({ ...NoticeQuery.properties, library: t.Optional(t.String({ maxLength: 64 })) });
 
 const ScanModeQuery = t.Object({ mode: t.Optional(t.Union([t.Literal("normal"), t.Literal("deep")])) });
 
-const choices = { directions: DIRECTION_LABELS, strategies: STRATEGY_LABELS };
+/** The form's selects: each reading direction and series strategy with its label. */
+const choices = ({ t }: Translator) => ({
+  directions: Object.fromEntries(DIRECTIONS.map((direction) => [direction, t(`direction.${direction}`)])),
+  strategies: Object.fromEntries(STRATEGIES.map((strategy) => [strategy, t(`libraries.strategy.${strategy}`)])),
+});
 
 export function adminLibraryPages(services: Services, guard: WebPageGuard) {
   const { libraries, scans } = services;
@@ -74,13 +72,13 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     const firstScan = entries.find((entry) => entry.library.id === extra.firstScanOf)?.scan;
     return page(
       "pages/admin/libraries",
-      { title: "Libraries", viewer, section: "/admin/libraries", libraries: entries, firstScan, ...choices, ...extra, form: extra.form ?? {} },
+      { title: viewer.translator.t("libraries.title"), viewer, section: "/admin/libraries", libraries: entries, firstScan, ...choices(viewer.translator), ...extra, form: extra.form ?? {} },
       status,
     );
   }
 
   function setupLibraryPage(viewer: Viewer, extra: Refused = {}, status = 200) {
-    return page("pages/setup-library", { title: "First-run setup: your first library", viewer, ...choices, ...extra, form: extra.form ?? {} }, status);
+    return page("pages/setup-library", { title: viewer.translator.t("setupLibrary.title"), viewer, ...choices(viewer.translator), ...extra, form: extra.form ?? {} }, status);
   }
 
   /**
@@ -88,7 +86,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
    * go to (the libraries list, following that first scan) or, for a refused form, undefined and
    * the problem for `again`, which shows the form again with what was typed.
    */
-  async function createFromForm(body: Static<typeof LibraryForm>, request: Request, again: (refusal: Refused) => Promise<Response> | Response) {
+  async function createFromForm(body: Static<typeof LibraryForm>, request: Request, translator: Translator, again: (refusal: Refused) => Promise<Response> | Response) {
     const input: LibraryInput = {
       name: body.name,
       path: body.path.trim(),
@@ -99,7 +97,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     try {
       created = await libraries.create(input);
     } catch (error) {
-      return again(refused(formProblem(error, FIELD_LABELS), { ...input, scanNow: body.scanNow === "true" }));
+      return again(refused(formProblem(error, translator), { ...input, scanNow: body.scanNow === "true" }));
     }
     if (!body.scanNow) return redirectTo(request, "/admin/libraries?notice=created");
     await scans.request(created.id, undefined, "manual");
@@ -110,7 +108,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     const scanning = form.scanningConfig;
     return page(
       "pages/admin/library",
-      { title: `Edit ${library.name}`, viewer, section: "/admin/libraries", library, form: { ...form, scanning }, ...choices, ...extra },
+      { title: viewer.translator.t("library.title", { name: library.name }), viewer, section: "/admin/libraries", library, form: { ...form, scanning }, ...choices(viewer.translator), ...extra },
       status,
     );
   }
@@ -122,33 +120,33 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
    */
   async function scanMessage(viewer: Viewer, event: Pick<ScanEvent<ScanStatusDto>, "data"> & { id?: number }): Promise<string> {
     const { libraryId, status } = event.data;
-    let html = renderTemplate("partials/scan-progress", { scan: event.data });
+    let html = renderTemplate("partials/scan-progress", { viewer, scan: event.data });
     if (status !== "pending" && status !== "running") {
       const library = await libraries.get(viewer.user, libraryId).catch(() => undefined);
-      if (library) html += renderTemplate("partials/library-counts", { library, oob: true });
+      if (library) html += renderTemplate("partials/library-counts", { viewer, library, oob: true });
     }
     // The same state for the notice that follows a library's first scan (a page without it ignores the event).
-    return sseMessage(event.id, `scan-${libraryId}`, html) + sseMessage(undefined, `scan-notice-${libraryId}`, renderTemplate("partials/scan-notice", { scan: event.data }));
+    return sseMessage(event.id, `scan-${libraryId}`, html) + sseMessage(undefined, `scan-notice-${libraryId}`, renderTemplate("partials/scan-notice", { viewer, scan: event.data }));
   }
 
   /** The thumbnail queue's line, the same in every library's scan area (the queue is the server's). */
-  function thumbnailsMessage(pending: number): string {
-    return sseMessage(undefined, "thumbnails", renderTemplate("partials/thumbnails-pending", { pending }));
+  function thumbnailsMessage(viewer: Viewer, pending: number): string {
+    return sseMessage(undefined, "thumbnails", renderTemplate("partials/thumbnails-pending", { viewer, pending }));
   }
 
   return new Elysia({ name: "web-admin-libraries" })
     .use(guard)
-    .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""], firstScanOf: query.library }), {
+    .get("/admin/libraries", ({ viewer, query }) => listPage(viewer, { notice: noticeMessage(NOTICES, query.notice, viewer.translator), firstScanOf: query.library }), {
       page: "admin",
       query: ListQuery,
     })
-    .post("/admin/libraries", ({ viewer, body, request }) => createFromForm(body, request, (refusal) => listPage(viewer, refusal, 422)), {
+    .post("/admin/libraries", ({ viewer, body, request }) => createFromForm(body, request, viewer.translator, (refusal) => listPage(viewer, refusal, 422)), {
       page: "admin",
       body: LibraryForm,
     })
     // The first run's second step (the first, /setup, made the admin): the first library.
     .get("/setup/library", ({ viewer }) => setupLibraryPage(viewer), { page: "admin" })
-    .post("/setup/library", ({ viewer, body, request }) => createFromForm(body, request, (refusal) => setupLibraryPage(viewer, refusal, 422)), {
+    .post("/setup/library", ({ viewer, body, request }) => createFromForm(body, request, viewer.translator, (refusal) => setupLibraryPage(viewer, refusal, 422)), {
       page: "admin",
       body: LibraryForm,
     })
@@ -156,7 +154,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
       "/admin/libraries/:id",
       async ({ viewer, params, query }) => {
         const library = await libraries.get(viewer.user, params.id);
-        return editPage(viewer, library, library, { notice: NOTICES[query.notice ?? ""] });
+        return editPage(viewer, library, library, { notice: noticeMessage(NOTICES, query.notice, viewer.translator) });
       },
       { page: "admin", params: IdParams, query: NoticeQuery },
     )
@@ -179,7 +177,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
         try {
           await libraries.update(library.id, input);
         } catch (error) {
-          const problem = formProblem(error, FIELD_LABELS);
+          const problem = formProblem(error, viewer.translator);
           const attempted = {
             ...library,
             name: body.name,
@@ -204,35 +202,36 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
     )
     .post(
       "/admin/libraries/:id/scan",
-      async ({ params, query }) => {
+      async ({ viewer, params, query }) => {
+        const { t } = viewer.translator;
         try {
           await scans.request(params.id, query.mode, "manual");
-          return htmlResponse(renderTemplate("partials/notice", { message: `${query.mode === "deep" ? "Deep scan" : "Scan"} queued.` }));
+          return htmlResponse(renderTemplate("partials/notice", { viewer, message: t(query.mode === "deep" ? "libraries.deepScanQueued" : "libraries.scanQueued") }));
         } catch (error) {
-          return htmlResponse(renderTemplate("partials/alert", { message: inputProblem(error) }), 409);
+          return htmlResponse(renderTemplate("partials/alert", { viewer, message: inputProblem(error, viewer.translator) }), 409);
         }
       },
       { page: "admin", params: IdParams, query: ScanModeQuery },
     )
     .post(
       "/admin/libraries/:id/cancel",
-      async ({ params }) => {
+      async ({ viewer, params }) => {
         try {
           await scans.cancel(params.id);
-          return htmlResponse(renderTemplate("partials/notice", { message: "Cancelling the scan." }));
+          return htmlResponse(renderTemplate("partials/notice", { viewer, message: viewer.translator.t("libraries.cancelling") }));
         } catch (error) {
-          return htmlResponse(renderTemplate("partials/alert", { message: inputProblem(error) }), 409);
+          return htmlResponse(renderTemplate("partials/alert", { viewer, message: inputProblem(error, viewer.translator) }), 409);
         }
       },
       { page: "admin", params: IdParams },
     )
     .get(
       "/admin/folders",
-      async ({ query }) => {
+      async ({ viewer, query }) => {
         const path = query.path?.trim();
         // No folder typed yet: the likely places to start from.
-        if (!path) return htmlResponse(renderTemplate("partials/folder-picker", { places: await services.folders.places() }));
-        return htmlResponse(renderTemplate("partials/folder-picker", { listing: await services.folders.list(path) }));
+        if (!path) return htmlResponse(renderTemplate("partials/folder-picker", { viewer, places: await services.folders.places() }));
+        return htmlResponse(renderTemplate("partials/folder-picker", { viewer, listing: await services.folders.list(path) }));
       },
       { page: "admin", query: t.Object({ path: t.Optional(t.String({ maxLength: 4096 })) }) },
     )
@@ -251,7 +250,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
             // First the thumbnail queue as it is now: a change announced before the stream opened
             // (after the page counted it) is not heard again. Then each change a process making
             // thumbnails announces, down to zero, when the line goes.
-            inOrder(async () => thumbnailsMessage(await services.thumbnails.countPending(RECENT_COUNT_MS)));
+            inOrder(async () => thumbnailsMessage(viewer, await services.thumbnails.countPending(RECENT_COUNT_MS)));
             // Then each library's scan as it is now (without an id: the events' numbering goes
             // on): a scan that moved on, or ended, between the page and the stream is not missed
             // (a first scan, started just before the page it is followed on, often is).
@@ -261,7 +260,7 @@ export function adminLibraryPages(services: Services, guard: WebPageGuard) {
               return (await Promise.all(states.map((data) => scanMessage(viewer, { data })))).join("");
             });
             const fromScans = services.scanEvents.subscribe((event: ScanEvent<ScanStatusDto>) => inOrder(() => scanMessage(viewer, event)), close);
-            const fromThumbnails = services.thumbnailEvents.subscribe(({ pending }) => inOrder(() => thumbnailsMessage(pending)));
+            const fromThumbnails = services.thumbnailEvents.subscribe(({ pending }) => inOrder(() => thumbnailsMessage(viewer, pending)));
             return () => {
               fromScans();
               fromThumbnails();

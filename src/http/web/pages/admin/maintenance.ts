@@ -20,7 +20,7 @@ export function adminMaintenancePages(services: Services, guard: WebPageGuard) {
       "/admin/errors",
       async ({ viewer }) => {
         const { totalBooksWithErrors, groups } = await services.books.errorGroups(viewer.user, {}, { offset: 0, limit: BOOKS_PER_ERROR_TYPE });
-        return page("pages/admin/errors", { title: "Analysis errors", viewer, section: "/admin/errors", totalBooksWithErrors, groups });
+        return page("pages/admin/errors", { title: viewer.translator.t("admin.errors.title"), viewer, section: "/admin/errors", totalBooksWithErrors, groups });
       },
       { page: "admin" },
     )
@@ -37,12 +37,13 @@ export function adminMaintenancePages(services: Services, guard: WebPageGuard) {
       "/admin/duplicates",
       async ({ viewer, query }) => {
         const groups = await services.duplicates.list(viewer.user);
+        const { t } = viewer.translator;
         const notice = query.found
-          ? `Found ${query.found} groups of duplicates.`
+          ? t("admin.duplicates.found", { count: Number(query.found) })
           : query.detection
-            ? `Duplicate detection is ${query.detection}; reload this page to see what it found.`
+            ? t("admin.duplicates.detection", { state: query.detection })
             : undefined;
-        return page("pages/admin/duplicates", { title: "Duplicates", viewer, section: "/admin/duplicates", groups, notice });
+        return page("pages/admin/duplicates", { title: t("admin.duplicates.title"), viewer, section: "/admin/duplicates", groups, notice });
       },
       {
         page: "admin",

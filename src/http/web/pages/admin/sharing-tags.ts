@@ -6,11 +6,11 @@
 import { Elysia, t } from "elysia";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
-import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
+import { CsrfOnlyBody, inputProblem, noticeMessage, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
 
-const NOTICES: Record<string, string> = { created: "The tag is created.", deleted: "The tag is deleted." };
+const NOTICES: Record<string, string> = { created: "admin.sharingTags.notice.created", deleted: "admin.sharingTags.notice.deleted" };
 /** Tags are few (a handful per household); one page shows them all. */
 const TAG_LIST_LIMIT = 1000;
 
@@ -19,12 +19,12 @@ export function adminSharingTagPages(services: Services, guard: WebPageGuard) {
 
   async function listPage(viewer: Viewer, extra: { notice?: string; error?: string } = {}, status = 200) {
     const { rows } = await sharing.list(0, TAG_LIST_LIMIT);
-    return page("pages/admin/sharing-tags", { title: "Sharing tags", viewer, section: "/admin/sharing-tags", tags: rows, ...extra }, status);
+    return page("pages/admin/sharing-tags", { title: viewer.translator.t("admin.sharingTags.title"), viewer, section: "/admin/sharing-tags", tags: rows, ...extra }, status);
   }
 
   return new Elysia({ name: "web-admin-sharing-tags" })
     .use(guard)
-    .get("/admin/sharing-tags", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
+    .get("/admin/sharing-tags", ({ viewer, query }) => listPage(viewer, { notice: noticeMessage(NOTICES, query.notice, viewer.translator) }), {
       page: "admin",
       query: NoticeQuery,
     })
@@ -34,7 +34,7 @@ export function adminSharingTagPages(services: Services, guard: WebPageGuard) {
         try {
           await sharing.create({ name: body.name, description: optionalText(body.description) });
         } catch (error) {
-          return listPage(viewer, { error: inputProblem(error) }, 422);
+          return listPage(viewer, { error: inputProblem(error, viewer.translator) }, 422);
         }
         return redirectTo(request, "/admin/sharing-tags?notice=created");
       },

@@ -4,15 +4,13 @@
  * .../grants/:tagId/revoke (sharing-tag grants), .../api-keys and .../api-keys/:keyId/revoke.
  */
 import { Elysia, t } from "elysia";
-import { MIN_PASSWORD_LENGTH } from "../../../../auth/passwords";
 import type { Services } from "../../../../services";
 import { IdParams, Uuid } from "../../../params";
 import { ApiKeyForm, apiKeySectionData, createApiKey, revokeApiKey, type ApiKeySection, type ApiKeySectionData } from "../../api-key-routes";
-import { CsrfOnlyBody, inputProblem, NoticeQuery, optionalText } from "../../forms";
+import { CsrfOnlyBody, inputProblem, noticeMessage, NoticeQuery, optionalText } from "../../forms";
 import { redirectTo, type WebPageGuard } from "../../page-guard";
 import { page, type Viewer } from "../../views";
 
-const passwordHint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 const Role = t.Union([t.Literal("user"), t.Literal("admin")]);
 const UserAndKey = t.Object({ id: Uuid, keyId: Uuid });
 const UserAndTag = t.Object({ id: Uuid, tagId: Uuid });
@@ -20,11 +18,11 @@ const UserAndTag = t.Object({ id: Uuid, tagId: Uuid });
 const USER_LIST_LIMIT = 500;
 
 const NOTICES: Record<string, string> = {
-  created: "The user is created.",
-  saved: "The changes are saved.",
-  "password-reset": "The password is reset and the user is signed out everywhere.",
-  deleted: "The user is deleted.",
-  "grants-changed": "The sharing grants are changed.",
+  created: "admin.users.notice.created",
+  saved: "admin.users.notice.saved",
+  "password-reset": "admin.users.notice.passwordReset",
+  deleted: "admin.users.notice.deleted",
+  "grants-changed": "admin.users.notice.grantsChanged",
 };
 
 export function adminUserPages(services: Services, guard: WebPageGuard) {
@@ -32,7 +30,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
 
   async function listPage(viewer: Viewer, extra: { notice?: string; error?: string; form?: Record<string, string | undefined> } = {}, status = 200) {
     const { rows } = await admin.list(0, USER_LIST_LIMIT);
-    return page("pages/admin/users", { title: "Users", viewer, section: "/admin/users", users: rows, passwordHint, form: {}, ...extra }, status);
+    return page("pages/admin/users", { title: viewer.translator.t("admin.users.title"), viewer, section: "/admin/users", users: rows, form: {}, ...extra }, status);
   }
 
   const keySection = (viewer: Viewer, user: { id: string; username: string }): ApiKeySection => ({
@@ -48,7 +46,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     const apiKeys = extra.apiKeys ?? (await apiKeySectionData(services, viewer, keySection(viewer, user)));
     return page(
       "pages/admin/user",
-      { title: user.username, viewer, section: "/admin/users", user, grants, tags: tags.rows, passwordHint, ...extra, apiKeys },
+      { title: user.username, viewer, section: "/admin/users", user, grants, tags: tags.rows, ...extra, apiKeys },
       status,
     );
   }
@@ -58,14 +56,14 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
     try {
       await action();
     } catch (error) {
-      return userPage(viewer, id, { error: inputProblem(error) }, 422);
+      return userPage(viewer, id, { error: inputProblem(error, viewer.translator) }, 422);
     }
     return redirectTo(request, `/admin/users/${id}?notice=${notice}`);
   }
 
   return new Elysia({ name: "web-admin-users" })
     .use(guard)
-    .get("/admin/users", ({ viewer, query }) => listPage(viewer, { notice: NOTICES[query.notice ?? ""] }), {
+    .get("/admin/users", ({ viewer, query }) => listPage(viewer, { notice: noticeMessage(NOTICES, query.notice, viewer.translator) }), {
       page: "admin",
       query: NoticeQuery,
     })
@@ -75,7 +73,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         try {
           await admin.create({ username: body.username, email: optionalText(body.email), password: body.password, role: body.role });
         } catch (error) {
-          return listPage(viewer, { error: inputProblem(error), form: { username: body.username, email: body.email, role: body.role } }, 422);
+          return listPage(viewer, { error: inputProblem(error, viewer.translator), form: { username: body.username, email: body.email, role: body.role } }, 422);
         }
         return redirectTo(request, "/admin/users?notice=created");
       },
@@ -90,7 +88,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         }),
       },
     )
-    .get("/admin/users/:id", ({ viewer, params, query }) => userPage(viewer, params.id, { notice: NOTICES[query.notice ?? ""] }), {
+    .get("/admin/users/:id", ({ viewer, params, query }) => userPage(viewer, params.id, { notice: noticeMessage(NOTICES, query.notice, viewer.translator) }), {
       page: "admin",
       params: IdParams,
       query: NoticeQuery,
@@ -116,7 +114,7 @@ export function adminUserPages(services: Services, guard: WebPageGuard) {
         try {
           await admin.delete(params.id);
         } catch (error) {
-          return userPage(viewer, params.id, { error: inputProblem(error) }, 409);
+          return userPage(viewer, params.id, { error: inputProblem(error, viewer.translator) }, 409);
         }
         return redirectTo(request, "/admin/users?notice=deleted");
       },
