@@ -159,6 +159,8 @@ forEachDatabase(
       expect(await value("Age rating").textContent()).toBe("8 and over");
       expect(await value("Language").textContent()).toBe("fr");
       expect(await value("writer").textContent()).toBe("Walter Gibson");
+      // Known roles are named by the catalog (author.role), not shown as the stored word.
+      expect(await page.locator(".detail .meta dt.role").allTextContents()).toEqual(["Penciller", "Writer"]);
       expect(await value("penciller").textContent()).toBe("Al <Script>");
       const links = page.locator(".detail .meta .links a");
       expect(await links.count()).toBe(2);
