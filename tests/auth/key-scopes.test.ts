@@ -152,7 +152,7 @@ forEachDatabase(
       expect((await server().fetch(`/admin/users/${world.readerId}/password`, { method: "POST", headers: full, body: "password=taken+over+123", redirect: "manual" })).status).toBe(403);
       const edit = await server().fetch(`/admin/libraries/${world.libraryId}/scan`, { method: "POST", headers: reader, body: "", redirect: "manual" });
       expect(edit.status).toBe(403);
-      expect(await edit.text()).toContain("a reader API key may only read");
+      expect(await edit.text()).toContain("A reader API key may only read");
       const markRead = await server().fetch(`/books/${book.id}/read-state`, { method: "POST", headers: reader, body: "read=true", redirect: "manual" });
       expect(markRead.status).toBe(303);
     });

@@ -27,6 +27,8 @@ forEachDatabase(
         role: "user",
         emailVerified: true,
         disabled: false,
+        // No language of their own yet: the web follows their browser (issue 35).
+        locale: null,
         createdAt: expect.any(String),
       });
       const id = created.body.id;

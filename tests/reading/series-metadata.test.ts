@@ -7,6 +7,7 @@
  * that added them fills them from the books already catalogued.
  */
 import { beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { adminSession, basic, bearer, createUser, PASSWORD, webSignIn } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, scan, tempFolder } from "../helpers/library";
@@ -177,9 +178,14 @@ forEachDatabase(
       const target = databaseOf(server());
       const pg = "postgresUrl" in target;
       const sql = (text: string) => queryDatabase(target, text);
-      await sql(`delete from ${pg ? "drizzle." : ""}__drizzle_migrations where created_at = (select max(created_at) from ${pg ? "drizzle." : ""}__drizzle_migrations)`);
+      // Drizzle applies only migrations newer than the last one recorded: forget this one and
+      // every later one, and undo what the later ones did, so that all of them run again.
+      const journal = JSON.parse(readFileSync(join(import.meta.dir, `../../src/db/migrations/${pg ? "pg" : "sqlite"}/meta/_journal.json`), "utf8"));
+      const seriesMetadata = journal.entries.find((entry: { tag: string }) => entry.tag.endsWith("_series_metadata")).when;
+      await sql(`delete from ${pg ? "drizzle." : ""}__drizzle_migrations where created_at >= ${seriesMetadata}`);
       await sql("drop table series_metadata_values");
       for (const column of ["genres", "tags", "authors", "age_rating", "language", "status", "links"]) await sql(`alter table series drop column ${column}`);
+      await sql("alter table users drop column locale"); // the later user_locale migration
       if (pg) {
         const client = postgres(target.postgresUrl, { max: 1, onnotice: () => undefined });
         await applyMigrations({ dialect: "pg", db: drizzlePg(client) }).finally(() => client.end());
