@@ -8,12 +8,14 @@ import { BookAnalysisError, type AnalysisLimits } from "../../src/formats/contra
 import { failure } from "../../src/formats/errors.ts";
 import { EMBEDDED_DATA_URLS, EmbeddedBinaryDataFactory } from "./embedded-data.ts";
 
-type PdfJsModule = typeof PdfJs;
+export type PdfJsModule = typeof PdfJs;
 export type PdfDocument = PdfJs.PDFDocumentProxy;
+export type PdfPage = PdfJs.PDFPageProxy;
+export type PdfViewport = PdfJs.PageViewport;
 
 let pdfJs: Promise<PdfJsModule> | undefined;
 
-function loadPdfJs(): Promise<PdfJsModule> {
+export function loadPdfJs(): Promise<PdfJsModule> {
   pdfJs ??= (async () => {
     // Run pdf.js's own worker code in this thread (already a worker of ours): pdf.js uses
     // globalThis.pdfjsWorker instead of starting a Worker from a file of pdfjs-dist, which the
