@@ -29,13 +29,15 @@ export function loadPdfJs(): Promise<PdfJsModule> {
 }
 
 /**
- * Loads pdf.js and @napi-rs/canvas as the worker starts, so that a worker started ahead of a
- * read (FormatPlugin.warm, while the book's page or the reader opens) has them when the first
- * page is asked for; every job needs pdf.js anyway. A failure shows on the job itself.
+ * Loads pdf.js, @napi-rs/canvas and sharp (prescaled-images.ts) as the worker starts, so that
+ * a worker started ahead of a read (FormatPlugin.warm, while the book's page or the reader
+ * opens) has them when the first page is asked for; every job needs pdf.js anyway. A failure
+ * shows on the job itself.
  */
 export function preloadPdfRuntime(): void {
   loadPdfJs().catch(() => undefined);
   import("@napi-rs/canvas").catch(() => undefined);
+  import("sharp").catch(() => undefined);
 }
 
 /**

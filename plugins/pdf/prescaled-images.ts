@@ -62,7 +62,8 @@ export async function prescaleLargeImages(pdfjs: PdfJsModule, page: PdfPage, can
     const image = store.get(objectId) as DecodedImage | null;
     if (!image) continue;
     const device = multiply(matrix, viewport.transform as Matrix);
-    await prescale(pdfjs, image, Math.hypot(device[0], device[1]), Math.hypot(device[2], device[3]), maxPixels);
+    // An image sharp cannot scale stays as pdf.js decoded it, and pdf.js draws it its own way.
+    await prescale(pdfjs, image, Math.hypot(device[0], device[1]), Math.hypot(device[2], device[3]), maxPixels).catch(() => undefined);
   }
 }
 
