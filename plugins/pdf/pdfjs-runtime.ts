@@ -8,12 +8,14 @@ import { BookAnalysisError, type AnalysisLimits } from "../../src/formats/contra
 import { failure } from "../../src/formats/errors.ts";
 import { EMBEDDED_DATA_URLS, EmbeddedBinaryDataFactory } from "./embedded-data.ts";
 
-type PdfJsModule = typeof PdfJs;
+export type PdfJsModule = typeof PdfJs;
 export type PdfDocument = PdfJs.PDFDocumentProxy;
+export type PdfPage = PdfJs.PDFPageProxy;
+export type PdfViewport = PdfJs.PageViewport;
 
 let pdfJs: Promise<PdfJsModule> | undefined;
 
-function loadPdfJs(): Promise<PdfJsModule> {
+export function loadPdfJs(): Promise<PdfJsModule> {
   pdfJs ??= (async () => {
     // Run pdf.js's own worker code in this thread (already a worker of ours): pdf.js uses
     // globalThis.pdfjsWorker instead of starting a Worker from a file of pdfjs-dist, which the
@@ -27,13 +29,15 @@ function loadPdfJs(): Promise<PdfJsModule> {
 }
 
 /**
- * Loads pdf.js and @napi-rs/canvas as the worker starts, so that a worker started ahead of a
- * read (FormatPlugin.warm, while the book's page or the reader opens) has them when the first
- * page is asked for; every job needs pdf.js anyway. A failure shows on the job itself.
+ * Loads pdf.js, @napi-rs/canvas and sharp (prescaled-images.ts) as the worker starts, so that
+ * a worker started ahead of a read (FormatPlugin.warm, while the book's page or the reader
+ * opens) has them when the first page is asked for; every job needs pdf.js anyway. A failure
+ * shows on the job itself.
  */
 export function preloadPdfRuntime(): void {
   loadPdfJs().catch(() => undefined);
   import("@napi-rs/canvas").catch(() => undefined);
+  import("sharp").catch(() => undefined);
 }
 
 /**

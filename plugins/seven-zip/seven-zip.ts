@@ -111,7 +111,7 @@ export async function listArchive(bookPath: string): Promise<SevenZipEntry[]> {
   return parseTechnicalListing(lines);
 }
 
-/** One entry's bytes, extracted in memory (for entries that are not in a shared solid block). */
+/** One entry's bytes, extracted in memory (in a solid block, the block is decompressed up to it). */
 export async function extractEntry(bookPath: string, entryPath: string): Promise<Uint8Array> {
   const { result, exitCode, output: lines } = await run(
     bookPath,

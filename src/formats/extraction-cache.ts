@@ -36,6 +36,11 @@ export class ExtractionCache {
     return createHash("sha256").update(`${path}\0${info.size}\0${info.mtimeMs}`).digest("hex").slice(0, 32);
   }
 
+  /** Whether `key`'s extraction is in the cache (it may still be evicted before a `use`). */
+  async has(key: string): Promise<boolean> {
+    return (await this.folders()).get(key) !== undefined;
+  }
+
   /**
    * Runs `work` on the folder that holds `key`'s extraction, filling it first with `fill` (given
    * an empty folder) when it is missing. Concurrent callers of one key share one extraction.

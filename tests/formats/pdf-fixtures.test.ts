@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { BookAnalysisError, type BookErrorType, type BookMetadata } from "../../src/formats/contract.ts";
 import { EMBEDDED_CMAPS } from "../../plugins/pdf/embedded-cmaps.ts";
 import { pdfPlugin } from "../../plugins/pdf/index.ts";
+import { renderPdfPage } from "../../plugins/pdf/page-render.ts";
 import { PROJECT_ROOT } from "../helpers/cli.ts";
 import { filesUnder } from "../helpers/files.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
@@ -219,6 +220,32 @@ describe("readPage", () => {
     }
   });
 
+  test("draws a scan's page from its image scaled by sharp as pdf.js's canvas draws it", async () => {
+    // issue12963: one 2480x3506 JBIG2 image per page under invisible OCR text and form fields.
+    const ctx = pluginContext();
+    for (const [pageNumber, maxWidth] of [[1, 800], [2, 1600]] as const) {
+      const page = await pdfPlugin.readPage(fixture("pdfjs/issue12963.pdf"), pageNumber, ctx, { maxWidth });
+      const onCanvas = await renderPdfPage(fixture("pdfjs/issue12963.pdf"), pageNumber, ctx.limits, maxWidth, { prescaleImages: false });
+      // Not pdf.js's own drawing (that would be the same bytes), yet the same picture.
+      expect(Buffer.from(page.bytes).equals(Buffer.from(onCanvas.bytes))).toBe(false);
+      const difference = await pixelDifference(page.bytes, onCanvas.bytes);
+      expect(difference.size).toEqual({ width: maxWidth, height: Math.floor((841.44 * maxWidth) / 595.2) });
+      expect(difference.mean).toBeLessThan(4);
+      expect(difference.farOff).toBeLessThan(0.005);
+    }
+  });
+
+  test("leaves pages without a large opaque image to pdf.js's canvas", async () => {
+    // A vector page, a page of small images with transparency, one 40000 px image enlarged.
+    const pages = [["pdfjs/tracemonkey.pdf", 600], ["pdfjs/alphatrans.pdf", 600], ["pdfjs/large_jpeg_downscale.pdf", 4000]] as const;
+    const ctx = pluginContext();
+    for (const [name, maxWidth] of pages) {
+      const page = await renderPdfPage(fixture(name), 1, ctx.limits, maxWidth);
+      const onCanvas = await renderPdfPage(fixture(name), 1, ctx.limits, maxWidth, { prescaleImages: false });
+      expect(Buffer.from(page.bytes).equals(Buffer.from(onCanvas.bytes))).toBe(true);
+    }
+  });
+
   test("keeps degenerate pages within the pixel limit", async () => {
     const ctx = pluginContext();
     ctx.limits.maxPixels = 1_000_000;
@@ -333,4 +360,22 @@ function imageOnlyPdf(jpeg: Uint8Array, width: number, height: number, pageWidth
   for (const offset of offsets) add(`${String(offset).padStart(10, "0")} 00000 n \n`);
   add(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
+}
+
+/**
+ * How two JPEGs of the same size differ in grey: the mean absolute difference (0-255) and
+ * the share of pixels more than a quarter of the range apart.
+ */
+async function pixelDifference(a: Uint8Array, b: Uint8Array): Promise<{ size: { width: number; height: number }; mean: number; farOff: number }> {
+  const [first, second] = await Promise.all([a, b].map((bytes) => sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true })));
+  expect(second!.info.width).toBe(first!.info.width);
+  expect(second!.info.height).toBe(first!.info.height);
+  let total = 0;
+  let farOff = 0;
+  for (let i = 0; i < first!.data.length; i++) {
+    const difference = Math.abs(first!.data[i]! - second!.data[i]!);
+    total += difference;
+    if (difference > 64) farOff++;
+  }
+  return { size: { width: first!.info.width, height: first!.info.height }, mean: total / first!.data.length, farOff: farOff / first!.data.length };
 }
