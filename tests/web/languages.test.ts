@@ -16,7 +16,7 @@ import { AVAILABLE_LOCALES } from "../../src/i18n/catalogs";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, placeFixture, scanToCompletion } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
-import { launchChromium, openPage, overflowsHorizontally, signIn } from "./browser";
+import { launchChromium, openPage, overflowsHorizontally, screenshot, signIn } from "./browser";
 
 /** The languages to check: every catalog, or those LONGBOX_TEST_LOCALES names (comma-separated). */
 const LOCALES = process.env.LONGBOX_TEST_LOCALES ? process.env.LONGBOX_TEST_LOCALES.split(",").filter((locale) => AVAILABLE_LOCALES.includes(locale)) : AVAILABLE_LOCALES;
@@ -53,7 +53,9 @@ forEachDatabase("languages", (server: () => TestServer) => {
       "/",
       `/libraries/${library.id}`,
       `/series/${comic.seriesId}`,
+      `/series/${comic.seriesId}/edit`,
       `/books/${comic.id}`,
+      `/books/${comic.id}/edit`,
       "/search?q=orbit",
       "/account",
       "/admin",
@@ -134,6 +136,7 @@ forEachDatabase("languages", (server: () => TestServer) => {
         await page.goto(path);
         expect(await page.locator("html").getAttribute("lang")).toBe(locale);
         if (await overflowsHorizontally(page)) overflowing.push(path);
+        if (path === "/" || path === paths[2]) await screenshot(page, `languages-${locale}-${path === "/" ? "home" : "series"}-375`);
       }
       expect(overflowing).toEqual([]);
       expect([...watched.problems.pageErrors, ...watched.problems.consoleErrors]).toEqual([]);
