@@ -13,6 +13,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { create as createTar, extract as extractTar, list as listTar } from "tar";
 import { loadConfig } from "../../src/config/load";
+import { translatorFor } from "../../src/i18n/translator";
 import { createLogger } from "../../src/logging/logger";
 import { startServer } from "../../src/server";
 import { adminSession, bearer, createUser, login, PASSWORD, webSignIn } from "../helpers/auth";
@@ -409,8 +410,10 @@ for (const kind of DATABASE_KINDS) {
       const html = await page.text();
       const last = statSync(join(folder, files[1]!));
       const section = /<div class="stat" id="last-backup">[\s\S]*?<\/div>/.exec(html)?.[0] ?? "";
-      expect(section).toContain(last.mtime.toISOString().replace("T", " ").slice(0, 19) + " UTC");
-      expect(section).toContain(`${(last.size / 1024).toFixed(1)} KB`);
+      // The time is written in the page's language (Intl), and exactly in the datetime attribute.
+      const shown = new Date(/<time datetime="([^"]+)">/.exec(section)?.[1] ?? "");
+      expect(Math.abs(shown.getTime() - last.mtime.getTime())).toBeLessThan(1000);
+      expect(section).toContain(translatorFor("en").size(last.size));
     }, 120_000);
   });
 }

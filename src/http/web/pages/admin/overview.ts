@@ -32,7 +32,7 @@ export function adminOverviewPages(services: Services, guard: WebPageGuard) {
           totalFileSize: size(snapshot.inventory.totalFileBytes),
           http: { requests, errors, meanMs: number(latency.count > 0 ? Math.round((latency.seconds / latency.count) * 10_000) / 10 : 0) },
           backup: {
-            last: lastBackup && { at: date(lastBackup.createdAt, "dateTime"), size: size(lastBackup.bytes) },
+            last: lastBackup && { at: date(lastBackup.createdAt, "dateTime"), iso: lastBackup.createdAt.toISOString(), size: size(lastBackup.bytes) },
             schedule: services.config.backup.schedule,
             keep: services.config.backup.keep,
             dir: services.paths.backupDir,
