@@ -240,7 +240,7 @@ forEachDatabase("web browsing", (server: () => TestServer) => {
     const { page } = await open();
     await page.goto(`/series/${seriesIds.Orbit}`);
     const meta = page.locator("main .meta");
-    expect(await meta.textContent()).toMatch(/writer\s*Jane Doe/);
+    expect(await meta.textContent()).toMatch(/Writer\s*Jane Doe/);
     expect(await meta.textContent()).toMatch(/Genres\s*Adventure, Science Fiction/);
     expect(await meta.textContent()).toMatch(/Tags\s*space/);
     expect(await page.locator("main .summary").first().textContent()).toBe("Far from home.");
