@@ -353,6 +353,23 @@ forEachDatabase(
       world.readable = new Set(books.filter((book) => book.pageCount > 0).map((book) => book.filePath));
       world.seriesIds = series.map((entry) => entry.id);
       world.bookIds = books.map((entry) => entry.id);
+      // One series with every metadata field an admin can set (issue 32), so each client below
+      // decodes set values too: a status, an age rating, links, genres, tags, authors.
+      const edited = await server().json(
+        "PATCH",
+        `/api/v1/series/${world.seriesIds[0]}`,
+        {
+          status: "ended",
+          ageRating: 12,
+          language: "fr",
+          genres: ["Science Fiction"],
+          tags: ["space"],
+          authors: [{ name: "Ann Writer", role: "writer" }],
+          links: [{ label: "Wiki", url: "https://example.org/wiki" }],
+        },
+        admin,
+      );
+      expect(edited.status).toBe(200);
       const collection = await server().json("POST", "/api/v1/collections", { name: "Everything", ordered: true, seriesIds: world.seriesIds }, admin);
       expect(collection.status).toBe(201);
       world.collection = collection.body.id;
@@ -440,6 +457,11 @@ forEachDatabase(
       const post = (path: string, schema: TSchema, body: unknown) => answer(problems, path, schema, { method: "POST", body });
       await get("/api/v2/users/me?remember-me=true", KomgaUser);
       await get("/api/v1/libraries", T.Array(KomgaLibrary));
+      // The series filter panel's choices (KC's referential client: lists of strings).
+      for (const path of ["/api/v1/genres", "/api/v1/tags", "/api/v1/age-ratings", "/api/v1/languages", "/api/v1/publishers"]) {
+        const values = (await get(path, Strings)) as string[] | undefined;
+        if (path.endsWith("age-ratings") && !values?.includes("12")) problems.push(`GET ${path}: the edited series' rating 12 is missing (${JSON.stringify(values)})`);
+      }
       // Home (KOM komelia-ui/.../home/HomeViewModel.kt:96-130): keep reading, on deck, recent books, new and updated series.
       await post("/api/v1/books/list?page=0&size=20&unpaged=false&sort=readProgress.readDate,desc", KcPage(KomgaBook), { condition: { allOf: [{ readStatus: { operator: "is", value: "IN_PROGRESS" } }] } });
       await get("/api/v1/books/ondeck?size=20", KcPage(KomgaBook));
