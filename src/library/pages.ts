@@ -178,6 +178,19 @@ export class PageService {
     return { bytes: image.bytes, mediaType: image.mediaType };
   }
 
+  /**
+   * Starts reading pages a reader is about to ask for (the first screen its page names), so
+   * that their requests find them read or being read (the in-flight reads are shared). Returns
+   * at once; a failure is left for the page's own request to meet and report.
+   */
+  startReading(caller: Caller, bookId: string, pages: readonly { number: number; width: number | null }[]): void {
+    for (const page of pages) {
+      this.locate(caller, bookId, page.number, page.width ?? undefined)
+        .then((ref) => this.content(ref))
+        .catch(() => undefined);
+    }
+  }
+
   /** The page's image; `file`: the book's file when the caller has just resolved it. */
   async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;

@@ -16,6 +16,8 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import type { WebPageGuard } from "./page-guard";
+import { firstScreenOf, readerScreenOf } from "./reader-screen";
+import type { PageSize } from "../../../static/js/reader/layout.js";
 import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
 import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
 
@@ -56,7 +58,7 @@ const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
 export function readerPages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-reader-pages" }).use(guard).get(
     "/read/:id",
-    async ({ viewer, params, query }) => {
+    async ({ viewer, params, query, request }) => {
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
       // An unknown read list, or one not shown to the caller, is a 404 like any other.
@@ -76,6 +78,12 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       ]);
       const readerSettings = JSON.stringify(settings);
       if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication });
+      const startPage = Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1));
+      const sizes = pages.map((entry): PageSize => (entry.width && entry.height ? [entry.width, entry.height] : null));
+      const pagesBase = `/api/v1/books/${book.id}/pages/`;
+      const screen = readerScreenOf(request);
+      const firstScreen = screen ? firstScreenOf({ pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase, sizes, settings }, screen) : [];
+      services.pages.startReading(viewer.user, book.id, firstScreen);
       return readerPage("reader/comic", {
         title: book.title,
         viewer,
@@ -83,8 +91,10 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         book,
         next: next ? { id: next.id, title: next.title, url: urlWith(`/read/${next.id}`, { readlist: query.readlist }) } : null,
         readList: readList ? { id: readList.id, name: readList.name } : null,
-        startPage: Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1)),
-        sizes: JSON.stringify(pages.map((entry) => (entry.width && entry.height ? [entry.width, entry.height] : null))),
+        startPage,
+        sizes: JSON.stringify(sizes),
+        pagesBase,
+        pagePreloads: firstScreen.map((entry) => entry.url),
         readerSettings,
         isAdmin: viewer.user.role === "admin",
         shortcuts: "comic",

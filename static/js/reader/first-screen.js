@@ -10,6 +10,7 @@
 import { firstPages, openingState, pageAddress } from "./layout.js";
 import { createPageImage, whenFirstDrawn } from "./page-image.js";
 import { serverSettings } from "./settings.js";
+import { rememberScreen } from "./screen.js";
 
 const root = document.getElementById("comic-reader");
 const viewport = root.querySelector('[data-role="viewport"]');
@@ -21,7 +22,9 @@ const pages = firstPages(state, sizes, viewport);
 root.dataset.mode = state.mode;
 root.dataset.fit = state.fit;
 stage.style.setProperty("--per-screen", String(pages.length));
-const images = pages.map((page) => createPageImage(page, pageAddress(root.dataset.pagesBase, state.fit, page, pages.length, viewport), sizes[page - 1]));
+const images = pages.map((page) => createPageImage(page, pageAddress(root.dataset.pagesBase, state.fit, page, pages.length, viewport, devicePixelRatio), sizes[page - 1]));
 for (const image of images) image.fetchPriority = "high";
 stage.replaceChildren(...images);
 if (images[0]) whenFirstDrawn(images[0]);
+// The next reader page names its first screen's pages in its <head>, for a screen like this one.
+rememberScreen(viewport);

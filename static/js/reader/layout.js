@@ -1,7 +1,9 @@
 /**
  * Pure layout decisions of the comic reader: its opening state, which pages share a screen, and
- * at what width to ask for them. Shared by the reader (./comic.js) and the first page's preload
- * (./first-screen.js), which must ask for exactly the addresses the reader will.
+ * at what width to ask for them. Shared by the reader (./comic.js), its first screen
+ * (./first-screen.js) and the server, which names the first screen's pages in the reader's
+ * `<head>` from the screen the reader last measured (src/http/web/reader-screen.ts): all three
+ * must arrive at exactly the same addresses.
  */
 
 /** A page whose width exceeds its height is a spread already and is shown alone. */
@@ -71,10 +73,17 @@ export function wantsDouble(spread, viewport) {
   return viewport.clientWidth > viewport.clientHeight && viewport.clientWidth >= 768;
 }
 
-/** The address of a page shown `perScreen` to a screen of `viewport`: at the screen's width, unless shown at its original size. */
-export function pageAddress(base, fit, page, perScreen, viewport) {
-  const width = fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, devicePixelRatio);
-  return pageUrl(base, page, width);
+/**
+ * The width to ask for a page shown `perScreen` to a screen of `viewport` (its clientWidth)
+ * at `pixelRatio`: the screen's share, or null (the original size) when shown at its original size.
+ */
+export function pageWidth(fit, perScreen, viewport, pixelRatio) {
+  return fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, pixelRatio);
+}
+
+/** The address of a page shown `perScreen` to a screen of `viewport` at `pixelRatio` (see pageWidth). */
+export function pageAddress(base, fit, page, perScreen, viewport, pixelRatio) {
+  return pageUrl(base, page, pageWidth(fit, perScreen, viewport, pixelRatio));
 }
 
 /** The index of the screen that shows `page`. */

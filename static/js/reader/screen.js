@@ -1,0 +1,15 @@
+/**
+ * The screen the comic reader last laid its pages out on, kept in a cookie that only the
+ * reader's pages receive (path /read). With it the server names the first screen's page
+ * addresses in the next reader page's <head> (src/http/web/reader-screen.ts), so that the
+ * browser asks for them as it reads the head, before any of the reader's code has run. A stale
+ * value (a resized window, another device's zoom) only costs a page asked for at another width.
+ */
+const COOKIE = "longbox-reader-screen";
+const ONE_YEAR = 365 * 24 * 60 * 60;
+
+/** Keeps `viewport`'s size in CSS pixels and the screen's pixel ratio: `width_height_ratio`. */
+export function rememberScreen(viewport) {
+  const value = [viewport.clientWidth, viewport.clientHeight, devicePixelRatio].join("_");
+  document.cookie = `${COOKIE}=${value}; path=/read; max-age=${ONE_YEAR}; samesite=lax`;
+}
