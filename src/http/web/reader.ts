@@ -52,6 +52,9 @@ function readerPage(template: "reader/comic" | "reader/epub", data: PageData): R
 /** Where an EPUB declares obfuscated fonts; the reader asks for it only when the book has it. */
 const ENCRYPTION_FILE = "META-INF/encryption.xml";
 
+/** The largest package file the EPUB reader's page carries (packageTexts). */
+const CARRIED_FILE_BYTES = 512 * 1024;
+
 /** `?page`: a page, or an EPUB's spine item; past the end the comic reader opens the last page. */
 const START_PAGE: IntegerRange = { minimum: 1, maximum: 1_000_000 };
 
@@ -77,7 +80,10 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         ),
       ]);
       const readerSettings = JSON.stringify(settings);
-      if (!comic) return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication });
+      if (!comic) {
+        const packageFiles = publication ? await packageTexts(services, viewer.user, book.id, publication, hasEncryption) : {};
+        return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication, packageFiles: JSON.stringify(packageFiles) });
+      }
       const startPage = Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1));
       const sizes = pages.map((entry): PageSize => (entry.width && entry.height ? [entry.width, entry.height] : null));
       const pagesBase = `/api/v1/books/${book.id}/pages/`;
@@ -144,7 +150,7 @@ function epubReader(
   book: BookView,
   pages: PageRecord[],
   requestedSection: number | undefined,
-  { publication, ...extra }: { hasEncryption: boolean; readerSettings: string; publication: Publication | null },
+  { publication, ...extra }: { hasEncryption: boolean; readerSettings: string; publication: Publication | null; packageFiles: string },
 ) {
   const saved = book.progress && !book.progress.completed ? book.progress : null;
   const resume = saved && (requestedSection === undefined || requestedSection === saved.page) ? saved : null;
@@ -160,7 +166,7 @@ function epubReader(
     startSection: String(startSection ?? ""),
     sizes: JSON.stringify(pages.map((entry) => [entry.fileName, entry.size ?? 0])),
     ...extra,
-    bookPreloads: publication ? openingPreloads(book.id, publication, { hasEncryption: extra.hasEncryption, resumes: resume !== null, startSection }) : [],
+    bookPreloads: publication ? openingPreloads(book.id, publication, { resumes: resume !== null, startSection }) : [],
     shortcuts: "epub",
     readerScript: READER_SCRIPTS.epub,
     readerModules: READER_MODULES.epub,
@@ -168,21 +174,39 @@ function epubReader(
 }
 
 /**
- * The addresses of the book's files the EPUB reader will ask for first, one after another,
- * which the page has the browser fetch at once (`<link rel=preload as=fetch>`): the container,
- * package and navigation documents (and the encryption file when the book has one), then the
- * document the reader opens at with what it links to. Written as static/js/reader/epub.js
- * writes them (each path segment encoded), so that its requests are answered by these.
+ * The text of the files foliate-js reads before anything else, one after another, each parsed
+ * before it knows the next: the container, the encryption file when the book has one, the
+ * package and the navigation document. The page carries them (static/js/reader/epub.js reads
+ * them from it instead of asking the server), so that opening the book waits for no chain of
+ * requests. Read from the book opened for this page (the open-archive LRU); a file that cannot
+ * be read is left for the reader to ask for, and to say what is wrong, as is one larger than
+ * CARRIED_FILE_BYTES (a page is not made megabytes long by a book's oversized package).
  */
-function openingPreloads(bookId: string, publication: Publication, start: { hasEncryption: boolean; resumes: boolean; startSection: number | undefined }): string[] {
+async function packageTexts(services: Services, user: Caller, bookId: string, publication: Publication, hasEncryption: boolean): Promise<Record<string, string>> {
+  const files = [...(publication.opening?.package ?? []), ...(hasEncryption ? [ENCRYPTION_FILE] : [])];
+  const texts = await Promise.all(
+    files.map((path) =>
+      services.publications.resource(user, bookId, path).then(
+        ({ resource }) => (resource.bytes.byteLength <= CARRIED_FILE_BYTES ? ([path, new TextDecoder().decode(resource.bytes)] as const) : null),
+        () => null,
+      ),
+    ),
+  );
+  return Object.fromEntries(texts.filter((entry) => entry !== null));
+}
+
+/**
+ * The addresses of the book's files the EPUB reader asks for first, once it has read the
+ * package (which the page carries: packageTexts), which the page has the browser fetch at once
+ * (`<link rel=preload as=fetch>`): the document the reader opens at with what it links to.
+ * Written as static/js/reader/epub.js writes them (each path segment encoded), so that its
+ * requests are answered by these.
+ */
+function openingPreloads(bookId: string, publication: Publication, start: { resumes: boolean; startSection: number | undefined }): string[] {
   const opening = publication.opening;
   if (!opening) return [];
-  const [container, ...beforeText] = opening.package;
-  const first = [container, ...(start.hasEncryption ? [ENCRYPTION_FILE] : []), ...beforeText];
   // A resumed position (a CFI or a progression) is found by foliate-js; a requested section is the reading order's.
   const section = start.startSection === undefined ? undefined : publication.readingOrder[start.startSection - 1]?.href.split("#")[0];
   const text = start.resumes ? [] : section !== undefined ? [section] : opening.textStart;
-  return [...first, ...text]
-    .filter((path): path is string => path !== undefined)
-    .map((path) => `/api/v1/books/${bookId}/resource/${path.split("/").map(encodeURIComponent).join("/")}`);
+  return text.map((path) => `/api/v1/books/${bookId}/resource/${path.split("/").map(encodeURIComponent).join("/")}`);
 }

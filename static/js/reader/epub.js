@@ -36,8 +36,14 @@ async function fetchResource(path) {
 const NOT_ASKED = new Set(["META-INF/com.apple.ibooks.display-options.xml", "META-INF/com.kobobooks.display-options.xml"]);
 if (data.hasEncryption !== "true") NOT_ASKED.add("META-INF/encryption.xml");
 
+/**
+ * The container, package, navigation and encryption files, which foliate-js reads one after
+ * another before anything else: the page carries their text (src/http/web/reader.ts).
+ */
+const packageFiles = new Map(Object.entries(JSON.parse(data.packageFiles)));
+
 const loader = {
-  loadText: async (path) => (NOT_ASKED.has(path) ? null : ((await fetchResource(path))?.text() ?? null)),
+  loadText: async (path) => packageFiles.get(path) ?? (NOT_ASKED.has(path) ? null : ((await fetchResource(path))?.text() ?? null)),
   loadBlob: async (path) => (await fetchResource(path))?.blob() ?? null,
   getSize: (path) => sizes.get(path) ?? 0,
 };
