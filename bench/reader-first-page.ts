@@ -5,7 +5,8 @@
  * opened for the first time since the server started (its page and archive caches emptied),
  * per format, at 1440 px and at 375 px (DPR 2). The reference, in the same run: a bare HTML
  * page showing the same first page (the image bytes Longbox serves at that width, or the EPUB's
- * first document), reached by a click on a link, from a bare Bun.serve.
+ * first document in a frame with the book's stylesheets and images beside it, marked once the
+ * frame has loaded, as foliate-js waits for it), reached by a click on a link, from a bare Bun.serve.
  *
  *   bun bench/reader-first-page.ts [--runs 3]
  *
@@ -74,41 +75,68 @@ async function api(server: Longbox, token: string, method: string, path: string,
   return response.json();
 }
 
-/** What the reference shows for a book: the first page's bytes at the screen's width, or the EPUB's first document. */
-async function referenceContent(server: Longbox, token: string, book: { id: string; fileFormat: string }, screen: BrowserContextOptions) {
+/** A file the reference serves: its type and bytes. */
+interface ReferenceFile {
+  type: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * What the reference shows for a book: the first page's bytes at the screen's width, or for an
+ * EPUB its first document in a frame, with every resource of the book beside it at the same
+ * relative addresses (its stylesheets and images load as they do in the reader).
+ */
+type ReferenceContent = { kind: "image"; file: ReferenceFile } | { kind: "document"; entry: string; files: Map<string, ReferenceFile> };
+
+async function referenceContent(server: Longbox, token: string, book: { id: string; fileFormat: string }, screen: BrowserContextOptions): Promise<ReferenceContent> {
   const headers = { authorization: `Bearer ${token}` };
+  const download = async (url: string | URL): Promise<ReferenceFile> => {
+    const response = await fetch(url, { headers });
+    return { type: response.headers.get("content-type") ?? "application/octet-stream", body: new Uint8Array(await response.arrayBuffer()) };
+  };
   if (book.fileFormat === "epub") {
+    const manifestUrl = `${server.url}/api/v1/books/${book.id}/manifest`;
     const manifest = await api(server, token, "GET", `/api/v1/books/${book.id}/manifest`);
-    const first = manifest.readingOrder[0].href as string;
-    const response = await fetch(new URL(first, `${server.url}/api/v1/books/${book.id}/manifest`), { headers });
-    return { type: "text/html; charset=utf-8", body: new Uint8Array(await response.arrayBuffer()) };
+    // Hrefs lead to /api/v1/books/<id>/resource/<path in the book, each segment encoded>.
+    const inBook = (href: string) => href.split("#")[0]!.split("/resource/")[1]!;
+    const files = new Map<string, ReferenceFile>();
+    for (const link of [...manifest.readingOrder, ...(manifest.resources ?? [])] as { href: string }[]) {
+      if (!files.has(inBook(link.href))) files.set(inBook(link.href), await download(new URL(link.href, manifestUrl)));
+    }
+    return { kind: "document", entry: inBook(manifest.readingOrder[0].href), files };
   }
   // The reader's request: the screen's width in device pixels, at the next step (static/js/reader/layout.js).
   const width = screen.deviceScaleFactor ? 800 : 1600;
-  const response = await fetch(`${server.url}/api/v1/books/${book.id}/pages/1?width=${width}`, { headers });
-  return { type: response.headers.get("content-type") ?? "image/jpeg", body: new Uint8Array(await response.arrayBuffer()) };
+  return { kind: "image", file: await download(`${server.url}/api/v1/books/${book.id}/pages/1?width=${width}`) };
 }
 
-/** A bare Bun.serve: `/` links to `/show/<key>`, which shows `/content/<key>` and marks when it is painted. */
-function startReference(contents: Map<string, { type: string; body: Uint8Array<ArrayBuffer> }>) {
+/**
+ * A bare Bun.serve: `/start/<key>` links to `/show/<key>`, which shows the key's image or
+ * document (`/content/<key>/...`) and marks when it is painted: after the image is decoded, or
+ * after the document's frame has loaded (its stylesheets and images in).
+ */
+function startReference(contents: Map<string, ReferenceContent>) {
   const mark = `<script>
     const done = () => requestAnimationFrame(() => performance.mark("reader:first-page"));
     const image = document.querySelector("img");
-    if (image) image.decode().then(done, done); else done();
+    if (image) image.decode().then(done, done); else document.querySelector("iframe").addEventListener("load", done);
   </script>`;
   return Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch(request) {
-      const path = new URL(request.url).pathname;
-      const [, kind, key = ""] = path.split("/");
-      if (kind === "start") return new Response(`<!doctype html><a href="/show/${key}">Read</a>`, { headers: { "content-type": "text/html" } });
-      const content = contents.get(decodeURIComponent(key));
+      const [, kind, encodedKey = "", ...rest] = new URL(request.url).pathname.split("/");
+      if (kind === "start") return new Response(`<!doctype html><a href="/show/${encodedKey}">Read</a>`, { headers: { "content-type": "text/html" } });
+      const content = contents.get(decodeURIComponent(encodedKey));
       if (!content) return new Response("not found", { status: 404 });
-      if (kind === "content") return new Response(content.body, { headers: { "content-type": content.type } });
-      const shown = content.type.startsWith("text/html")
-        ? `<iframe src="/content/${key}" style="border:0;width:100vw;height:100vh"></iframe>`
-        : `<img src="/content/${key}" alt="" style="max-width:100vw;max-height:100vh">`;
+      if (kind === "content") {
+        const file = content.kind === "image" ? content.file : content.files.get(rest.join("/"));
+        return file ? new Response(file.body, { headers: { "content-type": file.type } }) : new Response("not found", { status: 404 });
+      }
+      const shown =
+        content.kind === "document"
+          ? `<iframe src="/content/${encodedKey}/${content.entry}" style="border:0;width:100vw;height:100vh"></iframe>`
+          : `<img src="/content/${encodedKey}" alt="" style="max-width:100vw;max-height:100vh">`;
       const html = `<!doctype html><meta name="viewport" content="width=device-width"><body style="margin:0">${shown}${mark}</body>`;
       return new Response(html, { headers: { "content-type": "text/html" } });
     },
@@ -173,7 +201,7 @@ try {
   }
   const listed = (await api(server, token, "GET", `/api/v1/books?libraryId=${created.id}&pageSize=50`)).data as { id: string; filePath: string; fileFormat: string }[];
   const bookOf = (file: string) => listed.find((book) => book.filePath.endsWith(file))!;
-  const contents = new Map<string, { type: string; body: Uint8Array<ArrayBuffer> }>();
+  const contents = new Map<string, ReferenceContent>();
   for (const [screenName, screen] of Object.entries(SCREENS)) {
     for (const entry of BOOKS) contents.set(`${screenName}:${entry.format}`, await referenceContent(server, token, bookOf(entry.file), screen));
   }
