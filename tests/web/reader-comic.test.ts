@@ -321,48 +321,45 @@ forEachDatabase("comic reader", (server) => {
     });
   }, TIMEOUT);
 
-  test("a reader opened before in this browser names its first screen in its <head>: each page asked for once, at the reader's width", async () => {
+  test("a reader opened before in this browser names its first screen in a Link header: each page asked for once, at the reader's width", async () => {
     const cbz = book("Science Comics 001.cbz");
     const pagesBase = `${server().url}/api/v1/books/${cbz.id}/pages/`;
-    const preloads = (page: Page) => page.$$eval('link[rel="preload"][as="image"]', (links) => links.map((link) => (link as HTMLLinkElement).href));
+    /** Opens the reader at `path`; answers the pages its page had the browser preload (its Link header's), as absolute addresses. */
+    const openReader = async (page: Page, path: string) => {
+      const response = await page.goto(path);
+      await readerReady(page);
+      const link = (await response!.allHeaders())["link"] ?? "";
+      return [...link.matchAll(/<([^>]+)>; rel=preload; as=image/g)].map((match) => `${server().url}${match[1]}`);
+    };
     const stageSources = (page: Page) => page.$$eval(".reader-stage img", (images) => images.map((image) => (image as HTMLImageElement).src));
     const screenCookie = async (page: Page) => (await page.context().cookies()).find((cookie) => cookie.name === "longbox-reader-screen");
 
     await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
       // A first read in this browser: nothing to go by yet; the reader keeps its screen.
-      await page.goto(`/read/${cbz.id}?page=1`);
-      await readerReady(page);
-      expect(await preloads(page)).toEqual([]);
+      expect(await openReader(page, `/read/${cbz.id}?page=1`)).toEqual([]);
       const cookie = await screenCookie(page);
       expect(cookie?.value).toMatch(/^375_\d+_2$/);
       expect(cookie?.path).toBe("/read");
 
       const before = requestsFor(server(), `/api/v1/books/${cbz.id}/pages/1`);
-      await page.goto(`/read/${cbz.id}?page=1`);
-      await readerReady(page);
       // At the width the reader asks for on a 375 px screen at DPR 2 (static/js/reader/layout.js), fetched once.
-      expect(await preloads(page)).toEqual([`${pagesBase}1?width=800`]);
+      expect(await openReader(page, `/read/${cbz.id}?page=1`)).toEqual([`${pagesBase}1?width=800`]);
       expect(await stageSources(page)).toEqual([`${pagesBase}1?width=800`]);
       expect(await fetchedUrls(page, "/pages/1?")).toEqual([`${pagesBase}1?width=800`]);
       expect(requestsFor(server(), `/api/v1/books/${cbz.id}/pages/1`)).toBe(before + 1);
 
       // A value no screen has is ignored: the page opens without naming pages.
       await page.context().addCookies([{ ...cookie!, value: "9e9_-1_%3Cscript%3E" }]);
-      await page.goto(`/read/${cbz.id}?page=1`);
-      await readerReady(page);
-      expect(await preloads(page)).toEqual([]);
+      expect(await openReader(page, `/read/${cbz.id}?page=1`)).toEqual([]);
       expect(errors).toEqual([]);
     });
 
     await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
-      await page.goto(`/read/${cbz.id}?page=1`);
-      await readerReady(page);
+      await openReader(page, `/read/${cbz.id}?page=1`);
       await chooseSetting(page, "spread", "double");
       // Pages 2 and 3 share a screen of 1280 px: each at half its width.
-      await page.goto(`/read/${cbz.id}?page=2`);
-      await readerReady(page);
       const spread = [`${pagesBase}2?width=640`, `${pagesBase}3?width=640`];
-      expect(await preloads(page)).toEqual(spread);
+      expect(await openReader(page, `/read/${cbz.id}?page=2`)).toEqual(spread);
       expect(await stageSources(page)).toEqual(spread);
       expect((await fetchedUrls(page, "/pages/")).filter((url) => spread.includes(url)).sort()).toEqual(spread);
       await chooseSetting(page, "spread", "auto");

@@ -1,10 +1,10 @@
 /**
- * The comic reader's first screen, named in its page's <head>: from the screen the reader last
+ * The comic reader's first screen, named in its page's `Link` header: from the screen the reader last
  * laid pages out on in this browser (the `longbox-reader-screen` cookie that
  * static/js/reader/screen.js keeps), the addresses of the pages the first screen will show, as
  * static/js/reader/first-screen.js will compute them (both use static/js/reader/layout.js).
- * Preloaded from the head, they are asked for as soon as the head is read, about 40 ms before
- * the first screen's script runs behind the reader's style sheets and markup; the server starts
+ * Preloaded from the header, they are asked for as soon as the response's headers arrive, 40 ms
+ * or more before the first screen's script runs behind the reader's style sheets and markup; the server starts
  * reading them as it answers the page. Without the cookie (a first read in this browser) or
  * with an unusable one, nothing is named.
  */

@@ -26,5 +26,5 @@ const images = pages.map((page) => createPageImage(page, pageAddress(root.datase
 for (const image of images) image.fetchPriority = "high";
 stage.replaceChildren(...images);
 if (images[0]) whenFirstDrawn(images[0]);
-// The next reader page names its first screen's pages in its <head>, for a screen like this one.
+// The next reader page names its first screen's pages in its Link header, for a screen like this one.
 rememberScreen(viewport);

@@ -1,8 +1,8 @@
 /**
  * Pure layout decisions of the comic reader: its opening state, which pages share a screen, and
  * at what width to ask for them. Shared by the reader (./comic.js), its first screen
- * (./first-screen.js) and the server, which names the first screen's pages in the reader's
- * `<head>` from the screen the reader last measured (src/http/web/reader-screen.ts): all three
+ * (./first-screen.js) and the server, which names the first screen's pages in the reader
+ * page's `Link` header from the screen the reader last measured (src/http/web/reader-screen.ts): all three
  * must arrive at exactly the same addresses.
  */
 

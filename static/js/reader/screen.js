@@ -1,8 +1,8 @@
 /**
  * The screen the comic reader last laid its pages out on, kept in a cookie that only the
  * reader's pages receive (path /read). With it the server names the first screen's page
- * addresses in the next reader page's <head> (src/http/web/reader-screen.ts), so that the
- * browser asks for them as it reads the head, before any of the reader's code has run. A stale
+ * addresses in the next reader page's `Link` header (src/http/web/reader-screen.ts), so that
+ * the browser asks for them as the page's headers arrive, before any of the reader's code has run. A stale
  * value (a resized window, another device's zoom) only costs a page asked for at another width.
  */
 const COOKIE = "longbox-reader-screen";
