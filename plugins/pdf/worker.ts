@@ -7,14 +7,18 @@
 import { analyzePdf } from "./analyze.ts";
 import { renderPdfPage } from "./page-render.ts";
 import { preloadPdfRuntime } from "./pdfjs-runtime.ts";
+import { warmUpPdfRendering } from "./warm-up.ts";
 import { serializeError } from "../../src/formats/thread-errors.ts";
 import type { PdfJob, PdfJobReply } from "./worker-protocol.ts";
 
 declare const self: Worker;
 
 // The pool starts a worker for a job or ahead of one (a PDF book about to be read): either way
-// pdf.js is needed, and loading it now overlaps whatever comes before the job.
+// pdf.js is needed, and loading it now overlaps whatever comes before the job. The warm-up
+// render (warm-up.ts) then does the once-per-thread work a first page would otherwise pay for;
+// jobs wait for it. If it fails, the jobs run anyway and show the failure themselves.
 preloadPdfRuntime();
+const warmedUp = warmUpPdfRendering().catch(() => undefined);
 
 async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transferable[] }> {
   try {
@@ -30,6 +34,7 @@ async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transfe
 }
 
 self.addEventListener("message", async (event: MessageEvent<PdfJob>) => {
+  await warmedUp;
   const { reply, transfer } = await run(event.data);
   self.postMessage(reply, transfer);
 });
