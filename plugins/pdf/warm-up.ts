@@ -1,11 +1,12 @@
 /**
- * A PDF worker's warm-up (issue 31): as the worker starts, it renders a small PDF made here,
- * so that the work done once per thread is over before the first real page is asked for.
- * Measured on a scanned page (issue12963.pdf, page 1, 1600 px wide): 340-530 ms for the
- * first render in a fresh worker, 190-300 ms for the same page rendered again in it. The
- * difference is JavaScriptCore compiling the pdf.js code each stage runs (parser, fonts,
- * CMaps, annotations, image decoders, canvas drawing), not anything a document keeps: a
- * second document pays none of it.
+ * A PDF worker's warm-up (issue 31): a worker started ahead of a read (the book's page or the
+ * reader opening: PdfWorkerPool.warm) renders a small PDF made here, so that the work done once
+ * per thread is over before the book's first page is asked for. Measured on a scanned page
+ * (issue12963.pdf, page 1, 1600 px wide), in the worker thread: 270-300 ms of CPU for the first
+ * render in a fresh worker, 125-140 ms for the same page rendered again in it, 185-220 ms after
+ * this warm-up (which itself takes 90 ms). The difference is JavaScriptCore compiling the pdf.js
+ * code each stage runs (parser, fonts, CMaps, annotations, image decoders, canvas drawing), not
+ * anything a document keeps: a second document pays none of it.
  *
  * So the page below goes through every stage a page of a book does, each on a few bytes: text
  * in two standard fonts (TrueType and Type 1 font programs, a ToUnicode CMap), a Flate RGB

@@ -68,6 +68,7 @@ describe("PDF worker warm-up", () => {
   test("a worker whose warm-up failed still renders pages and reports a broken PDF clearly", async () => {
     const pool = new PdfWorkerPool(new URL("../helpers/warm-up-failing-pdf-worker.ts", import.meta.url), 1);
     const { limits, signal } = pluginContext();
+    pool.warm();
     const page = await pool.run({ kind: "render", path: pdf("pdfjs/alphatrans.pdf"), pageNumber: 1, maxWidth: 100, limits }, signal);
     expect(page.mediaType).toBe("image/jpeg");
     expect((await sharp(page.bytes).metadata()).width).toBe(100);
