@@ -41,9 +41,9 @@ export function preloadPdfRuntime(): void {
 }
 
 /**
- * Opens the PDF (a file's path, or the file's bytes), runs `use` on it and destroys the document whatever happens (pdf.js
- * keeps a worker-side copy of every document until then). No AbortSignal: the pool stops an
- * abandoned job by terminating its worker.
+ * Opens the PDF (a file's path, or the file's bytes), runs `use` on it and destroys the
+ * document whatever happens (pdf.js keeps a worker-side copy of every document until then). No
+ * AbortSignal: the pool stops an abandoned job by terminating its worker.
  * Failures to open become BookAnalysisError("parser"): a password-protected file says so, with
  * `details.passwordProtected`, so that it can be told apart from a broken file.
  */
