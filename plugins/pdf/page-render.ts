@@ -38,15 +38,15 @@ export interface RenderOptions {
   prescaleImages?: boolean;
 }
 
-/** Renders page `pageNumber` (1-based) of the PDF at `path` to a JPEG at most `maxWidth` wide. */
+/** Renders page `pageNumber` (1-based) of a PDF (its path or bytes) to a JPEG at most `maxWidth` wide. */
 export function renderPdfPage(
-  path: string,
+  source: string | Uint8Array,
   pageNumber: number,
   limits: AnalysisLimits,
   maxWidth = DEFAULT_RENDER_WIDTH,
   options: RenderOptions = {},
 ): Promise<PageImage> {
-  return withPdfDocument(path, limits, (document) => {
+  return withPdfDocument(source, limits, (document) => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > document.numPages) {
       throw failure("page_extraction", "not_found", `page ${pageNumber} does not exist: the PDF has ${document.numPages} pages`);
     }

@@ -41,16 +41,16 @@ export function preloadPdfRuntime(): void {
 }
 
 /**
- * Opens the PDF at `path`, runs `use` on it and destroys the document whatever happens (pdf.js
- * keeps a worker-side copy of every document until then). No AbortSignal: the pool stops an
- * abandoned job by terminating its worker.
+ * Opens the PDF (a file's path, or the file's bytes), runs `use` on it and destroys the
+ * document whatever happens (pdf.js keeps a worker-side copy of every document until then). No
+ * AbortSignal: the pool stops an abandoned job by terminating its worker.
  * Failures to open become BookAnalysisError("parser"): a password-protected file says so, with
  * `details.passwordProtected`, so that it can be told apart from a broken file.
  */
-export async function withPdfDocument<T>(path: string, limits: AnalysisLimits, use: (document: PdfDocument) => Promise<T>): Promise<T> {
+export async function withPdfDocument<T>(source: string | Uint8Array, limits: AnalysisLimits, use: (document: PdfDocument) => Promise<T>): Promise<T> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
-    data: await Bun.file(path).bytes(),
+    data: typeof source === "string" ? await Bun.file(source).bytes() : source,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
     BinaryDataFactory: EmbeddedBinaryDataFactory,
     ...EMBEDDED_DATA_URLS,

@@ -16,7 +16,7 @@ import type { BookErrorType } from "../../src/formats/contract.ts";
 import { failure } from "../../src/formats/errors.ts";
 import { type BunWorker, startPoolWorker } from "../../src/formats/pool-worker.ts";
 import { deserializeError } from "../../src/formats/thread-errors.ts";
-import type { PdfJob, PdfJobReply, PdfJobResult } from "./worker-protocol.ts";
+import type { PdfJob, PdfJobReply, PdfJobResult, PdfWarmUp } from "./worker-protocol.ts";
 
 /** One worker is enough on 2 cores (the server needs the other); never more than 2. */
 const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));
@@ -62,9 +62,14 @@ export class PdfWorkerPool {
     });
   }
 
-  /** Starts a worker (which loads pdf.js) when none runs yet, before the first job needs it. */
+  /**
+   * Starts a worker when none runs yet, before the first job needs it: it loads pdf.js and
+   * renders the warm-up page (warm-up.ts), which the jobs sent meanwhile wait for.
+   */
   warm(): void {
-    if (this.slots.length === 0) this.startWorker();
+    if (this.slots.length > 0) return;
+    const warmUp: PdfWarmUp = { kind: "warm-up" };
+    this.startWorker().worker.postMessage(warmUp);
   }
 
   /** Hands waiting jobs to idle workers, starting workers up to the pool size. */

@@ -11,6 +11,14 @@ export type PdfJob =
   | { kind: "analyze"; path: string; limits: AnalysisLimits }
   | { kind: "render"; path: string; pageNumber: number; maxWidth: number | undefined; limits: AnalysisLimits };
 
+/**
+ * Sent by the pool to a worker it starts ahead of a read (PdfWorkerPool.warm): render the
+ * warm-up page (warm-up.ts). Not a job: no answer; the jobs that follow wait for it.
+ */
+export interface PdfWarmUp {
+  kind: "warm-up";
+}
+
 export type PdfJobResult<J extends PdfJob> = J extends { kind: "analyze" } ? AnalysisResult : PageImage;
 
 /** The worker's answer to its current job. */

@@ -7,14 +7,23 @@
 import { analyzePdf } from "./analyze.ts";
 import { renderPdfPage } from "./page-render.ts";
 import { preloadPdfRuntime } from "./pdfjs-runtime.ts";
+import { warmUpPdfRendering } from "./warm-up.ts";
 import { serializeError } from "../../src/formats/thread-errors.ts";
-import type { PdfJob, PdfJobReply } from "./worker-protocol.ts";
+import type { PdfJob, PdfJobReply, PdfWarmUp } from "./worker-protocol.ts";
 
 declare const self: Worker;
 
 // The pool starts a worker for a job or ahead of one (a PDF book about to be read): either way
 // pdf.js is needed, and loading it now overlaps whatever comes before the job.
 preloadPdfRuntime();
+
+/**
+ * The warm-up render, when the pool asked for one (a worker started ahead of a read): it does
+ * the once-per-thread work that page 1 would otherwise pay for, while the person is still on
+ * the book's page. Jobs wait for it; if it fails, they run anyway and show the failure
+ * themselves. A worker started for a job gets none: its job warms it up as well.
+ */
+let warmedUp: Promise<unknown> = Promise.resolve();
 
 async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transferable[] }> {
   try {
@@ -29,7 +38,13 @@ async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transfe
   }
 }
 
-self.addEventListener("message", async (event: MessageEvent<PdfJob>) => {
-  const { reply, transfer } = await run(event.data);
+self.addEventListener("message", async (event: MessageEvent<PdfJob | PdfWarmUp>) => {
+  const message = event.data;
+  if (message.kind === "warm-up") {
+    warmedUp = warmUpPdfRendering().catch(() => undefined);
+    return;
+  }
+  await warmedUp;
+  const { reply, transfer } = await run(message);
   self.postMessage(reply, transfer);
 });
