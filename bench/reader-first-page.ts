@@ -22,6 +22,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from "p
 import { buildIsolatedBinary, type IsolatedBinary } from "../scripts/isolated-binary";
 import { startServerProcess } from "../scripts/server-process";
 import { loadAverage, markdownTable, median, ratio } from "./measure";
+import { pageUrl, pageWidth, type OpeningState } from "../static/js/reader/layout.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
 const RUNS = Number(values.runs);
@@ -36,6 +37,8 @@ const BOOKS = [
   { format: "PDF (JBIG2 scan)", fixture: "pdf/pdfjs/issue12963.pdf", file: "PDF/pdf.pdf" },
   { format: "EPUB", fixture: "epub/stump/book.epub", file: "EPUB/epub.epub" },
 ] as const;
+/** The comic reader's state for a book opened afresh by a user who changed no setting. */
+const OPENED_AFRESH: OpeningState = { page: 1, mode: "ltr", fit: "screen", spread: "auto" };
 /** Opened first in every browser context: the readers' code, not these books, gets cached. */
 const WARM_UP = [
   { fixture: "cbz/stump/science_comics_001.cbz", file: "Warm/warm.cbz", mark: "#comic-reader[data-ready]" },
@@ -86,7 +89,7 @@ interface ReferenceFile {
  * EPUB its first document in a frame, with every resource of the book beside it at the same
  * relative addresses (its stylesheets and images load as they do in the reader).
  */
-type ReferenceContent = { kind: "image"; file: ReferenceFile } | { kind: "document"; entry: string; files: Map<string, ReferenceFile> };
+type ReferenceContent = { kind: "image"; path: string; file: ReferenceFile } | { kind: "document"; entry: string; files: Map<string, ReferenceFile> };
 
 async function referenceContent(server: Longbox, token: string, book: { id: string; fileFormat: string }, screen: BrowserContextOptions): Promise<ReferenceContent> {
   const headers = { authorization: `Bearer ${token}` };
@@ -105,9 +108,13 @@ async function referenceContent(server: Longbox, token: string, book: { id: stri
     }
     return { kind: "document", entry: inBook(manifest.readingOrder[0].href), files };
   }
-  // The reader's request: the screen's width in device pixels, at the next step (static/js/reader/layout.js).
-  const width = screen.deviceScaleFactor ? 800 : 1600;
-  return { kind: "image", file: await download(`${server.url}/api/v1/books/${book.id}/pages/1?width=${width}`) };
+  // The reader's request for page 1, opened afresh with the default settings: at the width the
+  // page takes on the screen, in device pixels, at the next step (static/js/reader/layout.js).
+  const [first] = (await api(server, token, "GET", `/api/v1/books/${book.id}/pages`)) as { width: number | null; height: number | null }[];
+  const viewport = { clientWidth: screen.viewport!.width, clientHeight: screen.viewport!.height };
+  const size = first?.width && first.height ? ([first.width, first.height] as const) : null;
+  const path = pageUrl(`/api/v1/books/${book.id}/pages/`, 1, pageWidth(OPENED_AFRESH, size, 1, viewport, screen.deviceScaleFactor ?? 1));
+  return { kind: "image", path, file: await download(`${server.url}${path}`) };
 }
 
 /**
@@ -237,6 +244,11 @@ try {
         await page.goto(`/books/${book.id}`);
         await Promise.all([page.waitForURL((url) => url.pathname === `/read/${book.id}`), page.getByRole("link", { name: /^Read$/ }).first().click()]);
         times[key].longbox.push(await firstPage(page));
+        // The reference must show what the reader showed: the same page at the same width.
+        const shown = contents.get(key)!;
+        if (shown.kind === "image" && !(await page.evaluate((path) => performance.getEntriesByName(location.origin + path).length > 0, shown.path))) {
+          throw new Error(`${key}: the reader did not ask for ${shown.path}, the reference's page`);
+        }
       }
       await context.close();
     }

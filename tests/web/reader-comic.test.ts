@@ -357,7 +357,11 @@ forEachDatabase("comic reader", (server) => {
     await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
       await openReader(page, `/read/${cbz.id}?page=1`);
       await chooseSetting(page, "spread", "double");
-      // Pages 2 and 3 share a screen of 1280 px: each at half its width.
+      // The cover stands alone, fitted to the screen: the 800 px height decides its width
+      // (480x726: 529 px shown), asked for at the next step up, not at the screen's 1280 px.
+      expect(await openReader(page, `/read/${cbz.id}?page=1`)).toEqual([`${pagesBase}1?width=640`]);
+      expect(await stageSources(page)).toEqual([`${pagesBase}1?width=640`]);
+      // Pages 2 and 3 share a screen of 1280 px: each at most half its width.
       const spread = [`${pagesBase}2?width=640`, `${pagesBase}3?width=640`];
       expect(await openReader(page, `/read/${cbz.id}?page=2`)).toEqual(spread);
       expect(await stageSources(page)).toEqual(spread);

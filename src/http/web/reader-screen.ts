@@ -60,7 +60,7 @@ export function firstScreenOf(book: FirstScreenBook, screen: ReaderScreen): Firs
   );
   const pages = firstPages(state, book.sizes, viewport);
   return pages.map((number) => {
-    const width = pageWidth(state.fit, pages.length, viewport, screen.pixelRatio);
+    const width = pageWidth(state, book.sizes[number - 1] ?? null, pages.length, viewport, screen.pixelRatio);
     return { number, width, url: pageUrl(book.pagesBase, number, width) };
   });
 }

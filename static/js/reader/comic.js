@@ -41,8 +41,8 @@ const zoomed = () => !!panzoom && panzoom.getScale() > 1.01;
 
 const wantsDouble = () => doubleFor(state.spread, viewport);
 
-/** The address of a page shown `perScreen` to a screen: at the screen's width on small screens. */
-const urlOf = (page, perScreen) => pageAddress(data.pagesBase, state.fit, page, perScreen, viewport, devicePixelRatio);
+/** The address of a page shown `perScreen` to a screen: at the width it takes there (./layout.js). */
+const urlOf = (page, perScreen) => pageAddress(data.pagesBase, state, page, sizes[page - 1], perScreen, viewport, devicePixelRatio);
 
 /**
  * The first screen's pages, put on the stage by the page's first-screen script (./first-screen.js)

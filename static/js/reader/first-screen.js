@@ -22,7 +22,7 @@ const pages = firstPages(state, sizes, viewport);
 root.dataset.mode = state.mode;
 root.dataset.fit = state.fit;
 stage.style.setProperty("--per-screen", String(pages.length));
-const images = pages.map((page) => createPageImage(page, pageAddress(root.dataset.pagesBase, state.fit, page, pages.length, viewport, devicePixelRatio), sizes[page - 1]));
+const images = pages.map((page) => createPageImage(page, pageAddress(root.dataset.pagesBase, state, page, sizes[page - 1], pages.length, viewport, devicePixelRatio), sizes[page - 1]));
 for (const image of images) image.fetchPriority = "high";
 stage.replaceChildren(...images);
 if (images[0]) whenFirstDrawn(images[0]);

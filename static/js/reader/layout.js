@@ -73,17 +73,37 @@ export function wantsDouble(spread, viewport) {
   return viewport.clientWidth > viewport.clientHeight && viewport.clientWidth >= 768;
 }
 
+/** The widest a page of a vertical or webtoon strip is shown (reader.css). */
+const STRIP_WIDTH = 1000;
+
 /**
- * The width to ask for a page shown `perScreen` to a screen of `viewport` (its clientWidth)
- * at `pixelRatio`: the screen's share, or null (the original size) when shown at its original size.
+ * The CSS width a page takes on `viewport` (its clientWidth and clientHeight), as reader.css
+ * lays it out in `state`'s mode and fit: `size` is its [width, height] when known, `perScreen`
+ * how many pages share the screen. Paged, "width" fills its share of the screen's width,
+ * "height" the screen's height, and "screen" whichever it reaches first; a strip (vertical,
+ * webtoon) is the screen's width up to STRIP_WIDTH, or, vertical, the screen's height. Without a
+ * size, a page is taken to fill its share of the width.
  */
-export function pageWidth(fit, perScreen, viewport, pixelRatio) {
-  return fit === "original" ? null : requestWidth(viewport.clientWidth / perScreen, pixelRatio);
+export function shownWidth(state, size, perScreen, viewport) {
+  const share = isPaged(state.mode) ? viewport.clientWidth / perScreen : Math.min(viewport.clientWidth, STRIP_WIDTH);
+  const byHeight = size && size[1] > 0 ? (viewport.clientHeight * size[0]) / size[1] : share;
+  if (state.fit === "height" && (isPaged(state.mode) || state.mode === "vertical")) return byHeight;
+  if (state.fit === "screen" && isPaged(state.mode)) return Math.min(share, byHeight);
+  return share;
 }
 
-/** The address of a page shown `perScreen` to a screen of `viewport` at `pixelRatio` (see pageWidth). */
-export function pageAddress(base, fit, page, perScreen, viewport, pixelRatio) {
-  return pageUrl(base, page, pageWidth(fit, perScreen, viewport, pixelRatio));
+/**
+ * The width to ask for a page at (see shownWidth) at `pixelRatio`: what it takes on the screen,
+ * or null (the original size) when shown at its original size. Zoomed in, the reader asks for
+ * the original size instead (./comic.js).
+ */
+export function pageWidth(state, size, perScreen, viewport, pixelRatio) {
+  return state.fit === "original" ? null : requestWidth(shownWidth(state, size, perScreen, viewport), pixelRatio);
+}
+
+/** The address of page `page` (of `size`) shown `perScreen` to a screen of `viewport` at `pixelRatio` (see pageWidth). */
+export function pageAddress(base, state, page, size, perScreen, viewport, pixelRatio) {
+  return pageUrl(base, page, pageWidth(state, size, perScreen, viewport, pixelRatio));
 }
 
 /** The index of the screen that shows `page`. */
