@@ -181,14 +181,18 @@ export class PageService {
   /**
    * Starts reading pages a reader is about to ask for (the first screen its page names), so
    * that their requests find them read or being read (the in-flight reads are shared). Returns
-   * at once; a failure is left for the page's own request to meet and report.
+   * at once; a failure is left for the page's own request to meet and report. The reads begin
+   * once the current work is done: unpacking a CBR or CB7 page runs on this thread, and the
+   * reader's page, being answered now, goes out first.
    */
   startReading(caller: Caller, bookId: string, pages: readonly { number: number; width: number | null }[]): void {
-    for (const page of pages) {
-      this.locate(caller, bookId, page.number, page.width ?? undefined)
-        .then((ref) => this.content(ref))
-        .catch(() => undefined);
-    }
+    setImmediate(() => {
+      for (const page of pages) {
+        this.locate(caller, bookId, page.number, page.width ?? undefined)
+          .then((ref) => this.content(ref))
+          .catch(() => undefined);
+      }
+    });
   }
 
   /** The page's image; `file`: the book's file when the caller has just resolved it. */
