@@ -26,7 +26,9 @@ export const pdfPlugin: FormatPlugin = {
   mediaTypes: ["application/pdf"],
   rendersPages: true,
   // A PDF worker takes seconds to start on a loaded machine (pdf.js loading in it).
-  warm: async () => pdfWorkers.warm(),
+  warm: async () => {
+    void pdfWorkers.warm();
+  },
   detect: (head) => (hasPdfHeader(head) ? 2 : 0),
   analyze: (path, ctx) => pdfWorkers.run({ kind: "analyze", path, limits: ctx.limits }, ctx.signal),
   readPage: readPdfPage,

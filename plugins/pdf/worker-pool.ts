@@ -16,7 +16,7 @@ import type { BookErrorType } from "../../src/formats/contract.ts";
 import { failure } from "../../src/formats/errors.ts";
 import { type BunWorker, startPoolWorker } from "../../src/formats/pool-worker.ts";
 import { deserializeError } from "../../src/formats/thread-errors.ts";
-import type { PdfJob, PdfJobReply, PdfJobResult, PdfWarmUp } from "./worker-protocol.ts";
+import type { PdfJob, PdfJobReply, PdfJobResult, PdfWarmUp, PdfWarmUpOutcome, PdfWarmUpReport } from "./worker-protocol.ts";
 
 /** One worker is enough on 2 cores (the server needs the other); never more than 2. */
 const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));
@@ -30,6 +30,8 @@ interface QueuedJob {
 interface Slot {
   worker: BunWorker;
   running: QueuedJob | undefined;
+  /** Settles PdfWorkerPool.warm's answer, while the worker warms up. */
+  warming?: (outcome: PdfWarmUpOutcome) => void;
 }
 
 export class PdfWorkerPool {
@@ -64,12 +66,17 @@ export class PdfWorkerPool {
 
   /**
    * Starts a worker when none runs yet, before the first job needs it: it loads pdf.js and
-   * renders the warm-up page (warm-up.ts), which the jobs sent meanwhile wait for.
+   * renders the warm-up page (warm-up.ts), which the jobs sent meanwhile wait for, unless one
+   * came while pdf.js loaded. Resolves with how the warm-up went (null: a worker ran already;
+   * "failed" too when the worker stopped).
    */
-  warm(): void {
-    if (this.slots.length > 0) return;
+  warm(): Promise<PdfWarmUpOutcome | null> {
+    if (this.slots.length > 0) return Promise.resolve(null);
+    const slot = this.startWorker();
+    const outcome = new Promise<PdfWarmUpOutcome>((resolve) => (slot.warming = resolve));
     const warmUp: PdfWarmUp = { kind: "warm-up" };
-    this.startWorker().worker.postMessage(warmUp);
+    slot.worker.postMessage(warmUp);
+    return outcome;
   }
 
   /** Hands waiting jobs to idle workers, starting workers up to the pool size. */
@@ -85,7 +92,8 @@ export class PdfWorkerPool {
   }
 
   private startWorker(): Slot {
-    const onReply = (reply: PdfJobReply) => {
+    const onReply = (reply: PdfJobReply | PdfWarmUpReport) => {
+      if ("warmUp" in reply) return slot.warming?.(reply.warmUp);
       const queued = slot.running;
       if (!queued) return;
       slot.running = undefined;
@@ -101,6 +109,7 @@ export class PdfWorkerPool {
 
   private crashed(slot: Slot, cause: string): void {
     if (!this.slots.includes(slot)) return; // already dropped: terminated after an abort
+    slot.warming?.("failed");
     const queued = slot.running;
     this.drop(slot);
     if (queued) {

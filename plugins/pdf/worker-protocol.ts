@@ -13,10 +13,17 @@ export type PdfJob =
 
 /**
  * Sent by the pool to a worker it starts ahead of a read (PdfWorkerPool.warm): render the
- * warm-up page (warm-up.ts). Not a job: no answer; the jobs that follow wait for it.
+ * warm-up page (warm-up.ts) unless a job has come by the time pdf.js is loaded. Not a job: the
+ * worker reports how it went (PdfWarmUpReport); the jobs that follow wait for it.
  */
 export interface PdfWarmUp {
   kind: "warm-up";
+}
+
+/** How a warm-up went: rendered, skipped for a job that came first, or failed (jobs run anyway). */
+export type PdfWarmUpOutcome = "rendered" | "skipped" | "failed";
+export interface PdfWarmUpReport {
+  warmUp: PdfWarmUpOutcome;
 }
 
 export type PdfJobResult<J extends PdfJob> = J extends { kind: "analyze" } ? AnalysisResult : PageImage;

@@ -6,10 +6,10 @@
  */
 import { analyzePdf } from "./analyze.ts";
 import { renderPdfPage } from "./page-render.ts";
-import { preloadPdfRuntime } from "./pdfjs-runtime.ts";
+import { loadPdfJs, preloadPdfRuntime } from "./pdfjs-runtime.ts";
 import { warmUpPdfRendering } from "./warm-up.ts";
 import { serializeError } from "../../src/formats/thread-errors.ts";
-import type { PdfJob, PdfJobReply, PdfWarmUp } from "./worker-protocol.ts";
+import type { PdfJob, PdfJobReply, PdfWarmUp, PdfWarmUpOutcome, PdfWarmUpReport } from "./worker-protocol.ts";
 
 declare const self: Worker;
 
@@ -21,9 +21,26 @@ preloadPdfRuntime();
  * The warm-up render, when the pool asked for one (a worker started ahead of a read): it does
  * the once-per-thread work that page 1 would otherwise pay for, while the person is still on
  * the book's page. Jobs wait for it; if it fails, they run anyway and show the failure
- * themselves. A worker started for a job gets none: its job warms it up as well.
+ * themselves. A worker started for a job gets none: its job warms it up as well. Nor does one
+ * whose first job comes while pdf.js loads (a Read clicked at once): the warm-up would only
+ * make that job wait longer.
  */
 let warmedUp: Promise<unknown> = Promise.resolve();
+let jobsReceived = 0;
+
+async function warmUp(): Promise<PdfWarmUpOutcome> {
+  try {
+    await loadPdfJs();
+    // A turn of the event loop first: a job already sent is received before the check below
+    // (pdf.js may have loaded within this task's microtasks).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (jobsReceived > 0) return "skipped";
+    await warmUpPdfRendering();
+    return "rendered";
+  } catch {
+    return "failed";
+  }
+}
 
 async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transferable[] }> {
   try {
@@ -41,9 +58,13 @@ async function run(job: PdfJob): Promise<{ reply: PdfJobReply; transfer: Transfe
 self.addEventListener("message", async (event: MessageEvent<PdfJob | PdfWarmUp>) => {
   const message = event.data;
   if (message.kind === "warm-up") {
-    warmedUp = warmUpPdfRendering().catch(() => undefined);
+    warmedUp = warmUp().then((outcome) => {
+      const report: PdfWarmUpReport = { warmUp: outcome };
+      self.postMessage(report);
+    });
     return;
   }
+  jobsReceived += 1;
   await warmedUp;
   const { reply, transfer } = await run(message);
   self.postMessage(reply, transfer);

@@ -68,7 +68,8 @@ describe("PDF worker warm-up", () => {
   test("a worker whose warm-up failed still renders pages and reports a broken PDF clearly", async () => {
     const pool = new PdfWorkerPool(new URL("../helpers/warm-up-failing-pdf-worker.ts", import.meta.url), 1);
     const { limits, signal } = pluginContext();
-    pool.warm();
+    // No job meanwhile: the warm-up runs, and fails.
+    expect(await pool.warm()).toBe("failed");
     const page = await pool.run({ kind: "render", path: pdf("pdfjs/alphatrans.pdf"), pageNumber: 1, maxWidth: 100, limits }, signal);
     expect(page.mediaType).toBe("image/jpeg");
     expect((await sharp(page.bytes).metadata()).width).toBe(100);
@@ -78,10 +79,17 @@ describe("PDF worker warm-up", () => {
     expect((broken as Error).message).toContain("the PDF cannot be read");
   }, 30_000);
 
-  test("jobs sent while the worker warms up wait for it and are answered as without it", async () => {
-    const pool = new PdfWorkerPool(new URL("../../plugins/pdf/worker.ts", import.meta.url), 1);
+  test("a worker started ahead renders the warm-up page unless a job comes while pdf.js loads; either way jobs are answered as without it", async () => {
     const { limits, signal } = pluginContext();
-    pool.warm();
+    const rendered = new PdfWorkerPool(new URL("../../plugins/pdf/worker.ts", import.meta.url), 1);
+    expect(await rendered.warm()).toBe("rendered");
+    expect(await rendered.warm()).toBeNull(); // one worker runs already
+    const afterWarmUp = await rendered.run({ kind: "render", path: pdf("pdfjs/issue12963.pdf"), pageNumber: 1, maxWidth: 800, limits }, signal);
+    expect((await sharp(afterWarmUp.bytes).metadata()).width).toBe(800);
+
+    // A Read clicked at once: the job, sent as the worker starts, does not wait for a warm-up.
+    const pool = new PdfWorkerPool(new URL("../../plugins/pdf/worker.ts", import.meta.url), 1);
+    const warming = pool.warm();
     const [first, later, broken] = await Promise.allSettled([
       pool.run({ kind: "render", path: pdf("pdfjs/issue12963.pdf"), pageNumber: 1, maxWidth: 800, limits }, signal),
       pool.run({ kind: "render", path: pdf("pdfjs/issue12963.pdf"), pageNumber: 5, maxWidth: 800, limits }, signal),
@@ -93,5 +101,6 @@ describe("PDF worker warm-up", () => {
       expect(width).toBe(800);
     }
     expect(broken).toMatchObject({ status: "rejected", reason: { type: "parser" } });
+    expect(await warming).toBe("skipped");
   }, 60_000);
 });
