@@ -1,12 +1,12 @@
 /**
- * The comic reader's first screen, named in its page's `Link` header: from the screen the reader last
- * laid pages out on in this browser (the `longbox-reader-screen` cookie that
+ * The comic reader's first screen, named in its page's `Link` header: from the screen the
+ * reader last laid pages out on in this browser (the `longbox-reader-screen` cookie that
  * static/js/reader/screen.js keeps), the addresses of the pages the first screen will show, as
  * static/js/reader/first-screen.js will compute them (both use static/js/reader/layout.js).
- * Preloaded from the header, they are asked for as soon as the response's headers arrive, 40 ms
- * or more before the first screen's script runs behind the reader's style sheets and markup; the server starts
- * reading them as it answers the page. Without the cookie (a first read in this browser) or
- * with an unusable one, nothing is named.
+ * Preloaded from the header, they are asked for with the page's first requests, 10-40 ms
+ * before the first screen's script runs behind the reader's style sheets and markup, and the
+ * server starts reading them once it has answered the page. Without the cookie (a first read
+ * in this browser) or with an unusable one, nothing is named.
  */
 import type { ReaderSettings } from "../../db";
 import { cookieOf } from "../cookies";

@@ -45,7 +45,7 @@ function readerPolicy(nonce: string, format: "comic" | "epub"): string {
 /**
  * A reader page: its fresh nonce in the policy and on its scripts, and never cached.
  * `imagePreloads`: addresses the browser is to fetch at once, named in a `Link` header, which
- * Chromium acts on as the response's headers arrive, before it parses a byte of the page.
+ * it acts on as it commits the page, with the page's first requests.
  */
 function readerPage(template: "reader/comic" | "reader/epub", data: PageData, imagePreloads: readonly string[] = []): Response {
   const nonce = scriptNonce();
