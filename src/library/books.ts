@@ -84,11 +84,27 @@ export class BookService {
    * takes from its first books) follows.
    */
   async edit(caller: Caller, id: string, edit: Omit<BookEdit, "numberSort">): Promise<BookView> {
+    await this.scanner.settleSeries([await this.editUnsettled(caller, id, edit)]);
+    return this.get(caller, id);
+  }
+
+  /**
+   * Edits (as `edit`) books that may share series, each series settled once after all of them
+   * (a bulk edit of a series' books orders the series once, not once per book). Run it inside a
+   * transaction (edits.together) for all or nothing.
+   */
+  async editMany(caller: Caller, ids: readonly string[], edit: Omit<BookEdit, "numberSort">): Promise<void> {
+    const series = new Set<string>();
+    for (const id of ids) series.add(await this.editUnsettled(caller, id, edit));
+    await this.scanner.settleSeries([...series]);
+  }
+
+  /** The edit itself, its series left for the caller to settle: answers the book's series. */
+  private async editUnsettled(caller: Caller, id: string, edit: Omit<BookEdit, "numberSort">): Promise<string> {
     const book = await this.get(caller, id);
     const withSortNumber: BookEdit = { ...(edit.number !== undefined ? { ...edit, numberSort: edit.number } : edit), ...editedLists(edit) };
     if (!(await this.repositories.edits.editBook(id, withSortNumber))) throw notFound("book");
-    await this.scanner.settleSeries([book.seriesId]);
-    return this.get(caller, id);
+    return book.seriesId;
   }
 
   /**

@@ -77,10 +77,8 @@ export class BulkActions {
   async editMetadata(caller: Caller, kind: SelectionKind, ids: string[], change: SeriesEdit | Omit<BookEdit, "numberSort">): Promise<number> {
     const selected = await this.named(caller, kind, ids);
     await this.repositories.edits.together(async () => {
-      for (const record of selected) {
-        if (kind === "series") await this.series.edit(caller, record.id, change as SeriesEdit);
-        else await this.books.edit(caller, record.id, change as Omit<BookEdit, "numberSort">);
-      }
+      if (kind === "books") return this.books.editMany(caller, selected.map((record) => record.id), change as Omit<BookEdit, "numberSort">);
+      for (const record of selected) await this.series.edit(caller, record.id, change as SeriesEdit);
     });
     return selected.length;
   }

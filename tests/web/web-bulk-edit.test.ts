@@ -126,6 +126,12 @@ forEachDatabase("web bulk metadata edit", (server: () => TestServer) => {
       expect(await book(title)).toMatchObject({ title, volume: 3, summary: null, year, lockedFields: ["summary", "volume"] });
     }
 
+    // Books of two series at once: each series settles from its books (their genres) after the edit.
+    const genres = await post("/bulk/books/edit", [["ids", bookIds["Beta 1"]!], ["ids", bookIds["Beta 2"]!], ["ids", bookIds["Alpha 2"]!], ["apply", "true"], ["set", "genres"], ["genres", "Bulk Genre"]]);
+    expect(genres.status).toBe(200);
+    for (const name of ["Alpha", "Beta"]) expect((await series(name)).genres).toEqual(["Bulk Genre"]);
+    expect((await series("Gamma")).genres).toEqual([]);
+
     // A bad value for one field: nothing changes, the dialog says why beside the field.
     const bad = await post("/bulk/books/edit", [["ids", bookIds["Alpha 1"]!], ["ids", bookIds["Alpha 2"]!], ["apply", "true"], ["set", "volume"], ["set", "year"], ["volume", "4"], ["year", "12345"]]);
     expect(bad.status).toBe(422);
