@@ -11,8 +11,8 @@
  * `it.locale` its tag; src/i18n) and the helpers
  * `it.asset(path)` (URL of a static file with its content version) and `it.urlWith(...)`. The
  * layout (templates/layout.eta) offers the named blocks "head" (extra <link>/<meta>) and
- * "scripts" (extra <script src> tags, run after htmx) and `it.fullscreen` (no header and no
- * footer: the readers).
+ * "scripts" (extra <script src> tags, run after htmx) and `it.fullscreen` (no header, no
+ * footer, no htmx: the readers).
  */
 import { randomBytes } from "node:crypto";
 import { Eta } from "eta/core";
