@@ -39,9 +39,11 @@ forEachDatabase(
         .sort();
     }
 
+    let admin: Record<string, string> = {};
+
     beforeAll(async () => {
       const session = await adminSession(server());
-      const admin = bearer(session.token);
+      admin = bearer(session.token);
       await createUser(server(), session.token, "reader");
       const root = tempFolder();
       const info = (fields: Record<string, string | number>) => comicInfo({ LanguageISO: "en", ...fields });
@@ -236,6 +238,20 @@ forEachDatabase(
       const roles = await server().fetch("/komga/api/v1/authors/roles", { headers: reader });
       expect(roles.status).toBe(200);
       expect(decode(StringList, await roles.json())).toEqual(["penciller", "writer"]);
+    });
+
+    // Last: it changes a series. Komga's series conditions read the series' own metadata.
+    test("series language and author conditions match the series' own values, which an admin may set apart from its books'", async () => {
+      const listed = await server().json("GET", "/api/v1/series?pageSize=50", undefined, admin);
+      const undated = (listed.body.data as { id: string; name: string }[]).find((series) => series.name === "Undated")!;
+      const edited = await server().json("PATCH", `/api/v1/series/${undated.id}`, { language: "ja", authors: [{ name: "Set Author", role: "writer" }] }, admin);
+      expect(edited.status).toBe(200);
+      // Its book still says "en" and names no author.
+      expect(await seriesNames({ language: { operator: "is", value: "JA" } })).toEqual(["Undated"]);
+      expect(await seriesNames({ language: { operator: "is", value: "en" } })).toEqual(["Old Times"]);
+      expect(await seriesNames({ author: { operator: "is", value: { name: "set author" } } })).toEqual(["Undated"]);
+      expect(await seriesNames({ author: { operator: "is", value: { role: "writer" } } })).toEqual(["Old Times", "Undated"]);
+      expect(await seriesNames({ author: { operator: "isNot", value: { name: "Set Author", role: "writer" } } })).toEqual(["Old Times", "Recent News"]);
     });
   },
   { komga_api: { enabled: true } },

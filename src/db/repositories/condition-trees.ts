@@ -51,6 +51,10 @@ export type SeriesLeaf =
   | { field: "readStatus"; userId: string; status: ReadStatus }
   /** The series' own genres or tags (series_metadata_values) hold this value ignoring case, or any value when none is given. */
   | { field: "tag" | "genre"; value?: string }
+  /** The series' own language (settled from its first book, or set), ignoring case. */
+  | { field: "language"; value: string }
+  /** One of the series' own authors (series_metadata_values) has this name and / or role, ignoring case. */
+  | { field: "author"; name?: string; role?: string }
   /** The series' publication status (one nobody set is ongoing, Komga's default). */
   | { field: "status"; value: SeriesStatus }
   /** The series' age rating (an unrated series matches no test but "known" negated). */
@@ -173,6 +177,10 @@ export function seriesConditionSql(database: Database, tree: SeriesCondition): S
       case "tag":
       case "genre":
         return seriesHasValue(database, series.id, leaf.field, leaf.value === undefined ? undefined : [leaf.value]);
+      case "language":
+        return sql`lower(${series.language}) = ${leaf.value.toLowerCase()}`;
+      case "author":
+        return seriesHasValue(database, series.id, "author", leaf.name === undefined ? undefined : [leaf.name], leaf.role);
       case "status":
         return sql`coalesce(${series.status}, 'ongoing') = ${leaf.value}`;
       case "ageRating": {

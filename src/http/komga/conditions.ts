@@ -154,10 +154,12 @@ interface AuthorMatch {
 }
 const isAuthorMatch = (value: unknown): value is AuthorMatch =>
   isObject(value) && (value.name === undefined || value.name === null || isString(value.name)) && (value.role === undefined || value.role === null || isString(value.role));
-const authorLeaf = (match: AuthorMatch): BookLeaf => ({ field: "author", ...(match.name == null ? {} : { name: match.name }), ...(match.role == null ? {} : { role: match.role }) });
+/** The same leaf for books and series: a book's authors, or a series' own. */
+type AuthorLeaf = Extract<BookLeaf, { field: "author" }>;
+const authorLeaf = (match: AuthorMatch): AuthorLeaf => ({ field: "author", ...(match.name == null ? {} : { name: match.name }), ...(match.role == null ? {} : { role: match.role }) });
 
 /** Komga: an author condition without name or role is no condition at all (for isNot too). */
-function authorCondition<Leaf>(operator: Operator, leaf: (author: BookLeaf) => Tree<Leaf>): Tree<Leaf> {
+function authorCondition<Leaf>(operator: Operator, leaf: (author: AuthorLeaf) => Tree<Leaf>): Tree<Leaf> {
   const match = valueOf(operator, isAuthorMatch, "{name?, role?}");
   if (match.name == null && match.role == null) {
     if (operator.name !== "is" && operator.name !== "isNot") throw unsupportedOperator(operator, ["is", "isNot"]);
@@ -301,7 +303,7 @@ function seriesLeaf(operator: Operator, userId: string, now: Date): SeriesTree {
     case "publisher":
       return equality(operator, isString, "a string", (value): SeriesTree => ({ field: "publisher", value }));
     case "language":
-      return equality(operator, isString, "a string", (value) => anyBook({ field: "language", value }));
+      return equality(operator, isString, "a string", (value): SeriesLeaf => ({ field: "language", value }));
     case "ageRating": {
       if (operator.name === "isNull") return negate<SeriesLeaf>({ field: "ageRating", test: { op: "known" } });
       if (operator.name === "isNotNull") return { field: "ageRating", test: { op: "known" } };
@@ -315,7 +317,8 @@ function seriesLeaf(operator: Operator, userId: string, now: Date): SeriesTree {
     case "seriesStatus":
       return equality(operator, enumValue(SERIES_STATUSES), SERIES_STATUSES.join(", "), (status): SeriesLeaf => ({ field: "status", value: status.toLowerCase() as SeriesStatus }));
     case "author":
-      return authorCondition(operator, (author) => anyBook(author));
+      // The series' own authors, as Komga's series search reads its series' aggregated authors.
+      return authorCondition<SeriesLeaf>(operator, (author) => author);
     default:
       throw unknownField(operator.field, "series");
   }
