@@ -234,6 +234,11 @@ forEachDatabase("comic reader", (server) => {
       expect(await startPage("036")).toBe("36");
       expect(await startPage("5000")).toBe("36");
       for (const bad of ["0", "-1", "1e1", "0x10", "%207", "abc", "12345678901"]) expect({ bad, answer: await startPage(bad) }).toEqual({ bad, answer: 400 });
+      // A link htmx boosted to the reader: htmx is told to load the reader as a page of its own.
+      const boosted = await page.request.get(`/read/${cbz.id}?page=2`, { headers: { "hx-request": "true", "hx-boosted": "true" } });
+      expect(boosted.status()).toBe(200);
+      expect(boosted.headers()["hx-redirect"]).toBe(`/read/${cbz.id}?page=2`);
+      expect(await boosted.text()).toBe("");
     });
   }, TIMEOUT);
 

@@ -67,6 +67,12 @@ export function readerPages(services: Services, guard: WebPageGuard) {
   return new Elysia({ name: "web-reader-pages" }).use(guard).get(
     "/read/:id",
     async ({ viewer, params, query, request }) => {
+      // A reader is a page of its own (its head, its policy, no htmx): a link that htmx boosted
+      // there would swap the reader into the old page. htmx is told to load it instead.
+      if (request.headers.get("hx-request") === "true") {
+        const { pathname, search } = new URL(request.url);
+        return new Response(null, { status: 200, headers: { "hx-redirect": pathname + search } });
+      }
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
       // An unknown read list, or one not shown to the caller, is a 404 like any other.
