@@ -462,6 +462,13 @@ forEachDatabase(
         const values = (await get(path, Strings)) as string[] | undefined;
         if (path.endsWith("age-ratings") && !values?.includes("12")) problems.push(`GET ${path}: the edited series' rating 12 is missing (${JSON.stringify(values)})`);
       }
+      // The panel's language and author picks become series conditions (KOM SeriesFilterState.kt:
+      // a picked value is `is`, an author {name, role}); the edited series must be found by the
+      // language and author set on it, whatever its books say.
+      for (const condition of [{ language: { operator: "is", value: "fr" } }, { author: { operator: "is", value: { name: "Ann Writer", role: "writer" } } }]) {
+        const found = (await post("/api/v1/series/list?page=0&size=20&unpaged=false", KcPage(KomgaSeries), { condition: { allOf: [condition] } })) as { content: { id: string }[] } | undefined;
+        if (!found?.content.some((entry) => entry.id === world.seriesIds[0])) problems.push(`POST /api/v1/series/list ${JSON.stringify(condition)}: the edited series is missing`);
+      }
       // Home (KOM komelia-ui/.../home/HomeViewModel.kt:96-130): keep reading, on deck, recent books, new and updated series.
       await post("/api/v1/books/list?page=0&size=20&unpaged=false&sort=readProgress.readDate,desc", KcPage(KomgaBook), { condition: { allOf: [{ readStatus: { operator: "is", value: "IN_PROGRESS" } }] } });
       await get("/api/v1/books/ondeck?size=20", KcPage(KomgaBook));
