@@ -83,6 +83,10 @@ export class Translator {
    * link or an emphasis inside, so a translator sees and orders the whole sentence.
    */
   html = (id: string, values: MessageValues = {}, tags: Record<string, string> = {}): string => {
+    // Tags and values share one namespace in intl-messageformat: a tag named like a value would
+    // replace it, and the page would show the tag's function instead of the value.
+    const clash = Object.keys(tags).find((name) => name in values);
+    if (clash) throw new Error(`message "${id}": the tag <${clash}> has the name of a value`);
     const opened: string[] = [];
     const markers = Object.fromEntries(
       Object.keys(tags).map((name) => [

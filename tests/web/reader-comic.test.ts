@@ -211,6 +211,8 @@ forEachDatabase("comic reader", (server) => {
       const next = page.locator("[data-role=next-book]");
       await expect(next.isVisible()).resolves.toBe(true);
       await expect(next.textContent()).resolves.toBe(`Read next: ${MARKUP_TITLE}`);
+      // The book's title in bold (the catalog's <book> tag), not the tag's code.
+      await expect(page.locator("[data-role=end] p").innerHTML()).resolves.toBe("You finished <strong>Science Comics 001</strong>.");
       await page.screenshot({ path: join(SCREENSHOTS, `comic-end-${server().kind}.png`) });
       expect((await savedPage(server, library.adminToken, cbz.id, 36)).completed).toBe(true);
       await Promise.all([page.waitForURL((url) => url.pathname === `/read/${book("Science Comics 002.cbz").id}`), next.click()]);
