@@ -102,6 +102,20 @@ describe("cb7", () => {
     expect(readdirSync(uncachedDir)).toEqual([]);
   });
 
+  test("7-Zip warmed ahead of a read (twice at once, as two book pages would) writes nothing and leaves the next reads exact, even of entries named like the warm-up's", async () => {
+    const pages = { "page.png": await png(3), "warm-up/page.png": await png(4), "page": await png(5) };
+    const path = sevenZip("named-like-warm-up.cb7", pages, ["-ms=off"]);
+    const filesBefore = readdirSync(workDir, { recursive: true }).sort();
+    const cb7 = builtinPlugins.find((plugin) => plugin.id === "cb7")!;
+    await Promise.all([cb7.warm!(), cb7.warm!()]);
+    expect(readdirSync(workDir, { recursive: true }).sort()).toEqual(filesBefore);
+    const analysis = await registry().analyze(path);
+    expect(analysis.errors).toEqual([]);
+    expect(analysis.result?.pages.map((page) => page.fileName)).toEqual(["page.png", "warm-up/page.png"]);
+    expect((await registry().readPage(path, 1)).bytes).toEqual(new Uint8Array(pages["page.png"]));
+    expect((await registry().readPage(path, 2)).bytes).toEqual(new Uint8Array(pages["warm-up/page.png"]));
+  });
+
   test("the cache evicts the least recently used book past its cap", async () => {
     const cacheDir = join(workDir, "cache-lru");
     // Each extraction is about 25 KB: a 40 KB cap holds one book.
