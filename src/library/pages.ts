@@ -19,6 +19,7 @@ import { toBookAnalysisError } from "../formats/registry";
 import { failureReason } from "../formats/errors";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
+import type { ReadingPreparationEvents } from "../events/reading-preparation-events";
 import { fileVersion, openableFile, type OpenableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
@@ -69,6 +70,7 @@ export class PageService {
     private readonly books: BookService,
     private readonly formats: FormatRegistry,
     private readonly cache: PageCache,
+    private readonly preparations: ReadingPreparationEvents,
   ) {}
 
   async list(caller: Caller, bookId: string): Promise<PageRecord[]> {
@@ -108,10 +110,11 @@ export class PageService {
   /**
    * Gets the book's format ready to be read (7-Zip's WebAssembly, a PDF worker: FormatPlugin.warm)
    * while a person is on the book's page or the reader is starting, instead of on the first page
-   * request. Returns at once.
+   * request, in every process of the server (the events' subscriber, in services.ts). Returns
+   * at once.
    */
   prepareReading(book: Pick<BookView, "fileFormat">): void {
-    this.formats.warm(book.fileFormat);
+    this.preparations.publish({ format: book.fileFormat });
   }
 
   /**
