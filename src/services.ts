@@ -26,7 +26,6 @@ import { CredentialEvents } from "./events/credential-events";
 import { JobEvents } from "./events/job-events";
 import { ReadingEvents } from "./events/reading-events";
 import { ScanEvents } from "./events/scan-events";
-import { ReadingPreparationEvents } from "./events/reading-preparation-events";
 import { ThumbnailEvents } from "./events/thumbnail-events";
 import { formatRegistryFor } from "./formats/from-config";
 import type { FormatRegistry } from "./formats/registry";
@@ -82,8 +81,6 @@ export interface Services extends ServiceInputs {
   readingEvents: ReadingEvents;
   jobEvents: JobEvents;
   thumbnailEvents: ThumbnailEvents;
-  /** Formats to get ready in every process of the server (PageService.prepareReading). */
-  readingPreparations: ReadingPreparationEvents;
   credentialEvents: CredentialEvents;
   thumbnails: ThumbnailQueue;
   libraries: LibraryService;
@@ -160,11 +157,6 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
   const readingEvents = new ReadingEvents();
   const jobEvents = new JobEvents();
   const thumbnailEvents = new ThumbnailEvents();
-  const readingPreparations = new ReadingPreparationEvents();
-  readingPreparations.subscribe(({ format }) => {
-    log.debug("getting a format ready to read", { format });
-    formats.warm(format);
-  });
   // Every leased job (scans, thumbnails, duplicate detection) shares the lease and the retries.
   const jobSettings = {
     leaseMs: config.scanner.job_lease_seconds * 1000,
@@ -234,7 +226,6 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     jobEvents,
     thumbnailEvents,
     credentialEvents,
-    readingPreparations,
     thumbnails,
     libraries,
     scans,
@@ -251,7 +242,7 @@ export async function createServices(inputs: ServiceInputs): Promise<Services> {
     series,
     readerSettings: new ReaderSettingsService(repositories, series),
     catalogueMetadata: new CatalogueMetadataService(repositories, access),
-    pages: new PageService(repositories, books, formats, pageCache, readingPreparations),
+    pages: new PageService(repositories, books, formats, pageCache),
     bookFiles,
     covers,
     progress,

@@ -3,14 +3,12 @@
  * locally produced scan, reading, job, thumbnail-count and credential events go out through `send`; events from the others come
  * in through the returned function and reach only local subscribers (so nothing loops back).
  * Two transports: IPC between the supervisor and its web processes, and on PostgreSQL the
- * database, which reaches the other instances. Reading preparations (formats to get ready)
- * go over IPC only.
+ * database, which reaches the other instances.
  */
 import type { Notifications } from "../db";
 import type { CredentialEvent, CredentialEvents } from "./credential-events";
 import type { JobEvent, JobEvents } from "./job-events";
 import type { ProgressEvent, ReadingEvents } from "./reading-events";
-import type { ReadingPreparation, ReadingPreparationEvents } from "./reading-preparation-events";
 import type { RelayedScanEvent, ScanEvents } from "./scan-events";
 import type { ThumbnailCount, ThumbnailEvents } from "./thumbnail-events";
 
@@ -19,8 +17,7 @@ export type RelayMessage<T = unknown> =
   | { channel: "reading"; event: ProgressEvent }
   | { channel: "job"; event: JobEvent }
   | { channel: "thumbnails"; event: ThumbnailCount }
-  | { channel: "credentials"; event: CredentialEvent }
-  | { channel: "preparations"; event: ReadingPreparation };
+  | { channel: "credentials"; event: CredentialEvent };
 
 export interface EventChannels<T> {
   scanEvents: ScanEvents<T>;
@@ -28,8 +25,6 @@ export interface EventChannels<T> {
   jobEvents: JobEvents;
   thumbnailEvents: ThumbnailEvents;
   credentialEvents: CredentialEvents;
-  /** Between the processes of one server only: relayEventsThroughDatabase leaves them out. */
-  readingPreparations?: ReadingPreparationEvents;
 }
 
 export function relayEvents<T>(channels: EventChannels<T>, send: (message: RelayMessage<T>) => void): (message: RelayMessage<T>) => void {
@@ -38,13 +33,11 @@ export function relayEvents<T>(channels: EventChannels<T>, send: (message: Relay
   channels.jobEvents.onLocal((event) => send({ channel: "job", event }));
   channels.thumbnailEvents.onLocal((event) => send({ channel: "thumbnails", event }));
   channels.credentialEvents.onLocal((event) => send({ channel: "credentials", event }));
-  channels.readingPreparations?.onLocal((event) => send({ channel: "preparations", event }));
   return (message) => {
     if (message.channel === "scan") channels.scanEvents.deliver(message.event);
     else if (message.channel === "reading") channels.readingEvents.deliver(message.event);
     else if (message.channel === "thumbnails") channels.thumbnailEvents.deliver(message.event);
     else if (message.channel === "credentials") channels.credentialEvents.deliver(message.event);
-    else if (message.channel === "preparations") channels.readingPreparations?.deliver(message.event);
     else channels.jobEvents.deliver(message.event);
   };
 }
@@ -66,7 +59,7 @@ export async function relayEventsThroughDatabase<T>(
   group: string,
   onError: (error: Error) => void,
 ): Promise<void> {
-  const deliver = relayEvents({ ...channels, readingPreparations: undefined }, (message) => {
+  const deliver = relayEvents(channels, (message) => {
     notifications.notify(CHANNEL, JSON.stringify({ from: group, message })).catch(onError);
   });
   await notifications.listen(CHANNEL, (payload) => {

@@ -19,7 +19,6 @@ import { toBookAnalysisError } from "../formats/registry";
 import { failureReason } from "../formats/errors";
 import { reencode } from "../formats/resize";
 import type { BookFileView, BookView, PageRecord, Repositories } from "../db";
-import type { ReadingPreparationEvents } from "../events/reading-preparation-events";
 import { fileVersion, openableFile, type OpenableFile, readFailure } from "./book-files";
 import type { BookService, Caller } from "./books";
 import type { PageCache } from "./page-cache";
@@ -70,7 +69,6 @@ export class PageService {
     private readonly books: BookService,
     private readonly formats: FormatRegistry,
     private readonly cache: PageCache,
-    private readonly preparations: ReadingPreparationEvents,
   ) {}
 
   async list(caller: Caller, bookId: string): Promise<PageRecord[]> {
@@ -110,11 +108,10 @@ export class PageService {
   /**
    * Gets the book's format ready to be read (7-Zip's WebAssembly, a PDF worker: FormatPlugin.warm)
    * while a person is on the book's page or the reader is starting, instead of on the first page
-   * request, in every process of the server (the events' subscriber, in services.ts). Returns
-   * at once.
+   * request. Returns at once.
    */
   prepareReading(book: Pick<BookView, "fileFormat">): void {
-    this.preparations.publish({ format: book.fileFormat });
+    this.formats.warm(book.fileFormat);
   }
 
   /**

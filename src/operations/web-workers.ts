@@ -2,7 +2,7 @@
  * `longbox serve --workers N`: one machine's cores serving one port. The process the user
  * started serves HTTP and runs every background job; it starts N-1 more processes with role
  * `web` on the same port (SO_REUSEPORT: the kernel spreads new connections over them) and
- * relays scan, reading, job, thumbnail-count, credential and reading-preparation events between all of them over IPC (also on
+ * relays scan, reading, job, thumbnail-count and credential events between all of them over IPC (also on
  * PostgreSQL, whose relay then serves only the other instances: see ../events/process-relay.ts), so an event
  * stream connected to any process sees every scan, even while the database is away. A web process that dies is replaced; web processes stop
  * with the supervisor, and stop by themselves if it is killed outright.

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServerProcess, type ServerProcess } from "../../scripts/server-process";
-import { PASSWORD, webSignIn } from "../helpers/auth";
+import { PASSWORD } from "../helpers/auth";
 import { PROJECT_ROOT } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases";
 import { expectRevocationEverywhere, expectThrottleEverywhere } from "../helpers/revocation";
@@ -50,8 +50,6 @@ describe("serve --workers 2 [sqlite]", () => {
         application: { host: "127.0.0.1", port: 0, data_dir: join(dir, "data") },
         database: database.config,
         auth: { ...TEST_AUTH, login_max_failures: 3 },
-        // For the lines that say which process got a format ready.
-        logging: { level: "debug" },
       }),
     );
     libraryRoot = tempFolder();
@@ -108,22 +106,6 @@ describe("serve --workers 2 [sqlite]", () => {
     const scanStatus = await call("GET", `/api/v1/libraries/${library.id}/scan-status`, token);
     expect(scanStatus.body).toMatchObject({ scanId: requested.scanId, status: "completed", booksAdded: BOOKS });
   }, 120_000);
-
-  test("a book's page answered by one process gets the book's format ready in both, for its first page may be asked of either", async () => {
-    const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
-    const { body: books } = await call("GET", "/api/v1/books?pageSize=1", session.token);
-    const cookie = await webSignIn({ url: server.url, fetch: (path, init) => fetch(`${server.url}${path}`, init) }, "admin");
-    const readyLines = () => server.output().split("\n").filter((line) => line.includes("getting a format ready to read"));
-    const before = readyLines().length;
-    const page = await fetch(`${server.url}/books/${books.data[0].id}`, { headers: { cookie, connection: "close" } });
-    expect(page.status).toBe(200);
-    await waitFor(() => readyLines().length >= before + 2, "both processes to get the format ready");
-    const lines = readyLines().slice(before);
-    expect(lines).toHaveLength(2);
-    for (const line of lines) expect(line).toContain("format=cbz");
-    // The web process's lines carry its number; the first process's do not.
-    expect(lines.filter((line) => line.includes("worker=1"))).toHaveLength(1);
-  }, 60_000);
 
   test("a deleted API key and a password reset are refused by every process within 100 ms", async () => {
     const { body: session } = await call("POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
