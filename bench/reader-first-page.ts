@@ -34,7 +34,7 @@ const BOOKS = [
   { format: "CBR", fixture: "cbr/comicbox/Captain Science #001-cbi.cbr", file: "CBR/cbr.cbr" },
   { format: "CB7", fixture: "unsupported/comicbox/Captain Science #001.cb7", file: "CB7/cb7.cb7" },
   { format: "CBT", fixture: "unsupported/comicbox/Captain Science #001-cix.cbt", file: "CBT/cbt.cbt" },
-  { format: "PDF (JBIG2 scan)", fixture: "pdf/pdfjs/issue12963.pdf", file: "PDF/pdf.pdf" },
+  { format: "PDF (scanned form)", fixture: "pdf/pdfjs/issue12963.pdf", file: "PDF/pdf.pdf" },
   { format: "EPUB", fixture: "epub/stump/book.epub", file: "EPUB/epub.epub" },
 ] as const;
 /** The comic reader's state for a book opened afresh by a user who changed no setting. */
