@@ -63,23 +63,32 @@ export class PublicationService {
    */
   async resource(caller: Caller, bookId: string, resourcePath: string): Promise<{ version: string; resource: BookResource }> {
     const book = await this.books.fileOf(caller, bookId);
-    if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
     const { path, info } = openableFile(book);
-    try {
-      return { version: fileVersion(book, info), resource: await this.formats.readResource(path, resourcePath, { formatId: book.fileFormat }) };
-    } catch (error) {
-      throw readFailure(error);
-    }
+    return { version: fileVersion(book, info), resource: await this.read(book, path, resourcePath) };
   }
 
-  /** Whether the book has a file at `resourcePath` (the reader asks only for optional files it has). */
-  async has(caller: Caller, bookId: string, resourcePath: string): Promise<boolean> {
+  /**
+   * Several of the book's files at once (the files the EPUB reader's page carries), the
+   * caller's access checked once: by path, each file's resource, or null for a file the book
+   * does not have (the reader asks only for optional files it has).
+   */
+  async resources(caller: Caller, bookId: string, resourcePaths: readonly string[]): Promise<Map<string, BookResource | null>> {
+    const book = await this.books.fileOf(caller, bookId);
+    const { path } = openableFile(book);
+    const read = (resourcePath: string) =>
+      this.read(book, path, resourcePath).catch((error: unknown) => {
+        if (error instanceof DomainError && error.kind === "NotFound") return null;
+        throw error;
+      });
+    return new Map(await Promise.all(resourcePaths.map(async (resourcePath) => [resourcePath, await read(resourcePath)] as const)));
+  }
+
+  private async read(book: Pick<BookView, "fileFormat">, path: string, resourcePath: string): Promise<BookResource> {
+    if (!isPlainBookPath(resourcePath)) throw new DomainError("NotFound", `"${resourcePath}" is not a resource of this book`);
     try {
-      await this.resource(caller, bookId, resourcePath);
-      return true;
+      return await this.formats.readResource(path, resourcePath, { formatId: book.fileFormat });
     } catch (error) {
-      if (error instanceof DomainError && error.kind === "NotFound") return false;
-      throw error;
+      throw readFailure(error);
     }
   }
 }

@@ -79,10 +79,9 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const readList = query.readlist ? await services.readingLists.get(viewer.user, "readlist", query.readlist) : null;
       services.pages.prepareReading(book);
       const comic = book.fileFormat !== "epub";
-      const [pages, next, hasEncryption, settings, publication] = await Promise.all([
+      const [pages, next, settings, publication] = await Promise.all([
         services.pages.list(viewer.user, book.id),
         comic ? nextBook(services, viewer.user, book, query.readlist) : null,
-        comic ? false : services.publications.has(viewer.user, book.id, ENCRYPTION_FILE),
         services.readerSettings.effective(viewer.user, book.seriesId),
         // A book that cannot be described only goes without preloads: the reader says what is wrong.
         comic ? null : services.publications.publication(viewer.user, book.id).then(
@@ -92,8 +91,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       ]);
       const readerSettings = JSON.stringify(settings);
       if (!comic) {
-        const packageFiles = publication ? await packageTexts(services, viewer.user, book.id, publication, hasEncryption) : {};
-        return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication, packageFiles: JSON.stringify(packageFiles) });
+        const { texts, hasEncryption } = await packageTexts(services, viewer.user, book.id, publication);
+        return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication, packageFiles: JSON.stringify(texts) });
       }
       const startPage = Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1));
       const sizes = pages.map((entry): PageSize => (entry.width && entry.height ? [entry.width, entry.height] : null));
@@ -188,21 +187,20 @@ function epubReader(
  * before it knows the next: the container, the encryption file when the book has one, the
  * package and the navigation document. The page carries them (static/js/reader/epub.js reads
  * them from it instead of asking the server), so that opening the book waits for no chain of
- * requests. Read from the book opened for this page (the open-archive LRU); a file that cannot
- * be read is left for the reader to ask for, and to say what is wrong, as is one larger than
- * CARRIED_FILE_BYTES (a page is not made megabytes long by a book's oversized package).
+ * requests. Read from the book opened for this page (the open-archive LRU), the caller's access
+ * checked once; a file the book does not have is not carried, nor one larger than
+ * CARRIED_FILE_BYTES, which the reader asks for (a page is not made megabytes long by a book's
+ * oversized package). Also whether the book has an encryption file, which the reader reads
+ * (to tell obfuscated fonts) only when it has one.
  */
-async function packageTexts(services: Services, user: Caller, bookId: string, publication: Publication, hasEncryption: boolean): Promise<Record<string, string>> {
-  const files = [...(publication.opening?.package ?? []), ...(hasEncryption ? [ENCRYPTION_FILE] : [])];
-  const texts = await Promise.all(
-    files.map((path) =>
-      services.publications.resource(user, bookId, path).then(
-        ({ resource }) => (resource.bytes.byteLength <= CARRIED_FILE_BYTES ? ([path, new TextDecoder().decode(resource.bytes)] as const) : null),
-        () => null,
-      ),
-    ),
-  );
-  return Object.fromEntries(texts.filter((entry) => entry !== null));
+async function packageTexts(services: Services, user: Caller, bookId: string, publication: Publication | null): Promise<{ texts: Record<string, string>; hasEncryption: boolean }> {
+  const files = new Set([...(publication?.opening?.package ?? []), ENCRYPTION_FILE]);
+  const read = await services.publications.resources(user, bookId, [...files]);
+  const texts: Record<string, string> = {};
+  for (const [path, resource] of read) {
+    if (resource && resource.bytes.byteLength <= CARRIED_FILE_BYTES) texts[path] = new TextDecoder().decode(resource.bytes);
+  }
+  return { texts, hasEncryption: Boolean(read.get(ENCRYPTION_FILE)) };
 }
 
 /**
