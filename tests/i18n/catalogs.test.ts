@@ -24,18 +24,28 @@ const locales = readdirSync(MESSAGES)
   .filter((file) => file.endsWith(".json"))
   .map((file) => file.replace(/\.json$/, ""));
 
-/** The names of a message's placeholders (arguments, plurals, selects), nested ones too. */
-function placeholders(message: string, locale: string): string[] {
-  const names = new Set<string>();
+/** intl-messageformat's element types: literal text, and a `<tag>` (the others are values). */
+const LITERAL = 0;
+const TAG = 8;
+
+/** The names of a message's values (arguments, plurals, selects) and of its tags, nested ones too. */
+function elementNames(message: string, locale: string): { values: Set<string>; tags: Set<string> } {
+  const names = { values: new Set<string>(), tags: new Set<string>() };
   const walk = (elements: unknown[]) => {
-    for (const element of elements as { value?: unknown; options?: Record<string, { value: unknown[] }>; children?: unknown[] }[]) {
-      if (typeof element.value === "string" && "type" in element && (element as { type: number }).type !== 0) names.add(element.value);
+    for (const element of elements as { type: number; value?: unknown; options?: Record<string, { value: unknown[] }>; children?: unknown[] }[]) {
+      if (typeof element.value === "string" && element.type !== LITERAL) (element.type === TAG ? names.tags : names.values).add(element.value);
       for (const option of Object.values(element.options ?? {})) walk(option.value);
       if (element.children) walk(element.children);
     }
   };
   walk(new IntlMessageFormat(message, locale).getAst());
-  return [...names].sort();
+  return names;
+}
+
+/** A message's placeholders, values and tags, in one sorted list. */
+function placeholders(message: string, locale: string): string[] {
+  const { values, tags } = elementNames(message, locale);
+  return [...values, ...tags].sort();
 }
 
 /** The files under `folder` with one of these endings, by their full paths. */
@@ -54,7 +64,7 @@ describe.each(locales)("catalog %s", (locale) => {
     });
   });
 
-  test("each message is ICU MessageFormat with the English message's placeholders, and no emoji", () => {
+  test("each message is ICU MessageFormat with the English message's placeholders, no tag named like a value, and no emoji", () => {
     const wrong: string[] = [];
     for (const [id, message] of Object.entries(messages)) {
       if (!(id in english)) continue;
@@ -62,6 +72,9 @@ describe.each(locales)("catalog %s", (locale) => {
         const own = placeholders(message, locale);
         const source = placeholders(english[id]!, "en");
         if (own.join() !== source.join()) wrong.push(`${id}: placeholders ${own.join(", ")} instead of ${source.join(", ")}`);
+        // Tags and values share one namespace when formatted: the tag would replace the value.
+        const { values, tags } = elementNames(message, locale);
+        for (const tag of tags) if (values.has(tag)) wrong.push(`${id}: the tag <${tag}> has the name of a value`);
       } catch (error) {
         wrong.push(`${id}: ${(error as Error).message}`);
       }
