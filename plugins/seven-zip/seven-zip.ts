@@ -37,7 +37,9 @@ const EXIT_WARNING = 1;
  * the server's stdin. With a wrong one it fails instead.
  */
 const NO_PASSWORD = "-pLongboxHasNoPassword";
-const COMMON_SWITCHES = ["-bd", "-y", "-spd", NO_PASSWORD];
+/** No progress lines, yes to every question, names taken literally (no wildcards). */
+const QUIET_SWITCHES = ["-bd", "-y", "-spd"];
+const COMMON_SWITCHES = [...QUIET_SWITCHES, NO_PASSWORD];
 const BOOK_MOUNT = "/book";
 const OUTPUT_MOUNT = "/output";
 const MEMORY_OUTPUT = "/memory-output";
@@ -74,7 +76,7 @@ export async function warmSevenZip(): Promise<void> {
     z.FS.mkdir(WARM_UP_FOLDER);
     z.FS.writeFile(`${WARM_UP_FOLDER}/page`, new Uint8Array(4096).fill(42));
     // Made without the password switch, which would encrypt it.
-    z.callMain(["a", "-bd", "-y", "-spd", archive, `${WARM_UP_FOLDER}/page`]);
+    z.callMain(["a", ...QUIET_SWITCHES, archive, `${WARM_UP_FOLDER}/page`]);
     z.callMain(["l", "-slt", "-ba", ...COMMON_SWITCHES, archive]);
     z.callMain(["e", `-o${MEMORY_OUTPUT}`, ...COMMON_SWITCHES, archive, "page"]);
   } catch {

@@ -15,7 +15,7 @@ import type { Caller } from "../../library/books";
 import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
-import type { WebPageGuard } from "./page-guard";
+import { redirectTo, type WebPageGuard } from "./page-guard";
 import { firstScreenOf, readerScreenOf } from "./reader-screen";
 import type { PageSize } from "../../../static/js/reader/layout.js";
 import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
@@ -71,7 +71,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       // there would swap the reader into the old page. htmx is told to load it instead.
       if (request.headers.get("hx-request") === "true") {
         const { pathname, search } = new URL(request.url);
-        return new Response(null, { status: 200, headers: { "hx-redirect": pathname + search } });
+        return redirectTo(request, pathname + search);
       }
       const requestedPage = integerQuery(query.page, "page", START_PAGE);
       const book = await services.books.get(viewer.user, params.id);
