@@ -228,6 +228,18 @@ forEachDatabase("web multi-select and bulk actions", (server: () => TestServer) 
         await page.goto(`/libraries/${libraryId}`);
         await page.getByRole("button", { name: "Select all" }).click();
         await page.mouse.wheel(0, 200);
+        // The wheel scrolls smoothly: the shot is taken once the page has stopped moving (taken
+        // mid-scroll, the sticky header showed 46 px below the top, over the page's heading).
+        await page.waitForFunction(
+          () => {
+            const seen = window as unknown as { lastScrollY?: number };
+            const settled = seen.lastScrollY === scrollY;
+            seen.lastScrollY = scrollY;
+            return settled;
+          },
+          undefined,
+          { polling: 100 },
+        );
         expect(await page.locator("#bulk-series").isVisible()).toBe(true);
         expect({ width, overflow: await overflowsHorizontally(page) }).toEqual({ width, overflow: false });
         if (server().kind === "sqlite") await screenshot(page, `bulk-bar-${colorScheme}-${width}`);
