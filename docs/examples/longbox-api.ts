@@ -6947,6 +6947,13 @@ export interface operations {
                     "image/jxl": string;
                 };
             };
+            /** @description A browser's prefetch (Sec-Purpose: prefetch) declined while another is being rendered: nothing now, not stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not modified */
             304: {
                 headers: {

@@ -7,6 +7,9 @@
  * version (the scan's hash, or for a file rewritten since its size and modification time), and
  * a 304 is answered from the catalogue and a stat of the file, without opening the book.
  *
+ * A browser's prefetch (`Sec-Purpose: prefetch`) of a page that must be read or rendered while
+ * another prefetch is being read is answered 204 with `no-store` (src/library/pages.ts).
+ *
  * A JPEG XL page goes as it is only to a client whose Accept names image/jxl (with a quality
  * above zero); every other client (browsers without JPEG XL send "image/*" or "*\/*") gets it as
  * JPEG. The ETag tells the two answers apart, and `Vary: Accept` tells caches.
@@ -36,7 +39,10 @@ export async function pageResponse(request: Request, pages: PageService, page: P
     const image = await options.read();
     return binaryResponse(request, image.bytes, { ...answer, mediaType: image.mediaType });
   }
-  const content = await pages.content(page);
+  // A browser's prefetch (a book's page names the reader's first screen) may be declined when
+  // the server is already reading ahead (PageService.content): "nothing now", never stored.
+  const content = await pages.content(page, { ahead: request.headers.get("sec-purpose")?.includes("prefetch") });
+  if (!content) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
   const mediaType = content.kind === "file" ? content.mediaType : content.image.mediaType;
   if (mediaType === JXL_MEDIA_TYPE && !takesJxl) {
     const image = await pages.readAs(page, WITHOUT_JXL);

@@ -59,6 +59,8 @@ export class PageService {
   private readonly locations = new Map<string, PageLocation | null>();
   /** Reads in progress by cache key: concurrent requests for one page share one rendering. */
   private readonly inFlight = new Map<string, Promise<PageImage>>();
+  /** Reads a browser asked for ahead of need (content's `ahead`) under way: at most MAX_READS_AHEAD. */
+  private readsAhead = 0;
   /** Pages found empty or undecodable, by page tag: why (their placeholder says it). */
   private readonly unreadable = new Map<string, string>();
   /** Unreadable pages already recorded as book errors (book, page, file version). */
@@ -117,17 +119,42 @@ export class PageService {
   /**
    * What to send for the page: a stored page at its original width is a range of the book's
    * file (no bytes pass through the server's memory); anything else is read or rendered.
+   * `ahead`: a browser's prefetch (a book's page names the reader's first screen), which nobody
+   * waits for. When the page must be read or rendered and another such read is under way, it is
+   * declined (null): pages prefetched by someone flicking through books' pages would otherwise
+   * queue renders ahead of the one then opened. A declined prefetch costs nothing; the reader
+   * asks again.
    */
-  async content(page: PageRef): Promise<PageContent> {
+  async content(page: PageRef, options: { ahead?: boolean } = {}): Promise<PageContent | null> {
     if (page.width === undefined && !this.formats.rendersPages(page.book.fileFormat)) {
       const file = openableFile(page.book, page.stat); // a clear 404 when the file went away since the scan
       const remembered = this.locations.get(page.tag);
       const location = remembered === undefined ? await this.findLocation(page, file) : remembered;
       const problem = this.unreadable.get(page.tag);
       if (problem) return { kind: "bytes", image: await this.placeholder(page, problem) };
-      return location ? { kind: "file", path: file.path, ...location } : { kind: "bytes", image: await this.read(page, file) };
+      return location ? { kind: "file", path: file.path, ...location } : this.bytes(page, file, options.ahead);
     }
-    return { kind: "bytes", image: await this.read(page) };
+    return this.bytes(page, undefined, options.ahead);
+  }
+
+  private async bytes(page: PageRef, file: OpenableFile | undefined, ahead = false): Promise<PageContent | null> {
+    const image = await (ahead ? this.readAhead(page, file) : this.read(page, file));
+    return image && { kind: "bytes", image };
+  }
+
+  /** The page when it is cached or being read, or when no other read ahead is under way; else null (see content). */
+  private async readAhead(page: PageRef, file?: OpenableFile): Promise<PageImage | null> {
+    const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
+    if (cached) return cached;
+    const running = this.inFlight.get(page.tag);
+    if (running) return running;
+    if (this.readsAhead >= MAX_READS_AHEAD) return null;
+    this.readsAhead += 1;
+    try {
+      return await this.read(page, file);
+    } finally {
+      this.readsAhead -= 1;
+    }
   }
 
   /** Where the page lies in the file, or null when it must be read (compressed): both are remembered, for the version located. */
@@ -242,6 +269,9 @@ export class PageService {
     return this.cache.enabled && (page.width !== undefined || this.formats.rendersPages(page.book.fileFormat));
   }
 }
+
+/** Reads ahead of need under way at once (content's `ahead`): one render or resize, per process. */
+const MAX_READS_AHEAD = 1;
 
 /** The width of the image standing in for an unreadable page, when no width was asked for. */
 const PLACEHOLDER_WIDTH = 800;

@@ -140,6 +140,33 @@ forEachDatabase("Pages and file downloads", (server) => {
     }
   });
 
+  test("a browser's prefetch of a page to render is declined (204, never stored) while another prefetch is being rendered; requests that someone waits for never are", async () => {
+    const prefetch = { "sec-purpose": "prefetch" };
+    const komga = `/api/v1/books/${book("komga.pdf").id}/pages/1`;
+    const other = `/api/v1/books/${book("Variations für Bizet ſ.pdf").id}/pages/1`;
+    // Widths no other test asks for: nothing cached, each must be rendered. Which of the two
+    // prefetches comes first is up to the connections.
+    const prefetched = [`${komga}?width=333`, `${other}?width=333`];
+    const [one, two, wanted] = await Promise.all([...prefetched.map((path) => asReader(path, { headers: prefetch })), asReader(`${other}?width=334`)]);
+    expect([one!.status, two!.status].sort()).toEqual([200, 204]);
+    expect(wanted!.status).toBe(200);
+    const [accepted, declined] = one!.status === 200 ? [one!, two!] : [two!, one!];
+    const declinedPath = prefetched[one!.status === 200 ? 1 : 0]!;
+    expect(declined.headers.get("cache-control")).toBe("no-store");
+    expect((await declined.arrayBuffer()).byteLength).toBe(0);
+    expect((await sharp(new Uint8Array(await accepted.arrayBuffer())).metadata()).width).toBe(333);
+    expect((await sharp(new Uint8Array(await wanted!.arrayBuffer())).metadata()).width).toBe(334);
+    // Alone, the declined prefetch is rendered like any request; one already cached is answered
+    // from the cache even while another prefetch is being rendered.
+    const again = await asReader(declinedPath, { headers: prefetch });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("cache-control")).toBe("private, no-cache");
+    expect((await sharp(new Uint8Array(await again.arrayBuffer())).metadata()).width).toBe(333);
+    const [rendering, cached] = await Promise.all([asReader(`${komga}?width=335`, { headers: prefetch }), asReader(declinedPath, { headers: prefetch })]);
+    expect([rendering.status, cached.status]).toEqual([200, 200]);
+    await Promise.all([rendering.arrayBuffer(), cached.arrayBuffer()]);
+  });
+
   test("the file downloads whole with its media type, validators and a safe Content-Disposition", async () => {
     const pdf = book("Variations für Bizet ſ.pdf");
     const response = await asReader(`/api/v1/books/${pdf.id}/file`);

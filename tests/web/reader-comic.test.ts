@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { comicInfo, makeCbz } from "../helpers/library";
 import { forEachDatabase } from "../helpers/server";
 import {
+  answersFor,
   asAdmin,
   DESKTOP,
   fetchedUrls,
@@ -346,7 +347,7 @@ forEachDatabase("comic reader", (server) => {
       expect(await openReader(page, `/read/${cbz.id}?page=1`)).toEqual([]);
       const cookie = await screenCookie(page);
       expect(cookie?.value).toMatch(/^375_\d+_2$/);
-      expect(cookie?.path).toBe("/read");
+      expect(cookie?.path).toBe("/");
 
       const before = requestsFor(server(), `/api/v1/books/${cbz.id}/pages/1`);
       // At the width the reader asks for on a 375 px screen at DPR 2 (static/js/reader/layout.js), fetched once.
@@ -374,6 +375,46 @@ forEachDatabase("comic reader", (server) => {
       expect(await stageSources(page)).toEqual(spread);
       expect((await fetchedUrls(page, "/pages/")).filter((url) => spread.includes(url)).sort()).toEqual(spread);
       await chooseSetting(page, "spread", "auto");
+      expect(errors).toEqual([]);
+    });
+  }, TIMEOUT);
+
+  test("a book's page has the browser prefetch the reader's first screen, which the reader then shows without the server making it again", async () => {
+    const pdf = book("test_cix.pdf");
+    const cbz = book("Science Comics 001.cbz");
+    await server().json("DELETE", `/api/v1/books/${pdf.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    const firstPage = `/api/v1/books/${pdf.id}/pages/1`;
+    await asAdmin(browser(), server(), PHONE, async ({ page, errors }) => {
+      const prefetched = () => page.$$eval("link[rel=prefetch]", (links) => links.map((link) => link.getAttribute("href")));
+      // No reader has measured this browser's screen yet: nothing to go by.
+      await page.goto(`/books/${pdf.id}`);
+      expect(await prefetched()).toEqual([]);
+      await page.goto(`/read/${cbz.id}?page=1`);
+      await readerReady(page);
+      // A browser that asks to save data is not sent pages it did not ask for.
+      await page.setExtraHTTPHeaders({ "save-data": "on" });
+      await page.goto(`/books/${pdf.id}`);
+      expect(await prefetched()).toEqual([]);
+      await page.setExtraHTTPHeaders({});
+
+      // The way people get there: from the series' page, a link htmx follows (the body swapped).
+      await page.goto(`/series/${pdf.seriesId}`);
+      const before = answersFor(server(), firstPage).length;
+      await Promise.all([page.waitForURL((url) => url.pathname === `/books/${pdf.id}`), page.locator(`a[href="/books/${pdf.id}"]`).first().click()]);
+      await page.waitForSelector("link[rel=prefetch]", { state: "attached" });
+      const links = await prefetched();
+      expect(links).toHaveLength(1);
+      const url = links[0]!;
+      expect(url).toMatch(new RegExp(`^${firstPage}\\?width=\\d+$`));
+      // The browser fetches it while the page is looked at: the PDF page is rendered then.
+      for (let wait = 0; wait < 250 && answersFor(server(), firstPage).length === before; wait++) await Bun.sleep(20);
+      expect(answersFor(server(), firstPage).slice(before)).toEqual([200]);
+
+      await Promise.all([page.waitForURL((url) => url.pathname === `/read/${pdf.id}`), page.getByRole("link", { name: /^Read$/ }).first().click()]);
+      await readerReady(page);
+      // The reader shows that very page; asked for again, it was at most revalidated (304).
+      expect(await page.$$eval(".reader-stage img", (images) => images.map((image) => image.getAttribute("src")))).toEqual([url]);
+      expect(answersFor(server(), firstPage).slice(before).filter((status) => status !== 304)).toEqual([200]);
       expect(errors).toEqual([]);
     });
   }, TIMEOUT);

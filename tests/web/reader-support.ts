@@ -74,6 +74,11 @@ export function requestedPaths(server: TestServer): string[] {
   return server.logs.flatMap((line) => (line.includes(" request ") ? [/ path=(\S+)/.exec(line)?.[1] ?? ""] : []));
 }
 
+/** The statuses the server has answered requests for `path` with so far, in order (from its debug request log). */
+export function answersFor(server: TestServer, path: string): number[] {
+  return server.logs.flatMap((line) => (line.includes(" request ") && / path=(\S+)/.exec(line)?.[1] === path ? [Number(/ status=(\d+)/.exec(line)?.[1])] : []));
+}
+
 /** How many requests for `path` the server has answered so far. */
 export function requestsFor(server: TestServer, path: string): number {
   return requestedPaths(server).filter((requested) => requested === path).length;

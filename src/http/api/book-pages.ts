@@ -46,7 +46,7 @@ export function bookPageRoutes(services: Services) {
         detail: {
           summary: "One page's image; 1-indexed; ETag and 304; PDF pages rendered",
           tags: ["pages"],
-          responses: documentedAnswers({ 200: mediaAnswer("The page's image", bytesOf("image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/jxl")), 304: mediaAnswer("Not modified") }, 404),
+          responses: documentedAnswers({ 200: mediaAnswer("The page's image", bytesOf("image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/jxl")), 204: mediaAnswer("A browser's prefetch (Sec-Purpose: prefetch) declined while another is being rendered: nothing now, not stored"), 304: mediaAnswer("Not modified") }, 404),
         },
       },
     );

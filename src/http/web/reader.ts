@@ -16,7 +16,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import { redirectTo, type WebPageGuard } from "./page-guard";
-import { firstScreenOf, readerScreenOf } from "./reader-screen";
+import { firstScreenOf, readerScreenOf, type FirstScreenBook, type FirstScreenPage } from "./reader-screen";
 import type { PageSize } from "../../../static/js/reader/layout.js";
 import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
 import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
@@ -95,10 +95,9 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         return epubReader(viewer, book, pages, requestedPage, { hasEncryption, readerSettings, publication, packageFiles: JSON.stringify(texts) });
       }
       const startPage = Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1));
-      const sizes = pages.map((entry): PageSize => (entry.width && entry.height ? [entry.width, entry.height] : null));
-      const pagesBase = `/api/v1/books/${book.id}/pages/`;
-      const screen = readerScreenOf(request);
-      const firstScreen = screen ? firstScreenOf({ pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase, sizes, settings }, screen) : [];
+      const sizes = pageSizes(pages);
+      const pagesBase = pagesBaseOf(book);
+      const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase, sizes, settings });
       services.pages.startReading(viewer.user, book.id, firstScreen);
       return readerPage("reader/comic", {
         title: book.title,
@@ -148,6 +147,38 @@ async function nextBook(services: Services, user: Caller, book: BookView, readLi
 /** Where a comic reopens: the saved page, unless the book was finished (then from the start). */
 function resumePage(book: BookView): number {
   return book.progress && !book.progress.completed ? book.progress.page : 1;
+}
+
+function pageSizes(pages: readonly PageRecord[]): PageSize[] {
+  return pages.map((entry): PageSize => (entry.width && entry.height ? [entry.width, entry.height] : null));
+}
+
+function pagesBaseOf(book: BookView): string {
+  return `/api/v1/books/${book.id}/pages/`;
+}
+
+/** The comic reader's first screen on the screen the request's browser last read on (reader-screen.ts); none when it never said. */
+function comicFirstScreen(request: Request, book: FirstScreenBook): FirstScreenPage[] {
+  const screen = readerScreenOf(request);
+  return screen ? firstScreenOf(book, screen) : [];
+}
+
+/**
+ * The pages the comic reader will show first when the book's page's main button (Read, or
+ * Continue at the saved page) opens it, for that page to have the browser prefetch them while
+ * the person looks (issue 31): a PDF page takes 150-300 ms to render the first time, which then
+ * passes before the click instead of after it. Prefetched responses stay in the browser's cache
+ * for the reader, whose requests for them are answered 304 (the pages' ETags), by whichever
+ * server process gets them. None for an EPUB, a book without pages, a browser whose screen the
+ * reader has not measured yet (the same cookie as the reader's Link header), or one that asks to
+ * save data.
+ */
+export async function readerPrefetch(services: Services, user: Caller, book: BookView, request: Request): Promise<string[]> {
+  if (book.fileFormat === "epub" || book.pageCount < 1 || request.headers.get("save-data") === "on" || !readerScreenOf(request)) return [];
+  const [pages, settings] = await Promise.all([services.pages.list(user, book.id), services.readerSettings.effective(user, book.seriesId)]);
+  const startPage = Math.min(resumePage(book), book.pageCount);
+  const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase: pagesBaseOf(book), sizes: pageSizes(pages), settings });
+  return firstScreen.map((entry) => entry.url);
 }
 
 /**

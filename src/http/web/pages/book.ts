@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../../services";
 import { IdParams } from "../../params";
 import { redirectTo, type WebPageGuard } from "../page-guard";
+import { readerPrefetch } from "../reader";
 import { htmlResponse, page, renderTemplate, wantsFragment } from "../views";
 
 export function bookPage(services: Services, guard: WebPageGuard) {
@@ -15,17 +16,23 @@ export function bookPage(services: Services, guard: WebPageGuard) {
     .use(guard)
     .get(
       "/books/:id",
-      async ({ viewer, params }) => {
+      async ({ viewer, params, request }) => {
         const book = await services.books.get(viewer.user, params.id);
-        // The Read button is on this page: the format's runtime starts while the person looks.
+        // The Read button is on this page: the format's runtime starts while the person looks,
+        // and the browser prefetches the reader's first screen.
         services.pages.prepareReading(book);
-        const [previous, next] = await Promise.all([services.series.previousBook(viewer.user, book), services.series.nextBook(viewer.user, book)]);
+        const [previous, next, prefetch] = await Promise.all([
+          services.series.previousBook(viewer.user, book),
+          services.series.nextBook(viewer.user, book),
+          readerPrefetch(services, viewer.user, book, request),
+        ]);
         return page("pages/book", {
           title: book.title,
           viewer,
           book,
           previous,
           next,
+          prefetch,
           authors: book.metadata.authors ?? [],
           fileSize: viewer.translator.size(book.fileSize),
           directionLabel: book.readingDirection ? viewer.translator.t(`direction.${book.readingDirection}`) : null,
