@@ -1,9 +1,10 @@
 /**
  * Metadata gathered over many books: what the books of each series say together (tags, first
  * release, the first summary; the series' genres, authors and language are its own, settled by
- * ./series-settlement.ts), and the catalogue's distinct genres, tags and
- * age ratings (the series', from series_metadata_values), publishers, languages, release years
- * and authors (the books') as a caller sees it (filter lists).
+ * ./series-settlement.ts), and the distinct values a list's filters can pick from, as a caller
+ * sees them: for lists of series the series' own values (what series filters match: their
+ * genres, tags and authors from series_metadata_values, their publisher, language, year and age
+ * rating), for lists of books the books' (what book filters match).
  * Always through the caller's sharing-tag visibility.
  */
 import type { BookMetadataRow, Repositories } from "../db";
@@ -31,10 +32,9 @@ export interface SeriesBooksMetadata {
 }
 
 export interface CatalogueFacets {
-  /** The series' own (as they show them), not each book's. */
   genres: string[];
   tags: string[];
-  /** The series' age ratings, youngest first. */
+  /** Youngest first. */
   ageRatings: number[];
   publishers: string[];
   languages: string[];
@@ -65,23 +65,55 @@ export class CatalogueMetadataService {
     return result;
   }
 
-  /** Distinct values over the present books the caller may see, optionally in some libraries only. */
-  async facets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
+  /**
+   * The values series filters match, over the series (with a present book) the caller may see,
+   * optionally in some libraries or of some series only: each series' own genres, tags,
+   * authors, publisher, language, year and age rating.
+   */
+  async seriesFacets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    const ofSeries = { libraryIds: filter.libraryIds, ids: filter.seriesIds, withPresentBooks: true, seriesVisible };
+    const { series } = this.repositories;
+    const [genres, tags, ageRatings, own, authors] = await Promise.all([
+      series.valuesOf("genre", ofSeries),
+      series.valuesOf("tag", ofSeries),
+      series.ageRatingsOf(ofSeries),
+      series.ownValuesOf(ofSeries),
+      series.authorsOf(ofSeries),
+    ]);
+    return {
+      genres: distinctIgnoringCase(genres),
+      tags: distinctIgnoringCase(tags),
+      ageRatings,
+      publishers: distinctIgnoringCase(own.publishers),
+      languages: distinctIgnoringCase(own.languages),
+      releaseYears: newestFirst(own.years),
+      authors: distinctAuthors(authors),
+    };
+  }
+
+  /** The values book filters match, over the present books the caller may see, optionally in some libraries or series only: each book's own. */
+  async bookFacets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
-    const ofSeries = { libraryIds: filter.libraryIds, ids: filter.seriesIds, withPresentBooks: true, seriesVisible };
-    const sorted = (values: string[]) => values.sort((a, b) => a.localeCompare(b));
+    const each = <T>(pick: (row: BookMetadataRow) => T | T[] | null | undefined) =>
+      rows.flatMap((row) => {
+        const value = pick(row);
+        return value === null || value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value];
+      });
     return {
-      genres: sorted(await this.repositories.series.valuesOf("genre", ofSeries)),
-      tags: sorted(await this.repositories.series.valuesOf("tag", ofSeries)),
-      ageRatings: await this.repositories.series.ageRatingsOf(ofSeries),
-      publishers: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.publisher ? [row.metadata.publisher] : []))),
-      languages: distinctIgnoringCase(rows.flatMap((row) => (row.metadata.language ? [row.metadata.language] : []))),
-      releaseYears: [...new Set(rows.flatMap((row) => (row.year === null ? [] : [row.year])))].sort((a, b) => b - a),
-      authors: distinctAuthors(rows.flatMap((row) => row.metadata.authors ?? [])),
+      genres: distinctIgnoringCase(each((row) => row.metadata.genres)),
+      tags: distinctIgnoringCase(each((row) => row.metadata.tags)),
+      ageRatings: [...new Set(each((row) => row.metadata.ageRating))].sort((a, b) => a - b),
+      publishers: distinctIgnoringCase(each((row) => row.metadata.publisher)),
+      languages: distinctIgnoringCase(each((row) => row.metadata.language)),
+      releaseYears: newestFirst(each((row) => row.year)),
+      authors: distinctAuthors(each((row) => row.metadata.authors)),
     };
   }
 }
+
+const newestFirst = (years: readonly number[]) => [...new Set(years)].sort((a, b) => b - a);
 
 /** `rows` are one series' books in number order. */
 function combine(rows: BookMetadataRow[]): SeriesBooksMetadata {

@@ -179,6 +179,26 @@ export class SeriesQueryRepository {
     return (await seriesValuesOf(this.database, kind, this.conditions(filter))).map((row) => row.value);
   }
 
+  /** The matching series' own publishers, languages and years (distinct; the caller sorts and folds case). */
+  async ownValuesOf(filter: SeriesFilter): Promise<{ publishers: string[]; languages: string[]; years: number[] }> {
+    const { series } = this.database.tables;
+    const rows = await this.db
+      .selectDistinct({ publisher: series.publisher, language: series.language, year: series.year })
+      .from(series)
+      .where(this.conditions(filter));
+    const present = <T>(values: (T | null)[]) => [...new Set(values.filter((value): value is T => value !== null && value !== ""))];
+    return {
+      publishers: present(rows.map((row) => row.publisher)),
+      languages: present(rows.map((row) => row.language)),
+      years: present(rows.map((row) => row.year)),
+    };
+  }
+
+  /** The matching series' own authors (series_metadata_values), one spelling per name and role. */
+  async authorsOf(filter: SeriesFilter): Promise<Author[]> {
+    return (await seriesValuesOf(this.database, "author", this.conditions(filter))).map((row) => ({ name: row.value, role: row.role }));
+  }
+
   /** The distinct age ratings of the matching series, youngest first. */
   async ageRatingsOf(filter: SeriesFilter): Promise<number[]> {
     const { series } = this.database.tables;

@@ -41,15 +41,19 @@ export function komgaReferenceRoutes(services: Services) {
     for (const id of readLists ?? []) for (const seriesId of await seriesOf("readlist", id)) series.add(seriesId);
     return [...series];
   };
-  /** The facets of the libraries (library_id), series (series_id) and lists the request names, else of everything visible. */
-  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request): Promise<CatalogueFacets> => {
+  /**
+   * The values of the libraries (library_id), series (series_id) and lists the request names,
+   * else of everything visible: the series' own, which Komga's series filters match, or with
+   * `of: "books"` the books' (Komga's book tags).
+   */
+  const facets = async (caller: { id: string; role: "admin" | "user" }, request: Request, of: "series" | "books" = "series"): Promise<CatalogueFacets> => {
     const query = queryOf(request);
     const libraryIds = ids(optionalList(query, "library_id"));
     const named = ids(optionalList(query, "series_id"));
     const listed = await seriesOfLists(caller, query);
     const seriesIds = listed === undefined ? named : named ? named.filter((id) => listed.includes(id)) : listed;
     if (seriesIds?.length === 0 && listed !== undefined) return NO_FACETS;
-    return catalogueMetadata.facets(caller, { libraryIds, seriesIds });
+    return of === "books" ? catalogueMetadata.bookFacets(caller, { libraryIds, seriesIds }) : catalogueMetadata.seriesFacets(caller, { libraryIds, seriesIds });
   };
   const releaseYears = async ({ caller, request }: { caller: { user: { id: string; role: "admin" | "user" } }; request: Request }) =>
     (await facets(caller.user, request)).releaseYears.map(String);
@@ -58,7 +62,7 @@ export function komgaReferenceRoutes(services: Services) {
     .use(komgaAuth(services))
     .get("/api/v1/genres", async ({ caller, request }) => (await facets(caller.user, request)).genres, { komga: true, detail: detail("genres") })
     .get("/api/v1/tags", async ({ caller, request }) => (await facets(caller.user, request)).tags, { komga: true, detail: detail("tags") })
-    .get("/api/v1/tags/book", async ({ caller, request }) => (await facets(caller.user, request)).tags, { komga: true, detail: detail("book tags") })
+    .get("/api/v1/tags/book", async ({ caller, request }) => (await facets(caller.user, request, "books")).tags, { komga: true, detail: detail("book tags") })
     .get("/api/v1/tags/series", async ({ caller, request }) => (await facets(caller.user, request)).tags, { komga: true, detail: detail("series tags") })
     .get("/api/v1/publishers", async ({ caller, request }) => (await facets(caller.user, request)).publishers, { komga: true, detail: detail("publishers") })
     .get("/api/v1/languages", async ({ caller, request }) => (await facets(caller.user, request)).languages, { komga: true, detail: detail("languages") })

@@ -59,7 +59,7 @@ export function libraryPage(services: Services, guard: WebPageGuard) {
       }
       // The values the filters offer: those of the library's books the viewer can see.
       const [facets, sharingTags] = await Promise.all([
-        services.catalogueMetadata.facets(viewer.user, { libraryIds: [library.id] }),
+        services.catalogueMetadata.seriesFacets(viewer.user, { libraryIds: [library.id] }),
         // Admins also filter by sharing tag (every tag: there are few, and the form offers them all).
         admin ? services.sharingTags.list(0, MAX_SHARING_TAGS).then((tags) => tags.rows) : [],
       ]);

@@ -93,7 +93,8 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
         const notice = query.notice === "tags-saved" ? t("series.notice.tagsSaved") : undefined;
         const [combined, facets, wanted] = await Promise.all([
           services.catalogueMetadata.ofSeries(viewer.user, [series.id]).then((all) => all.get(series.id)),
-          services.catalogueMetadata.facets(viewer.user, { seriesIds: [series.id] }),
+          // The filters here pick books: the values are the books'.
+          services.catalogueMetadata.bookFacets(viewer.user, { seriesIds: [series.id] }),
           services.readingLists.inWantToRead(viewer.user, series.id),
         ]);
         return page("pages/series", {
