@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { forEachDatabase } from "../helpers/server";
 import {
+  answersFor,
   asAdmin,
   bookFrame,
   DESKTOP,
@@ -166,6 +167,41 @@ forEachDatabase("EPUB reader", (server) => {
       // Another section asked for (?page=3): the page preloads that one.
       const { body: manifest } = await server().json("GET", `/api/v1/books/${alice.id}/manifest`, undefined, { authorization: `Bearer ${library.adminToken}` });
       expect(await preloadsOf(`/read/${alice.id}?page=3`)).toEqual([new URL(manifest.readingOrder[2].href, server().url).pathname]);
+    });
+  }, TIMEOUT);
+
+  test("a book's page has the browser prefetch what the EPUB reader opens with, which the reader then takes from the browser's cache", async () => {
+    const alice = library.books["book.epub"]!;
+    await server().json("DELETE", `/api/v1/books/${alice.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+    const resource = (path: string) => `/api/v1/books/${alice.id}/resource/${path}`;
+    const textStart = ["OEBPS/wrap0000.xhtml", "OEBPS/pgepub.css", "OEBPS/394382034267688847_cover.jpg"].map(resource);
+    await asAdmin(browser(), server(), DESKTOP, async ({ page, errors }) => {
+      const prefetched = () => page.$$eval("link[rel=prefetch]", (links) => links.map((link) => link.getAttribute("href")));
+      const before = textStart.map((path) => answersFor(server(), path).length);
+      await page.goto(`/books/${alice.id}`);
+      // The reader's preloads for a book opened afresh (the test above).
+      expect(await prefetched()).toEqual(textStart);
+      const answered = () => textStart.map((path, index) => answersFor(server(), path).slice(before[index]));
+      for (let wait = 0; wait < 250 && answered().some((answers) => answers.length === 0); wait++) await Bun.sleep(20);
+      expect(answered()).toEqual(textStart.map(() => [200]));
+
+      await Promise.all([page.waitForURL((url) => url.pathname === `/read/${alice.id}`), page.getByRole("link", { name: /^Read$/ }).first().click()]);
+      await epubReady(page);
+      // Asked for again by the reader's preloads, each was at most revalidated (304), never sent twice.
+      expect(answered().map((answers) => answers.filter((status) => status !== 304))).toEqual(textStart.map(() => [200]));
+      expect(errors).toEqual([]);
+
+      // Resumed at a saved position (saved as the reader is left), the reader finds its place itself: nothing to prefetch.
+      await page.goto("about:blank");
+      for (let wait = 0; wait < 250 && (await progressOf(server(), library.adminToken, alice.id)) === null; wait++) await Bun.sleep(20);
+      expect(await progressOf(server(), library.adminToken, alice.id)).not.toBeNull();
+      await page.goto(`/books/${alice.id}`);
+      expect(await prefetched()).toEqual([]);
+      // Nor for a browser that asks to save data.
+      await server().json("DELETE", `/api/v1/books/${alice.id}/progress`, undefined, { authorization: `Bearer ${library.adminToken}` });
+      await page.setExtraHTTPHeaders({ "save-data": "on" });
+      await page.goto(`/books/${alice.id}`);
+      expect(await prefetched()).toEqual([]);
     });
   }, TIMEOUT);
 

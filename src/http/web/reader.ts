@@ -164,17 +164,28 @@ function comicFirstScreen(request: Request, book: FirstScreenBook): FirstScreenP
 }
 
 /**
- * The pages the comic reader will show first when the book's page's main button (Read, or
- * Continue at the saved page) opens it, for that page to have the browser prefetch them while
- * the person looks (issue 31): a PDF page takes 150-300 ms to render the first time, which then
- * passes before the click instead of after it. Prefetched responses stay in the browser's cache
- * for the reader, whose requests for them are answered 304 (the pages' ETags), by whichever
- * server process gets them. None for an EPUB, a book without pages, a browser whose screen the
- * reader has not measured yet (the same cookie as the reader's Link header), or one that asks to
- * save data.
+ * What the reader will ask for first when the book's page's main button (Read, or Continue at
+ * the saved page) opens it, for that page to have the browser prefetch it while the person
+ * looks (issue 31): a comic's first screen (a PDF page takes 150-300 ms to render the first
+ * time, which then passes before the click instead of after it), an EPUB's preloads (the
+ * document it opens at and what that links to). Prefetched responses stay in the browser's
+ * cache for the reader, whose requests for them are answered 304 (their ETags), by whichever
+ * server process gets them. None for a book without pages, a browser that asks to save data, a
+ * comic when the reader has not measured this browser's screen yet (the same cookie as the
+ * reader's Link header), or an EPUB resumed at a saved position (foliate-js finds where that is)
+ * or that cannot be described (the reader says what is wrong).
  */
 export async function readerPrefetch(services: Services, user: Caller, book: BookView, request: Request): Promise<string[]> {
-  if (book.fileFormat === "epub" || book.pageCount < 1 || request.headers.get("save-data") === "on" || !readerScreenOf(request)) return [];
+  if (book.pageCount < 1 || request.headers.get("save-data") === "on") return [];
+  if (book.fileFormat === "epub") {
+    if (book.progress && !book.progress.completed) return [];
+    const publication = await services.publications.publication(user, book.id).then(
+      (described) => described.publication,
+      () => null,
+    );
+    return publication ? openingPreloads(book.id, publication, { resumes: false, startSection: undefined }) : [];
+  }
+  if (!readerScreenOf(request)) return [];
   const [pages, settings] = await Promise.all([services.pages.list(user, book.id), services.readerSettings.effective(user, book.seriesId)]);
   const startPage = Math.min(resumePage(book), book.pageCount);
   const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase: pagesBaseOf(book), sizes: pageSizes(pages), settings });
