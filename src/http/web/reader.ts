@@ -83,11 +83,7 @@ export function readerPages(services: Services, guard: WebPageGuard) {
         services.pages.list(viewer.user, book.id),
         comic ? nextBook(services, viewer.user, book, query.readlist) : null,
         services.readerSettings.effective(viewer.user, book.seriesId),
-        // A book that cannot be described only goes without preloads: the reader says what is wrong.
-        comic ? null : services.publications.publication(viewer.user, book.id).then(
-          (described) => described.publication,
-          () => null,
-        ),
+        comic ? null : publicationOrNull(services, viewer.user, book.id),
       ]);
       const readerSettings = JSON.stringify(settings);
       if (!comic) {
@@ -179,10 +175,7 @@ export async function readerPrefetch(services: Services, user: Caller, book: Boo
   if (book.pageCount < 1 || request.headers.get("save-data") === "on") return [];
   if (book.fileFormat === "epub") {
     if (book.progress && !book.progress.completed) return [];
-    const publication = await services.publications.publication(user, book.id).then(
-      (described) => described.publication,
-      () => null,
-    );
+    const publication = await publicationOrNull(services, user, book.id);
     return publication ? openingPreloads(book.id, publication, { resumes: false, startSection: undefined }) : [];
   }
   if (!readerScreenOf(request)) return [];
@@ -190,6 +183,14 @@ export async function readerPrefetch(services: Services, user: Caller, book: Boo
   const startPage = Math.min(resumePage(book), book.pageCount);
   const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase: pagesBaseOf(book), sizes: pageSizes(pages), settings });
   return firstScreen.map((entry) => entry.url);
+}
+
+/** The EPUB described; null when it cannot be: it then only goes without preloads, and the reader says what is wrong. */
+function publicationOrNull(services: Services, user: Caller, bookId: string): Promise<Publication | null> {
+  return services.publications.publication(user, bookId).then(
+    (described) => described.publication,
+    () => null,
+  );
 }
 
 /**
