@@ -59,10 +59,15 @@ export class CatalogueMetadataService {
   async ofSeries(caller: Caller, seriesIds: string[]): Promise<Map<string, SeriesBooksMetadata>> {
     const result = new Map<string, SeriesBooksMetadata>();
     if (seriesIds.length === 0) return result;
-    const seriesVisible = await this.access.seriesVisibility(caller);
-    const rows = await this.repositories.books.metadataOf({ seriesIds, deleted: false, seriesVisible });
+    const rows = await this.bookRows(caller, { seriesIds });
     for (const seriesId of seriesIds) result.set(seriesId, combine(rows.filter((row) => row.seriesId === seriesId)));
     return result;
+  }
+
+  /** A series' page: what its present books say together, and the values its book filters offer (bookFacets), from one read of them. */
+  async ofSeriesBooks(caller: Caller, seriesId: string): Promise<{ combined: SeriesBooksMetadata; facets: CatalogueFacets }> {
+    const rows = await this.bookRows(caller, { seriesIds: [seriesId] });
+    return { combined: combine(rows), facets: facetsOfBooks(rows) };
   }
 
   /**
@@ -94,23 +99,32 @@ export class CatalogueMetadataService {
 
   /** The values book filters match, over the present books the caller may see, optionally in some libraries or series only: each book's own. */
   async bookFacets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
-    const seriesVisible = await this.access.seriesVisibility(caller);
-    const rows = await this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
-    const each = <T>(pick: (row: BookMetadataRow) => T | T[] | null | undefined) =>
-      rows.flatMap((row) => {
-        const value = pick(row);
-        return value === null || value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value];
-      });
-    return {
-      genres: distinctIgnoringCase(each((row) => row.metadata.genres)),
-      tags: distinctIgnoringCase(each((row) => row.metadata.tags)),
-      ageRatings: [...new Set(each((row) => row.metadata.ageRating))].sort((a, b) => a - b),
-      publishers: distinctIgnoringCase(each((row) => row.metadata.publisher)),
-      languages: distinctIgnoringCase(each((row) => row.metadata.language)),
-      releaseYears: newestFirst(each((row) => row.year)),
-      authors: distinctAuthors(each((row) => row.metadata.authors)),
-    };
+    return facetsOfBooks(await this.bookRows(caller, filter));
   }
+
+  /** The present books the caller may see, in series then number order. */
+  private async bookRows(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] }): Promise<BookMetadataRow[]> {
+    const seriesVisible = await this.access.seriesVisibility(caller);
+    return this.repositories.books.metadataOf({ ...filter, deleted: false, seriesVisible });
+  }
+}
+
+/** The distinct values of these books' own metadata (bookFacets). */
+function facetsOfBooks(rows: readonly BookMetadataRow[]): CatalogueFacets {
+  const each = <T>(pick: (row: BookMetadataRow) => T | T[] | null | undefined) =>
+    rows.flatMap((row) => {
+      const value = pick(row);
+      return value === null || value === undefined || value === "" ? [] : Array.isArray(value) ? value : [value];
+    });
+  return {
+    genres: distinctIgnoringCase(each((row) => row.metadata.genres)),
+    tags: distinctIgnoringCase(each((row) => row.metadata.tags)),
+    ageRatings: [...new Set(each((row) => row.metadata.ageRating))].sort((a, b) => a - b),
+    publishers: distinctIgnoringCase(each((row) => row.metadata.publisher)),
+    languages: distinctIgnoringCase(each((row) => row.metadata.language)),
+    releaseYears: newestFirst(each((row) => row.year)),
+    authors: distinctAuthors(each((row) => row.metadata.authors)),
+  };
 }
 
 const newestFirst = (years: readonly number[]) => [...new Set(years)].sort((a, b) => b - a);

@@ -91,10 +91,9 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
         const yourDirectionLabel = chosenMode ? t(DIRECTION_MESSAGES[DIRECTION_OF_MODE[chosenMode]]) : null;
         const sharing = viewer.user.role === "admin" ? await sharingTagChoices(series.id) : null;
         const notice = query.notice === "tags-saved" ? t("series.notice.tagsSaved") : undefined;
-        const [combined, facets, wanted] = await Promise.all([
-          services.catalogueMetadata.ofSeries(viewer.user, [series.id]).then((all) => all.get(series.id)),
-          // The filters here pick books: the values are the books'.
-          services.catalogueMetadata.bookFacets(viewer.user, { seriesIds: [series.id] }),
+        // The filters here pick books: the values they offer are the books'.
+        const [{ combined, facets }, wanted] = await Promise.all([
+          services.catalogueMetadata.ofSeriesBooks(viewer.user, series.id),
           services.readingLists.inWantToRead(viewer.user, series.id),
         ]);
         return page("pages/series", {
@@ -108,7 +107,7 @@ export function seriesPage(services: Services, guard: WebPageGuard) {
           authors: authorsByRole(series.authors),
           statusLabel: series.status ? t(STATUS_MESSAGES[series.status]) : null,
           links: webLinks(series.links),
-          summary: series.summary ?? combined?.summary ?? null,
+          summary: series.summary ?? combined.summary ?? null,
           filters,
           facets,
           statusOptions: STATUS_OPTIONS,
