@@ -113,6 +113,10 @@ forEachDatabase("languages", (server: () => TestServer) => {
     expect(await page.locator("html").getAttribute("lang")).toBe(chosen);
     expect(await page.locator("#language").inputValue()).toBe(chosen);
     expect((await api("GET", "/api/v1/auth/me")).body.locale).toBe(chosen);
+    // An error met on a page (a book that is not there) is shown in the user's language too.
+    const missing = await page.goto("/books/01900000-0000-7000-8000-000000000000");
+    expect(missing?.status()).toBe(404);
+    expect(await page.locator("html").getAttribute("lang")).toBe(chosen);
     await page.goto("/account");
     await page.locator("#language").selectOption("");
     await page.locator("form[action='/account/language'] button[type=submit]").click();

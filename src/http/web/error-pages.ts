@@ -2,8 +2,9 @@
  * Errors on web pages answer HTML a person can read, never the API's JSON: a full error page
  * for a navigation, and for an htmx request a short alert swapped into the layout's #flash
  * region (wherever the request meant to swap). The words are the web interface's own, in the
- * browser's language (else the server's default): the heading by status, the message by the
- * API's error code (`apiError.<code>`), never the API's English message. (The page guard
+ * signed-in viewer's language when the page guard had found the viewer before the error, else
+ * the browser's (else the server's default): the heading by status, the message by the API's
+ * error code (`apiError.<code>`), never the API's English message. (The page guard
  * answers signed-out visitors and a server without users itself, with redirects to /login and
  * /setup.)
  */
@@ -12,6 +13,7 @@ import { negotiateLocale } from "../../i18n/negotiate";
 import { translatorFor } from "../../i18n/translator";
 import type { ErrorBody, ErrorRenderer } from "../errors";
 import { problemOfAnswer } from "./forms";
+import { pageTranslatorOf } from "./page-guard";
 import { htmlResponse, renderTemplate } from "./views";
 
 /** Statuses with a heading of their own (`errorPage.heading.<status>`); others are "Error". */
@@ -28,7 +30,7 @@ export function htmlErrorPages(komgaPrefix: string, defaultLocale: string): Erro
 }
 
 function errorPage(request: Request, status: number, body: ErrorBody, headers: Record<string, string>, defaultLocale: string): Response {
-  const translator = translatorFor(negotiateLocale({ acceptLanguage: request.headers.get("accept-language"), defaultLocale }));
+  const translator = pageTranslatorOf(request) ?? translatorFor(negotiateLocale({ acceptLanguage: request.headers.get("accept-language"), defaultLocale }));
   const { t } = translator;
   const message =
     status >= 500

@@ -59,6 +59,18 @@ export function sameSitePath(next: unknown, fallback = "/"): string {
  */
 export type PageOption = AccessLevel | { access: AccessLevel; menu: false };
 
+/**
+ * The language of each request's page once the guard has found its viewer: an error met after
+ * that (a book that is not there) is shown in the viewer's language, not only the browser's
+ * (./error-pages.ts). Keyed by the request, so it goes with it.
+ */
+const pageTranslators = new WeakMap<Request, Translator>();
+
+/** The translator of the viewer the guard found for `request`, if it found one. */
+export function pageTranslatorOf(request: Request): Translator | undefined {
+  return pageTranslators.get(request);
+}
+
 export function pageGuard(services: Services) {
   const trustProxy = services.config.application.trust_proxy;
   /**
@@ -78,11 +90,11 @@ export function pageGuard(services: Services) {
       }),
     );
 
-  const viewerFrom = (caller: Caller, request: Request): Viewer => ({
-    user: caller.user,
-    csrfToken: caller.sessionToken ? services.cookieSessions.csrfToken(caller.sessionToken) : "",
-    translator: translatorOf(request, caller.user.locale),
-  });
+  const viewerFrom = (caller: Caller, request: Request): Viewer => {
+    const translator = translatorOf(request, caller.user.locale);
+    pageTranslators.set(request, translator);
+    return { user: caller.user, csrfToken: caller.sessionToken ? services.cookieSessions.csrfToken(caller.sessionToken) : "", translator };
+  };
 
   async function viewerOf(request: Request, server: Server<unknown> | null, body: unknown): Promise<Viewer | null> {
     let caller;
