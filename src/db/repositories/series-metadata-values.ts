@@ -21,6 +21,31 @@ export interface SeriesValueLists {
 /** The key a value is found by: filters ignore case. */
 export const valueKey = (value: string): string => value.toLowerCase();
 
+/** Letters beyond ASCII whose case storedKeysOf tries both ways: 2^5 keys at most. */
+const MAX_FOLDED_LETTERS = 5;
+
+/**
+ * The keys a row holding `value` (in any case) may carry: valueKey's, and those SQLite's lower()
+ * made when migration 0021 filled the table from the books already catalogued. That lowercases
+ * ASCII letters only ("Épouvante" kept its É), and such a row keeps its key until its series is
+ * settled again by a scan or an edit, which writes valueKey's. So each letter beyond ASCII that
+ * has a capital of its own is tried in both cases (the first MAX_FOLDED_LETTERS of them); a
+ * value in ASCII has one key.
+ */
+function storedKeysOf(value: string): string[] {
+  const letters = [...valueKey(value)];
+  const foldable = letters.flatMap((letter, index) => {
+    const capital = letter.toUpperCase();
+    return letter > "\u007f" && capital !== letter && [...capital].length === 1 ? [index] : [];
+  });
+  const tried = foldable.slice(0, MAX_FOLDED_LETTERS);
+  const keys: string[] = [];
+  for (let capitals = 0; capitals < 1 << tried.length; capitals++) {
+    keys.push(letters.map((letter, index) => (tried.includes(index) && capitals & (1 << tried.indexOf(index)) ? letter.toUpperCase() : letter)).join(""));
+  }
+  return keys;
+}
+
 /** Replaces the rows of each list given by its values (one row per value ignoring case; an author's per role). */
 export async function replaceSeriesValues(database: Database, seriesId: string, lists: SeriesValueLists): Promise<void> {
   const table = database.tables.seriesMetadataValues;
@@ -60,7 +85,7 @@ export function seriesHasValue(database: Database, seriesId: SQLWrapper, kind: S
     .where(
       and(
         eq(table.kind, kind),
-        values === undefined ? undefined : inArray(table.key, values.map(valueKey)),
+        values === undefined ? undefined : inArray(table.key, values.flatMap(storedKeysOf)),
         role === undefined ? undefined : sql`lower(${table.role}) = ${role.toLowerCase()}`,
       ),
     );
