@@ -97,7 +97,11 @@ export class PageService {
    * plain stat finds no file (for the clear 404).
    */
   async locate(caller: Caller, bookId: string, number: number, width?: number): Promise<PageRef> {
-    const book = await this.books.fileOf(caller, bookId);
+    return this.pageOf(await this.books.fileOf(caller, bookId), number, width);
+  }
+
+  /** `locate` in a book already looked up for the caller. */
+  private pageOf(book: BookFileView, number: number, width?: number): PageRef {
     if (!Number.isInteger(number) || number < 1 || number > book.pageCount) {
       throw new PageOutOfRange(number, book.pageCount);
     }
@@ -213,12 +217,16 @@ export class PageService {
    * reader's page, being answered now, goes out first.
    */
   startReading(caller: Caller, bookId: string, pages: readonly { number: number; width: number | null }[]): void {
+    if (pages.length === 0) return;
+    const readOne = async (book: BookFileView, page: { number: number; width: number | null }) => this.content(this.pageOf(book, page.number, page.width ?? undefined));
     setImmediate(() => {
-      for (const page of pages) {
-        this.locate(caller, bookId, page.number, page.width ?? undefined)
-          .then((ref) => this.content(ref))
-          .catch(() => undefined);
-      }
+      this.books
+        .fileOf(caller, bookId)
+        .then((book) => {
+          // Each page on its own: one that cannot be read (out of range, the file gone) stops no other.
+          for (const page of pages) readOne(book, page).catch(() => undefined);
+        })
+        .catch(() => undefined);
     });
   }
 
