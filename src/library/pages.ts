@@ -148,14 +148,12 @@ export class PageService {
 
   /** The page when it is cached or being read, or when no other read ahead is under way; else null (see content). */
   private async readAhead(page: PageRef, file?: OpenableFile): Promise<PageImage | null> {
-    const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
-    if (cached) return cached;
-    const running = this.inFlight.get(page.tag);
-    if (running) return running;
+    const ready = await this.cachedOrRunning(page);
+    if (ready) return ready;
     if (this.readsAhead >= MAX_READS_AHEAD) return null;
     this.readsAhead += 1;
     try {
-      return await this.read(page, file);
+      return await this.readOnce(page, file);
     } finally {
       this.readsAhead -= 1;
     }
@@ -232,8 +230,17 @@ export class PageService {
 
   /** The page's image; `file`: the book's file when the caller has just resolved it. */
   async read(page: PageRef, file?: OpenableFile): Promise<PageImage> {
+    return (await this.cachedOrRunning(page)) ?? this.readOnce(page, file);
+  }
+
+  /** The page from the page cache, or the read of it under way. */
+  private async cachedOrRunning(page: PageRef): Promise<PageImage | undefined> {
     const cached = this.worthCaching(page) ? await this.cache.get(page.tag) : undefined;
-    if (cached) return cached;
+    return cached ?? this.inFlight.get(page.tag);
+  }
+
+  /** Reads the page from the book, shared with every request for it meanwhile (one that began while the cache was asked is joined). */
+  private readOnce(page: PageRef, file?: OpenableFile): Promise<PageImage> {
     const running = this.inFlight.get(page.tag);
     if (running) return running;
     const reading = this.readFromBook(page, file ?? openableFile(page.book)).finally(() => this.inFlight.delete(page.tag));
