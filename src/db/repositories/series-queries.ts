@@ -4,7 +4,7 @@
  * started. Lists show only series that still hold a present book (a series whose files all
  * vanished is out of library views, like its soft-deleted books).
  */
-import { and, asc, count, desc, eq, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Database } from "../database";
 import type { ReadingDirection } from "./libraries";
 import type { SeriesLink, SeriesStatus } from "../schema/types";
@@ -179,19 +179,15 @@ export class SeriesQueryRepository {
     return (await seriesValuesOf(this.database, kind, this.conditions(filter))).map((row) => row.value);
   }
 
-  /** The matching series' own publishers, languages and years (distinct; the caller sorts and folds case). */
+  /** The matching series' own publishers, languages and years, each distinct (the caller folds case). */
   async ownValuesOf(filter: SeriesFilter): Promise<{ publishers: string[]; languages: string[]; years: number[] }> {
     const { series } = this.database.tables;
-    const rows = await this.db
-      .selectDistinct({ publisher: series.publisher, language: series.language, year: series.year })
-      .from(series)
-      .where(this.conditions(filter));
-    const present = <T>(values: (T | null)[]) => [...new Set(values.filter((value): value is T => value !== null && value !== ""))];
-    return {
-      publishers: present(rows.map((row) => row.publisher)),
-      languages: present(rows.map((row) => row.language)),
-      years: present(rows.map((row) => row.year)),
-    };
+    const [publishers, languages, years] = await Promise.all([
+      this.distinctOf<string>(series.publisher, filter),
+      this.distinctOf<string>(series.language, filter),
+      this.distinctOf<number>(series.year, filter),
+    ]);
+    return { publishers: publishers.filter(Boolean), languages: languages.filter(Boolean), years };
   }
 
   /** The matching series' own authors (series_metadata_values), one spelling per name and role. */
@@ -200,14 +196,18 @@ export class SeriesQueryRepository {
   }
 
   /** The distinct age ratings of the matching series, youngest first. */
-  async ageRatingsOf(filter: SeriesFilter): Promise<number[]> {
-    const { series } = this.database.tables;
+  ageRatingsOf(filter: SeriesFilter): Promise<number[]> {
+    return this.distinctOf<number>(this.database.tables.series.ageRating, filter);
+  }
+
+  /** The distinct values, nulls left out, of one of the matching series' columns, in ascending order. */
+  private async distinctOf<T>(column: AnyColumn, filter: SeriesFilter): Promise<T[]> {
     const rows = await this.db
-      .selectDistinct({ ageRating: series.ageRating })
-      .from(series)
-      .where(and(this.conditions(filter), sql`${series.ageRating} is not null`))
-      .orderBy(asc(series.ageRating));
-    return rows.map((row) => row.ageRating!);
+      .selectDistinct({ value: sql<T>`${column}` })
+      .from(this.database.tables.series)
+      .where(and(this.conditions(filter), sql`${column} is not null`))
+      .orderBy(asc(column));
+    return rows.map((row) => row.value);
   }
 
   async findOne(id: string, userId: string, seriesVisible?: SQL): Promise<SeriesView | undefined> {
