@@ -16,7 +16,7 @@ import { DomainError } from "../../errors";
 import type { Services } from "../../services";
 import { IdParams, IntegerQuery, integerQuery, Uuid, type IntegerRange } from "../params";
 import { redirectTo, type WebPageGuard } from "./page-guard";
-import { firstScreenOf, readerScreenOf, type FirstScreenBook, type FirstScreenPage } from "./reader-screen";
+import { firstScreenOf, readerScreenOf } from "./reader-screen";
 import type { PageSize } from "../../../static/js/reader/layout.js";
 import { COMIC_FIRST_SCREEN_SCRIPT, READER_MODULES, READER_SCRIPTS } from "./assets";
 import { NONCE_PAGE_HEADERS, noncePolicyAllowing, page, scriptNonce, urlWith, type PageData, type Viewer } from "./views";
@@ -93,7 +93,8 @@ export function readerPages(services: Services, guard: WebPageGuard) {
       const startPage = Math.min(requestedPage ?? resumePage(book), Math.max(book.pageCount, 1));
       const sizes = pageSizes(pages);
       const pagesBase = pagesBaseOf(book);
-      const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase, sizes, settings });
+      const screen = readerScreenOf(request);
+      const firstScreen = screen ? firstScreenOf({ pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase, sizes, settings }, screen) : [];
       services.pages.startReading(viewer.user, book.id, firstScreen);
       return readerPage("reader/comic", {
         title: book.title,
@@ -153,12 +154,6 @@ function pagesBaseOf(book: BookView): string {
   return `/api/v1/books/${book.id}/pages/`;
 }
 
-/** The comic reader's first screen on the screen the request's browser last read on (reader-screen.ts); none when it never said. */
-function comicFirstScreen(request: Request, book: FirstScreenBook): FirstScreenPage[] {
-  const screen = readerScreenOf(request);
-  return screen ? firstScreenOf(book, screen) : [];
-}
-
 /**
  * What the reader will ask for first when the book's page's main button (Read, or Continue at
  * the saved page) opens it, for that page to have the browser prefetch it while the person
@@ -178,10 +173,11 @@ export async function readerPrefetch(services: Services, user: Caller, book: Boo
     const publication = await publicationOrNull(services, user, book.id);
     return publication ? openingPreloads(book.id, publication, { resumes: false, startSection: undefined }) : [];
   }
-  if (!readerScreenOf(request)) return [];
+  const screen = readerScreenOf(request);
+  if (!screen) return [];
   const [pages, settings] = await Promise.all([services.pages.list(user, book.id), services.readerSettings.effective(user, book.seriesId)]);
   const startPage = Math.min(resumePage(book), book.pageCount);
-  const firstScreen = comicFirstScreen(request, { pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase: pagesBaseOf(book), sizes: pageSizes(pages), settings });
+  const firstScreen = firstScreenOf({ pageCount: book.pageCount, startPage, readingDirection: book.readingDirection, pagesBase: pagesBaseOf(book), sizes: pageSizes(pages), settings }, screen);
   return firstScreen.map((entry) => entry.url);
 }
 
