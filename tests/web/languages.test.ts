@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { AVAILABLE_LOCALES } from "../../src/i18n/catalogs";
+import { translatorFor } from "../../src/i18n/translator";
 import { adminSession, bearer, PASSWORD } from "../helpers/auth";
 import { comicInfo, createLibrary, makeCbz, placeFixture, scanToCompletion } from "../helpers/library";
 import { forEachDatabase, type TestServer } from "../helpers/server";
@@ -117,6 +118,12 @@ forEachDatabase("languages", (server: () => TestServer) => {
     const missing = await page.goto("/books/01900000-0000-7000-8000-000000000000");
     expect(missing?.status()).toBe(404);
     expect(await page.locator("html").getAttribute("lang")).toBe(chosen);
+    // So are the library's filters, every label of them.
+    await page.goto(paths.find((path) => path.startsWith("/libraries/"))!);
+    const { t } = translatorFor(chosen);
+    for (const field of ["genre", "tag", "publisher", "language", "author"]) {
+      expect(await page.locator(`label[for=filter-${field}]`).textContent()).toBe(t(`filterFields.${field}`));
+    }
     await page.goto("/account");
     await page.locator("#language").selectOption("");
     await page.locator("form[action='/account/language'] button[type=submit]").click();
