@@ -73,17 +73,20 @@ export class CatalogueMetadataService {
   /**
    * The values series filters match, over the series (with a present book) the caller may see,
    * optionally in some libraries or of some series only: each series' own genres, tags,
-   * authors, publisher, language, year and age rating.
+   * authors, publisher, language and age rating, and the year of its earliest book (its release
+   * date as Komga aggregates it, which the Komga API's release-date conditions match; the web's
+   * year range, typed in, matches the series' own year).
    */
   async seriesFacets(caller: Caller, filter: { libraryIds?: string[]; seriesIds?: string[] } = {}): Promise<CatalogueFacets> {
     const seriesVisible = await this.access.seriesVisibility(caller);
     const ofSeries = { libraryIds: filter.libraryIds, ids: filter.seriesIds, withPresentBooks: true, seriesVisible };
     const { series } = this.repositories;
-    const [genres, tags, ageRatings, own, authors] = await Promise.all([
+    const [genres, tags, ageRatings, own, releaseYears, authors] = await Promise.all([
       series.valuesOf("genre", ofSeries),
       series.valuesOf("tag", ofSeries),
       series.ageRatingsOf(ofSeries),
       series.ownValuesOf(ofSeries),
+      series.releaseYearsOf(ofSeries),
       series.authorsOf(ofSeries),
     ]);
     return {
@@ -92,7 +95,7 @@ export class CatalogueMetadataService {
       ageRatings,
       publishers: distinctIgnoringCase(own.publishers),
       languages: distinctIgnoringCase(own.languages),
-      releaseYears: newestFirst(own.years),
+      releaseYears,
       authors: distinctAuthors(authors),
     };
   }

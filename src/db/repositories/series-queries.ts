@@ -179,15 +179,29 @@ export class SeriesQueryRepository {
     return (await seriesValuesOf(this.database, kind, this.conditions(filter))).map((row) => row.value);
   }
 
-  /** The matching series' own publishers, languages and years, each distinct (the caller folds case). */
-  async ownValuesOf(filter: SeriesFilter): Promise<{ publishers: string[]; languages: string[]; years: number[] }> {
+  /** The matching series' own publishers and languages, each distinct (the caller folds case). */
+  async ownValuesOf(filter: SeriesFilter): Promise<{ publishers: string[]; languages: string[] }> {
     const { series } = this.database.tables;
-    const [publishers, languages, years] = await Promise.all([
-      this.distinctOf<string>(series.publisher, filter),
-      this.distinctOf<string>(series.language, filter),
-      this.distinctOf<number>(series.year, filter),
-    ]);
-    return { publishers: publishers.filter(Boolean), languages: languages.filter(Boolean), years };
+    const [publishers, languages] = await Promise.all([this.distinctOf<string>(series.publisher, filter), this.distinctOf<string>(series.language, filter)]);
+    return { publishers: publishers.filter(Boolean), languages: languages.filter(Boolean) };
+  }
+
+  /**
+   * The distinct release years of the matching series, newest first: each series' earliest
+   * dated present book's (Komga's aggregated release date, which its series release-date
+   * conditions match: src/http/komga/conditions.ts).
+   */
+  async releaseYearsOf(filter: SeriesFilter): Promise<number[]> {
+    const { series, books } = this.database.tables;
+    const earliest = this.db
+      .select({ year: sql<number>`min(${books.year})`.as("year") })
+      .from(books)
+      .innerJoin(series, eq(series.id, books.seriesId))
+      .where(and(this.conditions(filter), eq(books.deleted, false), sql`${books.year} is not null`))
+      .groupBy(books.seriesId)
+      .as("earliest");
+    const rows = await this.db.selectDistinct({ year: earliest.year }).from(earliest).orderBy(desc(earliest.year));
+    return rows.map((row) => Number(row.year));
   }
 
   /** The matching series' own authors (series_metadata_values), one spelling per name and role. */
