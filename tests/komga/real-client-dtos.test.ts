@@ -458,9 +458,28 @@ forEachDatabase(
       await get("/api/v2/users/me?remember-me=true", KomgaUser);
       await get("/api/v1/libraries", T.Array(KomgaLibrary));
       // The series filter panel's choices (KC's referential client: lists of strings).
-      for (const path of ["/api/v1/genres", "/api/v1/tags", "/api/v1/age-ratings", "/api/v1/languages", "/api/v1/publishers"]) {
+      const choices: Record<string, string[]> = {};
+      for (const path of ["/api/v1/genres", "/api/v1/tags", "/api/v1/tags/series", "/api/v1/tags/book", "/api/v1/age-ratings", "/api/v1/languages", "/api/v1/publishers", "/api/v1/series/release-dates", "/api/v1/authors/names"]) {
         const values = (await get(path, Strings)) as string[] | undefined;
+        choices[path] = values ?? [];
         if (path.endsWith("age-ratings") && !values?.includes("12")) problems.push(`GET ${path}: the edited series' rating 12 is missing (${JSON.stringify(values)})`);
+      }
+      // Every choice the panel offers finds a series once picked (KOM SeriesFilterState.kt: `is`
+      // for a language or publisher, a year as after the last day of the year before and before
+      // the first of the year after).
+      const picks = [
+        ...choices["/api/v1/languages"]!.map((value) => ({ language: { operator: "is", value } })),
+        ...choices["/api/v1/publishers"]!.map((value) => ({ publisher: { operator: "is", value } })),
+        ...choices["/api/v1/series/release-dates"]!.map((year) => ({
+          allOf: [
+            { releaseDate: { operator: "after", dateTime: `${Number(year) - 1}-12-31T00:00:00Z` } },
+            { releaseDate: { operator: "before", dateTime: `${Number(year) + 1}-01-01T00:00:00Z` } },
+          ],
+        })),
+      ];
+      for (const pick of picks) {
+        const found = (await post("/api/v1/series/list?page=0&size=20&unpaged=false", KcPage(KomgaSeries), { condition: { allOf: [pick] } })) as { content: unknown[] } | undefined;
+        if (!found?.content.length) problems.push(`POST /api/v1/series/list ${JSON.stringify(pick)}: a choice the panel offered finds no series`);
       }
       // The panel's language and author picks become series conditions (KOM SeriesFilterState.kt:
       // a picked value is `is`, an author {name, role}); the edited series must be found by the
